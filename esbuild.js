@@ -1,0 +1,74 @@
+// One esbuild context per bundle: extension (node/cjs, `vscode` external), webview (browser/iife),
+// cli (node/cjs with a shebang). `--production` minifies without sourcemaps; `--watch` rebuilds on change;
+// `--tests` also bundles the integration tests that run inside VS Code.
+'use strict';
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Prints errors in the `file:line:col: error: text` form that VS Code's problem matchers understand. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => { if (watch) console.log('[watch] build started'); });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (watch) console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: production ? 'none' : 'inline',
+  plugins: [problemMatcher],
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+};
+
+const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
+
+function integrationTestEntries() {
+  const dir = path.join(__dirname, 'test', 'integration');
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+}
+
+async function main() {
+  const configs = [
+    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+    { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    {
+      ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
+      platform: 'browser', format: 'iife', target: ['chrome120'],
+    },
+  ];
+  if (tests) {
+    configs.push({
+      ...node, entryPoints: integrationTestEntries(), outdir: 'out/test/integration', external: ['vscode', 'mocha'],
+      sourcemap: 'inline',
+    });
+  }
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

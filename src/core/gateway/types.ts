@@ -1,0 +1,148 @@
+/**
+ * The contract of the one shared gateway client. Every agent of every review goes through a single
+ * `Gateway` per extension host (and per CLI run).
+ */
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Who a request is for, so that the cost ledger can total by agent and review. */
+export interface RequestTag {
+  agent?: string;
+  reviewId?: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Upper bound on completion tokens; also reserved against the tokens-per-minute window. */
+  maxTokens?: number;
+  temperature?: number;
+  /** Ask for a JSON object answer (`response_format`); dropped when the gateway rejects it. */
+  responseFormat?: 'json_object';
+  /** Tried once after the primary model's retries are spent (never for auth, quota or cancellation). */
+  fallbackModel?: string;
+  tag?: RequestTag;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens served from the provider's prompt cache (priced at the cached rate). */
+  cachedTokens: number;
+  /** Reasoning tokens, included in completionTokens; counted, never shown as the answer. */
+  reasoningTokens: number;
+}
+
+/** Where a cost figure comes from: the gateway's own `usage.cost`, our price table applied to reported
+ *  usage or to an estimate, or a cache hit that cost nothing. */
+export type CostSource = 'reported' | 'estimated' | 'cached';
+
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'unknown';
+
+export interface StreamResult {
+  text: string;
+  usage: Usage;
+  /** `reported` when the gateway sent usage; `estimated` when we counted tokens ourselves. */
+  usageSource: 'reported' | 'estimated';
+  costUsd: number;
+  costSource: CostSource;
+  finishReason: FinishReason;
+  /** The model that answered (the fallback when one was used). */
+  model: string;
+  /** HTTP attempts made, including retries and the fallback. */
+  attempts: number;
+  requestId?: string;
+  latencyMs: number;
+}
+
+export const GATEWAY_ERROR_CODES = [
+  'auth',
+  'forbidden',
+  'model-not-found',
+  'rate-limited',
+  'quota',
+  'too-large',
+  'timeout',
+  'network',
+  'server',
+  'bad-response',
+  'cancelled',
+] as const;
+export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
+
+export interface GatewayErrorData {
+  code: GatewayErrorCode;
+  /** An English, key-free description for logs and the CLI; UIs localise from `code` and the data. */
+  message: string;
+  status?: number;
+  model?: string;
+  /** For `rate-limited`: how long the gateway asked to wait. */
+  retryAfterMs?: number;
+  /** For `model-not-found`: the closest ids from `/models`, best first. */
+  suggestions?: string[];
+  /** Text that arrived before a stream broke. */
+  partialText?: string;
+  requestId?: string;
+  attempts?: number;
+}
+
+export class GatewayError extends Error implements GatewayErrorData {
+  readonly code: GatewayErrorCode;
+  readonly status?: number;
+  readonly model?: string;
+  readonly retryAfterMs?: number;
+  readonly suggestions?: string[];
+  readonly partialText?: string;
+  readonly requestId?: string;
+  attempts?: number;
+
+  constructor(data: GatewayErrorData) {
+    super(data.message);
+    this.name = 'GatewayError';
+    this.code = data.code;
+    this.status = data.status;
+    this.model = data.model;
+    this.retryAfterMs = data.retryAfterMs;
+    this.suggestions = data.suggestions;
+    this.partialText = data.partialText;
+    this.requestId = data.requestId;
+    this.attempts = data.attempts;
+  }
+
+  toJSON(): GatewayErrorData {
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      model: this.model,
+      retryAfterMs: this.retryAfterMs,
+      suggestions: this.suggestions,
+      partialText: this.partialText,
+      requestId: this.requestId,
+      attempts: this.attempts,
+    };
+  }
+}
+
+export interface ModelInfo {
+  id: string;
+  ownedBy?: string;
+  contextWindow?: number;
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+}
+
+export interface Gateway {
+  /**
+   * Streams one chat completion: yields text deltas (never reasoning), returns the final result.
+   * Throws `GatewayError` — with `partialText` when content had arrived before a failure.
+   */
+  stream(request: ChatRequest, options?: StreamOptions): AsyncGenerator<string, StreamResult, void>;
+  /** The gateway's `/models`, or a `GatewayError`. */
+  listModels(options?: StreamOptions): Promise<ModelInfo[]>;
+}

@@ -1,0 +1,96 @@
+import type { CostSource, GatewayErrorData, Usage } from '../gateway/types';
+
+/** What is reviewed. Lines are 1-based and inclusive, in the FILE's numbering. */
+export interface ReviewTarget {
+  /** A path or URI string, shown to users and used in prompts. */
+  file: string;
+  /** A VS Code language id or a file extension's language (e.g. `typescript`, `python`). */
+  language: string;
+  /** The text of lines startLine..endLine. */
+  text: string;
+  startLine: number;
+  endLine: number;
+}
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface Finding {
+  /** Stable within a review (agent + index, or merged id). */
+  id: string;
+  /** Agents that reported it (more than one after a merge). */
+  agents: string[];
+  severity: Severity;
+  title: string;
+  explanation: string;
+  startLine: number;
+  endLine: number;
+  /** Replacement text for lines startLine..endLine, when the agent proposed one. */
+  suggestion?: string;
+  /** e.g. `CWE-89`. */
+  cwe?: string;
+  /** 0..1 */
+  confidence: number;
+  /** True when the agent's line numbers fell outside the reviewed range and were clamped. */
+  clamped?: boolean;
+}
+
+export type AgentOutputKind = 'findings' | 'code';
+
+export type AgentStatus = 'queued' | 'running' | 'ok' | 'error' | 'cancelled';
+
+export interface AgentResult {
+  agent: string;
+  title: string;
+  model: string;
+  status: AgentStatus;
+  text: string;
+  findings: Finding[];
+  /** True when the answer could not be parsed into findings and is kept as text. */
+  unparsed?: boolean;
+  /** For `code` agents: the improved version of the reviewed range. */
+  improvedCode?: string;
+  rationale?: string;
+  usage: Usage;
+  costUsd: number;
+  costSource: CostSource;
+  latencyMs: number;
+  attempts: number;
+  cached: boolean;
+  error?: GatewayErrorData | { code: string; message: string };
+}
+
+export interface ReviewTotals {
+  costUsd: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  requests: number;
+  retries: number;
+}
+
+export interface ReviewSummary {
+  reviewId: string;
+  target: Omit<ReviewTarget, 'text'>;
+  agents: AgentResult[];
+  /** Merged across agents, most severe first. */
+  findings: Finding[];
+  totals: ReviewTotals;
+  cancelled: boolean;
+  elapsedMs: number;
+}
+
+export interface CostEstimate {
+  perAgent: Record<string, { model: string; promptTokens: number; maxCompletionTokens: number; costUsd: number }>;
+  costUsd: number;
+}
+
+export type ReviewEvent =
+  | { type: 'queued'; reviewId: string; agent: string; title: string; model: string }
+  | { type: 'started'; reviewId: string; agent: string; model: string }
+  | { type: 'delta'; reviewId: string; agent: string; text: string }
+  | { type: 'finding'; reviewId: string; agent: string; finding: Finding }
+  | { type: 'done'; reviewId: string; agent: string; result: AgentResult }
+  | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }
+  | { type: 'cancelled'; reviewId: string; agent: string; result: AgentResult }
+  | { type: 'review-done'; reviewId: string; summary: ReviewSummary };

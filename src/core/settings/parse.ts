@@ -1,0 +1,69 @@
+import { settingsSchema, type QuorumSettings } from './schema';
+
+/** One invalid setting: its dotted path under `quorum.` and what is wrong with it. */
+export interface SettingsIssue {
+  path: string;
+  message: string;
+}
+
+export interface ParsedSettings {
+  settings: QuorumSettings;
+  issues: SettingsIssue[];
+}
+
+type Json = Record<string, unknown> | unknown[];
+
+function clone(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** Removes the value at `path` so that the schema's default takes its place. */
+function dropPath(root: unknown, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let node: unknown = root;
+  for (const key of path.slice(0, -1)) {
+    if (node === null || typeof node !== 'object') return false;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  if (node === null || typeof node !== 'object') return false;
+  const last = path[path.length - 1] as PropertyKey;
+  if (Array.isArray(node) && typeof last === 'number') {
+    node.splice(last, 1);
+    return true;
+  }
+  if (!(last in (node as object))) return false;
+  delete (node as Record<PropertyKey, unknown>)[last];
+  return true;
+}
+
+/**
+ * Parses raw settings (the nested `quorum` object). Invalid fields are reported by path and replaced by
+ * their defaults; an invalid element of a list is dropped. Never throws.
+ */
+export function parseSettings(raw: unknown): ParsedSettings {
+  const issues: SettingsIssue[] = [];
+  let input = clone(raw ?? {}) as Json;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    issues.push({ path: '', message: 'settings must be an object' });
+    input = {};
+  }
+  for (let round = 0; round < 50; round++) {
+    const result = settingsSchema.safeParse(input);
+    if (result.success) return { settings: result.data, issues };
+    // Drop each invalid leaf, or the whole element of a list, once, so that its default applies; list
+    // elements go from the highest index down so that earlier removals do not shift later ones.
+    const targets = new Map<string, PropertyKey[]>();
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String).join('.');
+      if (!issues.some((i) => i.path === path)) issues.push({ path, message: issue.message });
+      const listIndex = issue.path.findIndex((p) => typeof p === 'number');
+      const target = listIndex >= 0 ? issue.path.slice(0, listIndex + 1) : issue.path;
+      targets.set(target.map(String).join('\u0000'), target);
+    }
+    let progressed = false;
+    const ordered = [...targets.values()].sort((a, b) => Number(b[b.length - 1] ?? 0) - Number(a[a.length - 1] ?? 0));
+    for (const target of ordered) if (dropPath(input, target)) progressed = true;
+    if (!progressed) break;
+  }
+  return { settings: settingsSchema.parse({}), issues };
+}

@@ -1,0 +1,120 @@
+import * as z from 'zod';
+
+/**
+ * The one schema for Quorum's settings. VS Code's `quorum.*` configuration (package.json) mirrors it key for
+ * key — a unit test compares the two — and the CLI builds the same object from flags and environment.
+ * Every field has a default, so `{}` parses to a complete configuration.
+ */
+
+export const DEFAULT_BASE_URL = 'https://api.holysheep.ai/v1';
+
+export const BUILTIN_AGENT_IDS = ['analyst', 'architecture', 'security', 'coding'] as const;
+export type BuiltinAgentId = (typeof BUILTIN_AGENT_IDS)[number];
+
+export const DEFAULT_MODELS: Record<BuiltinAgentId, string> = {
+  analyst: 'gpt-4.1',
+  architecture: 'claude-sonnet-4.5',
+  security: 'gemini-2.5-flash',
+  coding: 'deepseek-v3.2',
+};
+
+/** Model ids: what gateways accept, no whitespace or control characters. */
+export const modelIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'model ids contain letters, digits and . _ : / @ + - only');
+
+const agentIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes, starting with a letter');
+
+const optionalModel = z.union([z.literal(''), modelIdSchema]).default('');
+
+function builtinAgentSchema(id: BuiltinAgentId) {
+  return z
+    .object({
+      model: modelIdSchema.default(DEFAULT_MODELS[id]),
+      fallbackModel: optionalModel,
+      systemPrompt: z.string().max(20_000).default(''),
+      enabled: z.boolean().default(true),
+    })
+    .prefault({});
+}
+
+export const customAgentSchema = z.object({
+  id: agentIdSchema,
+  title: z.string().trim().min(1).max(80),
+  systemPrompt: z.string().trim().min(1).max(20_000),
+  model: modelIdSchema,
+  fallbackModel: optionalModel,
+  dependsOn: z.array(agentIdSchema).max(16).default([]),
+  output: z.enum(['findings', 'code']).default('findings'),
+});
+export type CustomAgentSettings = z.infer<typeof customAgentSchema>;
+
+export const priceSchema = z.object({
+  input: z.number().nonnegative().max(10_000),
+  cachedInput: z.number().nonnegative().max(10_000).optional(),
+  output: z.number().nonnegative().max(10_000),
+});
+export type PriceSettings = z.infer<typeof priceSchema>;
+
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid HTTP header name');
+
+export const settingsSchema = z.object({
+  gateway: z
+    .object({
+      baseUrl: z
+        .string()
+        .trim()
+        .url()
+        .refine((u) => /^https?:\/\//i.test(u), 'the base URL must start with http:// or https://')
+        .default(DEFAULT_BASE_URL),
+      extraHeaders: z
+        .record(headerName, z.string().max(4096))
+        .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'authorization'), 'set the API key with "Quorum: Set Gateway API Key", not as a header')
+        .default({}),
+      useResponseFormat: z.boolean().default(true),
+    })
+    .prefault({}),
+  limits: z
+    .object({
+      maxConcurrent: z.number().int().min(1).max(64).default(4),
+      requestsPerMinute: z.number().int().min(0).max(100_000).default(0),
+      tokensPerMinute: z.number().int().min(0).max(100_000_000).default(0),
+      maxRetries: z.number().int().min(0).max(10).default(4),
+      idleTimeoutSeconds: z.number().min(1).max(3600).default(60),
+      deadlineSeconds: z.number().min(1).max(7200).default(180),
+    })
+    .prefault({}),
+  agents: z
+    .object({
+      analyst: builtinAgentSchema('analyst'),
+      architecture: builtinAgentSchema('architecture'),
+      security: builtinAgentSchema('security'),
+      coding: builtinAgentSchema('coding'),
+    })
+    .prefault({}),
+  customAgents: z.array(customAgentSchema).max(16).default([]),
+  review: z
+    .object({
+      mode: z.enum(['parallel', 'sequential']).default('parallel'),
+      language: z.string().trim().regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8})*)$/, 'use "auto" or a language code such as "en" or "ko"').default('auto'),
+      maxOutputTokens: z.number().int().min(256).max(65_536).default(4096),
+      confirmWholeFileOverLines: z.number().int().min(0).max(1_000_000).default(500),
+    })
+    .prefault({}),
+  cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),
+  budget: z
+    .object({
+      warnUsd: z.number().min(0).max(100_000).default(1),
+      sessionUsd: z.number().min(0).max(100_000).default(0),
+      monthlyUsd: z.number().min(0).max(1_000_000).default(0),
+    })
+    .prefault({}),
+  prices: z.record(modelIdSchema, priceSchema).default({}),
+});
+
+export type QuorumSettings = z.infer<typeof settingsSchema>;

@@ -1,0 +1,33 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'quorum-dev.quorum';
+
+interface Manifest {
+  contributes?: { commands?: { command: string }[] };
+}
+
+describe('activation (inside VS Code)', () => {
+  it('runs inside a real VS Code', () => {
+    assert.ok(vscode.version.length > 0);
+    console.log(`    running inside VS Code ${vscode.version} (${vscode.env.appName}, ui kind ${vscode.env.uiKind})`);
+  });
+
+  it('activates without errors', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `extension ${EXTENSION_ID} is loaded`);
+    await ext.activate();
+    assert.equal(ext.isActive, true);
+  });
+
+  it('registers every contributed command', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await ext.activate();
+    const manifest = ext.packageJSON as Manifest;
+    const contributed = (manifest.contributes?.commands ?? []).map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c));
+    assert.deepEqual(missing, []);
+  });
+});
