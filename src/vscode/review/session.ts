@@ -1,0 +1,35 @@
+import type * as vscode from 'vscode';
+import type { CostEstimate, ReviewEvent, ReviewTarget } from '../../core/review/types';
+
+/**
+ * What the review panel sees of one running or finished review. The review controller owns sessions;
+ * the panel only reads them and asks for actions through `PanelActions`.
+ */
+export interface ReviewSessionHandle {
+  readonly id: string;
+  /** Identifies the reviewed target (document URI + line range): one panel per target, reused on re-run. */
+  readonly targetKey: string;
+  readonly uri: vscode.Uri;
+  readonly target: Omit<ReviewTarget, 'text'>;
+  /** The estimate made before anything was sent. */
+  readonly estimate: CostEstimate | undefined;
+  readonly startedAt: number;
+  /** Every event so far, in order (for snapshots). */
+  events(): readonly ReviewEvent[];
+  readonly onEvent: vscode.Event<ReviewEvent>;
+  readonly isDone: boolean;
+}
+
+/** What the panel can ask the host to do. Implemented by the review controller. */
+export interface PanelActions {
+  cancel(sessionId: string): void;
+  rerun(targetKey: string, options: { noCache: boolean }): void;
+  revealFinding(sessionId: string, findingId: string): void;
+  previewFix(sessionId: string, findingId: string): void;
+  applyFix(sessionId: string, findingId: string): void;
+  dismissFinding(sessionId: string, findingId: string): void;
+  previewImprovedCode(sessionId: string): void;
+  applyImprovedCode(sessionId: string): void;
+  setApiKey(): void;
+  switchModel(agentId?: string): void;
+}
