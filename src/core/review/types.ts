@@ -94,3 +94,36 @@ export type ReviewEvent =
   | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'cancelled'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'review-done'; reviewId: string; summary: ReviewSummary };
+
+/** How one review is run. */
+export interface ReviewOptions {
+  /** Given by the caller to correlate events; a random id otherwise. */
+  reviewId?: string;
+  /** Run only these agents (dependencies on agents not listed are dropped). All enabled agents when absent. */
+  agents?: string[];
+  /** Bypass the cache (results are still stored for later reviews). */
+  noCache?: boolean;
+  /** Cancels every agent of the review. */
+  signal?: AbortSignal;
+  /** Resolved output language: `en`, `ko`, …. Callers resolve `auto` (VS Code's display language, or LANG). */
+  language: string;
+  /** agent id → model id, for this review only. */
+  modelOverrides?: Record<string, string>;
+}
+
+/** One agent's share of an estimate, with the prompt-size check against the model's context window. */
+export interface AgentEstimate {
+  model: string;
+  promptTokens: number;
+  maxCompletionTokens: number;
+  costUsd: number;
+  contextWindow: number;
+  /** Set when the prompt and the answer's reserve do not fit the model's context window. */
+  tooLarge?: { limit: number; size: number };
+}
+
+export interface ReviewEstimate extends CostEstimate {
+  perAgent: Record<string, AgentEstimate>;
+  /** Agent ids, in run order. */
+  order: string[];
+}

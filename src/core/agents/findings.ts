@@ -1,0 +1,157 @@
+import { SEVERITIES, type Finding, type ReviewTarget, type Severity } from '../review/types';
+import { cleanCode } from './code';
+import { extractJson, isRecord, pick, pickString } from './json';
+
+/** Turning a reviewer's answer into findings, however messy the answer is. */
+
+export interface ParsedFindings {
+  /** False when no findings JSON could be found; the answer is then kept as text. */
+  parsed: boolean;
+  findings: Finding[];
+}
+
+const SEVERITY_WORDS: Record<string, Severity> = {
+  critical: 'critical', blocker: 'critical', fatal: 'critical', severe: 'critical', crit: 'critical',
+  high: 'high', major: 'high', error: 'high', important: 'high',
+  medium: 'medium', moderate: 'medium', warning: 'medium', warn: 'medium', med: 'medium',
+  low: 'low', minor: 'low', trivial: 'low',
+  info: 'info', information: 'info', informational: 'info', note: 'info', hint: 'info', nit: 'info', style: 'info',
+};
+
+export function normalizeSeverity(value: unknown): Severity {
+  if (typeof value !== 'string') return 'medium';
+  const word = value.trim().toLowerCase().replace(/[^a-z]/g, '');
+  if ((SEVERITIES as readonly string[]).includes(word)) return word as Severity;
+  return SEVERITY_WORDS[word] ?? 'medium';
+}
+
+export function normalizeCwe(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return `CWE-${value}`;
+  if (typeof value !== 'string') return undefined;
+  const m = /(\d{1,5})/.exec(value);
+  return m ? `CWE-${Number(m[1])}` : undefined;
+}
+
+export function normalizeConfidence(value: unknown): number {
+  let n: number | undefined;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string') {
+    const word = value.trim().toLowerCase();
+    if (word === 'high') return 0.9;
+    if (word === 'medium' || word === 'moderate') return 0.6;
+    if (word === 'low') return 0.3;
+    const parsed = Number.parseFloat(word);
+    if (Number.isFinite(parsed)) n = word.endsWith('%') ? parsed / 100 : parsed;
+  }
+  if (n === undefined || !Number.isFinite(n) || n < 0) return 0.6;
+  if (n > 1) n = n <= 100 ? n / 100 : 1;
+  return Math.round(n * 1000) / 1000;
+}
+
+function toLine(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
+  if (typeof value === 'string') {
+    const m = /(\d+)/.exec(value);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/** Line numbers from the many ways models write them: startLine/endLine, line, lines "12-14", [12, 14]. */
+function linesOf(raw: Record<string, unknown>): { start?: number; end?: number } {
+  const startValue = pick(raw, ['startLine', 'start_line', 'lineStart', 'line_start', 'start', 'fromLine', 'from', 'line']);
+  let start = toLine(startValue);
+  let end = toLine(pick(raw, ['endLine', 'end_line', 'lineEnd', 'line_end', 'end', 'toLine', 'to']));
+  const lines = typeof startValue === 'string' && end === undefined ? startValue : pick(raw, ['lines', 'lineRange', 'line_range', 'range', 'location']);
+  if (lines === startValue) start = undefined;
+  if (start === undefined && lines !== undefined) {
+    if (Array.isArray(lines)) {
+      start = toLine(lines[0]);
+      end ??= toLine(lines[lines.length - 1]);
+    } else if (typeof lines === 'number') {
+      start = lines;
+    } else if (typeof lines === 'string') {
+      const m = /(\d+)(?:\s*(?:-|–|to|\.\.|:)\s*L?(\d+))?/.exec(lines);
+      if (m) {
+        start = Number(m[1]);
+        if (m[2] !== undefined) end ??= Number(m[2]);
+      }
+    } else if (isRecord(lines)) {
+      return linesOf(lines);
+    }
+  }
+  return { start, end: end ?? start };
+}
+
+/**
+ * Puts a finding's lines inside the reviewed range. Lines outside it are moved to the nearest edge and the
+ * finding is flagged `clamped`; a start after the end is swapped.
+ */
+export function clampLines(start: number | undefined, end: number | undefined, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): { startLine: number; endLine: number; clamped: boolean; known: boolean } {
+  if (start === undefined) return { startLine: target.startLine, endLine: target.endLine, clamped: false, known: false };
+  let s = start;
+  let e = end ?? start;
+  if (e < s) [s, e] = [e, s];
+  const clamp = (n: number) => Math.min(target.endLine, Math.max(target.startLine, n));
+  const cs = clamp(s);
+  const ce = clamp(e);
+  return { startLine: cs, endLine: ce, clamped: cs !== s || ce !== e, known: true };
+}
+
+function firstSentence(text: string): string {
+  const line = text.trim().split('\n')[0] as string;
+  const sentence = /^(.{1,100}?[.!?。])(\s|$)/.exec(line)?.[1] ?? line;
+  return sentence.length > 100 ? sentence.slice(0, 97) + '...' : sentence;
+}
+
+function toFinding(raw: unknown, index: number, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): Finding | undefined {
+  if (!isRecord(raw)) return undefined;
+  const explanation = pickString(raw, ['explanation', 'description', 'details', 'detail', 'reason', 'message', 'body', 'impact']) ?? '';
+  const titleText = pickString(raw, ['title', 'summary', 'issue', 'name', 'headline', 'problem', 'finding']);
+  if (!titleText && !explanation) return undefined;
+  const title = (titleText ?? firstSentence(explanation)).trim().replace(/\s+/g, ' ');
+  const { start, end } = linesOf(raw);
+  const lines = clampLines(start, end, target);
+  const finding: Finding = {
+    id: `${agent}-${index + 1}`,
+    agents: [agent],
+    severity: normalizeSeverity(pick(raw, ['severity', 'level', 'priority', 'risk'])),
+    title: title.length > 200 ? title.slice(0, 197) + '...' : title,
+    explanation: explanation.trim(),
+    startLine: lines.startLine,
+    endLine: lines.endLine,
+    confidence: normalizeConfidence(pick(raw, ['confidence', 'certainty', 'probability'])),
+  };
+  // A suggestion replaces exactly the lines the model named: kept only when those lines are known and in range.
+  const suggestion = pickString(raw, ['suggestion', 'replacement', 'suggestedCode', 'suggested_code', 'fix', 'fixedCode', 'fixed_code', 'patch']);
+  if (suggestion !== undefined && lines.known && !lines.clamped) finding.suggestion = cleanCode(suggestion, lines.startLine);
+  const cwe = normalizeCwe(pick(raw, ['cwe', 'cwe_id', 'cweId', 'cwe-id']));
+  if (cwe) finding.cwe = cwe;
+  if (lines.clamped) finding.clamped = true;
+  return finding;
+}
+
+const LIST_KEYS = ['findings', 'issues', 'results', 'problems', 'vulnerabilities', 'items', 'comments', 'review'];
+
+function findingList(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value.every((v) => isRecord(v)) ? value : undefined;
+  if (!isRecord(value)) return undefined;
+  const list = pick(value, LIST_KEYS);
+  if (Array.isArray(list)) return list;
+  if (isRecord(list)) return findingList(list);
+  // A single finding on its own.
+  if (pickString(value, ['title', 'summary', 'issue']) && (pick(value, ['severity', 'level']) !== undefined || pick(value, ['startLine', 'line', 'lines']) !== undefined)) return [value];
+  return undefined;
+}
+
+/** Parses a reviewer's answer into findings in the FILE's numbering, clamped to the reviewed range. */
+export function parseFindings(text: string, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): ParsedFindings {
+  const list = extractJson(text, findingList);
+  if (!list) return { parsed: false, findings: [] };
+  const findings: Finding[] = [];
+  for (const raw of list) {
+    const f = toFinding(raw, findings.length, agent, target);
+    if (f) findings.push(f);
+  }
+  return { parsed: true, findings };
+}

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { BUILTIN_AGENT_IDS, type QuorumSettings } from '../settings/schema';
+import { BUILTIN_PROMPTS, BUILTIN_TITLES, PROMPT_VERSION } from './prompts';
+import type { AgentSpec } from './spec';
+
+export type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
+
+/** A problem with the configured agents. `fatal` issues stop a review; others were repaired (e.g. dropped). */
+export interface AgentIssue {
+  code: AgentIssueCode;
+  agent: string;
+  /** The settings path under `quorum.` that holds the problem. */
+  path: string;
+  /** English, for logs and the CLI; UIs localise from `code`, `agent` and `related`. */
+  message: string;
+  /** The unknown ids, or the agents of the cycle in order. */
+  related: string[];
+  fatal: boolean;
+}
+
+export interface ResolvedAgents {
+  agents: AgentSpec[];
+  issues: AgentIssue[];
+}
+
+export function promptVersionOf(prompt: string): string {
+  return 'custom-' + createHash('sha256').update(prompt).digest('hex').slice(0, 16);
+}
+
+/**
+ * The agents a review runs: the enabled built-ins with the user's overrides, then the custom agents.
+ * Dependencies on disabled built-ins are dropped (the dependent agent runs with what it has); unknown
+ * dependencies and cycles are fatal issues; a custom agent that reuses an id is dropped.
+ */
+export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
+  const issues: AgentIssue[] = [];
+  const agents: AgentSpec[] = [];
+  const disabled = new Set<string>();
+  for (const id of BUILTIN_AGENT_IDS) {
+    const s = settings.agents[id];
+    if (!s.enabled) {
+      disabled.add(id);
+      continue;
+    }
+    const custom = s.systemPrompt.trim();
+    agents.push({
+      id,
+      title: BUILTIN_TITLES[id],
+      systemPrompt: custom || BUILTIN_PROMPTS[id],
+      model: s.model,
+      fallbackModel: s.fallbackModel,
+      dependsOn: id === 'coding' ? ['analyst', 'architecture', 'security'] : [],
+      output: id === 'coding' ? 'code' : 'findings',
+      builtin: true,
+      promptVersion: custom ? promptVersionOf(custom) : PROMPT_VERSION,
+    });
+  }
+  settings.customAgents.forEach((c, index) => {
+    if (agents.some((a) => a.id === c.id) || disabled.has(c.id)) {
+      issues.push({
+        code: 'duplicate-id', agent: c.id, path: `customAgents.${index}.id`, related: [c.id], fatal: false,
+        message: `custom agent "${c.id}" reuses an agent id that is already taken; it was ignored`,
+      });
+      return;
+    }
+    agents.push({
+      id: c.id,
+      title: c.title,
+      systemPrompt: c.systemPrompt,
+      model: c.model,
+      fallbackModel: c.fallbackModel,
+      dependsOn: [...new Set(c.dependsOn)],
+      output: c.output,
+      builtin: false,
+      promptVersion: promptVersionOf(c.systemPrompt),
+    });
+  });
+  const known = new Set(agents.map((a) => a.id));
+  for (const agent of agents) {
+    agent.dependsOn = agent.dependsOn.filter((d) => !disabled.has(d));
+    const unknown = agent.dependsOn.filter((d) => !known.has(d));
+    if (unknown.length > 0) {
+      const index = settings.customAgents.findIndex((c) => c.id === agent.id);
+      issues.push({
+        code: 'unknown-dependency', agent: agent.id, path: `customAgents.${index}.dependsOn`, related: unknown, fatal: true,
+        message: `agent "${agent.id}" depends on ${unknown.map((u) => `"${u}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not a known agent`,
+      });
+    }
+  }
+  const cycle = findCycle(agents);
+  if (cycle) {
+    const first = cycle[0] as string;
+    const index = settings.customAgents.findIndex((c) => cycle.includes(c.id));
+    issues.push({
+      code: 'cycle', agent: first, path: index >= 0 ? `customAgents.${index}.dependsOn` : 'customAgents', related: cycle, fatal: true,
+      message: `agents depend on each other in a cycle: ${[...cycle, first].join(' -> ')}`,
+    });
+  }
+  return { agents, issues };
+}
+
+/** A dependency cycle as the list of its agents in order, or undefined. Unknown ids are ignored. */
+export function findCycle(agents: readonly Pick<AgentSpec, 'id' | 'dependsOn'>[]): string[] | undefined {
+  const byId = new Map(agents.map((a) => [a.id, a]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    const s = state.get(id);
+    if (s === 'done') return undefined;
+    if (s === 'visiting') return stack.slice(stack.indexOf(id));
+    state.set(id, 'visiting');
+    stack.push(id);
+    for (const dep of byId.get(id)?.dependsOn ?? []) {
+      if (!byId.has(dep)) continue;
+      const found = visit(dep);
+      if (found) return found;
+    }
+    stack.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const a of agents) {
+    const found = visit(a.id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Agents ordered so that each comes after its dependencies; ties keep the configured order. */
+export function topologicalOrder<T extends Pick<AgentSpec, 'id' | 'dependsOn'>>(agents: readonly T[]): T[] {
+  const placed = new Set<string>();
+  const ids = new Set(agents.map((a) => a.id));
+  const out: T[] = [];
+  let progressed = true;
+  while (out.length < agents.length && progressed) {
+    progressed = false;
+    for (const a of agents) {
+      if (placed.has(a.id)) continue;
+      if (a.dependsOn.every((d) => placed.has(d) || !ids.has(d))) {
+        out.push(a);
+        placed.add(a.id);
+        progressed = true;
+      }
+    }
+  }
+  if (out.length < agents.length) throw new Error('topologicalOrder: the agents have a dependency cycle');
+  return out;
+}
+
+/**
+ * Keeps only the chosen agents, in configured order; dependencies on agents that were not chosen are dropped.
+ * Returns the ids that name no agent in `unknown`.
+ */
+export function selectAgents(agents: readonly AgentSpec[], ids: readonly string[] | undefined): { agents: AgentSpec[]; unknown: string[] } {
+  if (!ids || ids.length === 0) return { agents: agents.map((a) => ({ ...a, dependsOn: [...a.dependsOn] })), unknown: [] };
+  const wanted = new Set(ids);
+  const unknown = [...wanted].filter((id) => !agents.some((a) => a.id === id));
+  const chosen = agents.filter((a) => wanted.has(a.id));
+  return { agents: chosen.map((a) => ({ ...a, dependsOn: a.dependsOn.filter((d) => wanted.has(d)) })), unknown };
+}

@@ -1,0 +1,20 @@
+import type { AgentOutputKind } from '../review/types';
+
+/**
+ * An agent is data: who it is, what it is told, which model answers, which agents' results it reads and what
+ * kind of answer it gives. Built-ins and custom agents have the same shape.
+ */
+export interface AgentSpec {
+  id: string;
+  title: string;
+  systemPrompt: string;
+  model: string;
+  /** Tried once after the primary model's retries are spent; empty for none. */
+  fallbackModel: string;
+  /** Agents whose results this one reads; it starts when they have all finished (in any state). */
+  dependsOn: string[];
+  output: AgentOutputKind;
+  builtin: boolean;
+  /** Identifies the prompt text: the built-in prompt's version, or a hash of a user's prompt. */
+  promptVersion: string;
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { parseCodeAnswer } from '../agents/codeAnswer';
+import { contextWindowFor } from '../agents/contextWindows';
+import { parseFindings } from '../agents/findings';
+import { normalizeLanguage } from '../agents/language';
+import { buildMessages, type AgentInput } from '../agents/messages';
+import { resolveAgents, selectAgents, topologicalOrder } from '../agents/registry';
+import type { AgentSpec } from '../agents/spec';
+import type { CostLedger } from '../cost/ledger';
+import { estimateCost } from '../cost/prices';
+import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
+import { modelIdSchema, type QuorumSettings } from '../settings/schema';
+import { countChatTokens } from '../tokens/count';
+import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
+import { ReviewConfigError } from './errors';
+import { mergeFindings } from './merge';
+import { totalsOf, ZERO_USAGE } from './totals';
+import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+
+export interface ReviewPipelineDeps {
+  /** The one shared gateway client. */
+  gateway: Gateway;
+  /** Read at the start of every review and estimate, so that changed settings apply to the next one. */
+  settings: () => QuorumSettings;
+  /** Shared across reviews; without it nothing is cached. */
+  cache?: ReviewCache;
+  /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
+  ledger?: CostLedger;
+  now?: () => number;
+}
+
+/** Tokens allowed, in an estimate, for each input a dependent agent will receive. */
+const INPUT_ALLOWANCE_TOKENS = 1500;
+
+interface PlannedAgent {
+  spec: AgentSpec;
+  /** Agents whose results this one waits for and reads: its dependencies, or in sequential mode all before it. */
+  inputs: string[];
+}
+
+interface Plan {
+  settings: QuorumSettings;
+  agents: PlannedAgent[];
+  language: string;
+}
+
+/**
+ * Runs a review: the agents as a DAG over the shared gateway. Independent agents start together (the gateway
+ * limits concurrency); a dependent agent starts once all its inputs have settled, and runs with whatever
+ * succeeded. Agent failures become `failed` events and results; `run` rejects only with a `ReviewConfigError`.
+ */
+export class ReviewPipeline {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ReviewPipelineDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Prompt sizes, context-window checks and the cost of the review at most, before anything is sent. */
+  estimate(target: ReviewTarget, options: ReviewOptions): ReviewEstimate {
+    const plan = this.plan(target, options);
+    const perAgent: Record<string, AgentEstimate> = {};
+    let costUsd = 0;
+    for (const { spec, inputs } of plan.agents) {
+      const messages = buildMessages({ agent: spec, target, language: plan.language });
+      const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
+      const maxCompletionTokens = plan.settings.review.maxOutputTokens;
+      const contextWindow = contextWindowFor(spec.model);
+      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages) : undefined;
+      const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
+      const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
+      const size = promptTokens + maxCompletionTokens;
+      perAgent[spec.id] = {
+        model: spec.model,
+        promptTokens,
+        maxCompletionTokens,
+        costUsd: cost,
+        contextWindow,
+        ...(size > contextWindow ? { tooLarge: { limit: contextWindow, size } } : {}),
+      };
+      costUsd += cost;
+    }
+    return { perAgent, costUsd, order: plan.agents.map((a) => a.spec.id) };
+  }
+
+  async run(target: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+    const plan = this.plan(target, options);
+    const reviewId = options.reviewId ?? randomUUID();
+    const startedAt = this.now();
+    const emit = (e: ReviewEvent) => {
+      try {
+        onEvent(e);
+      } catch {
+        // A listener's failure must not break the review.
+      }
+    };
+    for (const { spec } of plan.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model });
+
+    const settled = new Map<string, Promise<AgentResult>>();
+    for (const planned of plan.agents) {
+      const waitFor = planned.inputs.map((id) => settled.get(id) as Promise<AgentResult>);
+      settled.set(
+        planned.spec.id,
+        Promise.all(waitFor).then((inputs) => this.runAgent(planned.spec, inputs, target, plan, reviewId, options, emit)),
+      );
+    }
+    const results = await Promise.all(plan.agents.map((a) => settled.get(a.spec.id) as Promise<AgentResult>));
+    const summary: ReviewSummary = {
+      reviewId,
+      target: { file: target.file, language: target.language, startLine: target.startLine, endLine: target.endLine },
+      agents: results,
+      findings: mergeFindings(results.flatMap((r) => r.findings)),
+      totals: totalsOf(results),
+      cancelled: options.signal?.aborted === true || results.some((r) => r.status === 'cancelled'),
+      elapsedMs: Math.max(0, this.now() - startedAt),
+    };
+    emit({ type: 'review-done', reviewId, summary });
+    return summary;
+  }
+
+  private plan(target: ReviewTarget, options: ReviewOptions): Plan {
+    if (!(target.startLine >= 1) || !(target.endLine >= target.startLine) || target.text.trim() === '') {
+      throw new ReviewConfigError('empty-target', `nothing to review in ${target.file} lines ${target.startLine}-${target.endLine}`);
+    }
+    const settings = this.deps.settings();
+    const resolved = resolveAgents(settings);
+    const fatal = resolved.issues.filter((i) => i.fatal);
+    if (fatal.length > 0) throw new ReviewConfigError('invalid-agents', fatal.map((i) => i.message).join('; '), { issues: fatal });
+    const { agents, unknown } = selectAgents(resolved.agents, options.agents);
+    if (unknown.length > 0) {
+      const known = resolved.agents.map((a) => a.id).join(', ');
+      throw new ReviewConfigError('unknown-agent', `unknown agent ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${known})`, { related: unknown });
+    }
+    for (const [agent, model] of Object.entries(options.modelOverrides ?? {})) {
+      const spec = agents.find((a) => a.id === agent);
+      if (!spec) {
+        if (resolved.agents.some((a) => a.id === agent)) continue;
+        throw new ReviewConfigError('unknown-agent', `a model was given for unknown agent "${agent}"`, { related: [agent] });
+      }
+      const parsed = modelIdSchema.safeParse(model);
+      if (!parsed.success) throw new ReviewConfigError('invalid-model', `"${model}" is not a valid model id for agent "${agent}"`, { related: [agent] });
+      spec.model = parsed.data;
+    }
+    if (agents.length === 0) throw new ReviewConfigError('no-agents', 'no agent is enabled');
+    const ordered = topologicalOrder(agents);
+    const sequential = settings.review.mode === 'sequential';
+    return {
+      settings,
+      language: normalizeLanguage(options.language) ?? 'en',
+      agents: ordered.map((spec, i) => ({ spec, inputs: sequential ? ordered.slice(0, i).map((a) => a.id) : [...spec.dependsOn] })),
+    };
+  }
+
+  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[]): string {
+    return cacheKey({
+      agent: spec.id,
+      model: spec.model,
+      fallbackModel: spec.fallbackModel,
+      promptVersion: spec.promptVersion,
+      language: plan.language,
+      file: target.file,
+      startLine: target.startLine,
+      endLine: target.endLine,
+      messages,
+      maxTokens: plan.settings.review.maxOutputTokens,
+      responseFormat: plan.settings.gateway.useResponseFormat,
+    });
+  }
+
+  private cached(key: string, settings: QuorumSettings): CachedAnswer | undefined {
+    const ttlMs = settings.cache.ttlMinutes * 60_000;
+    return ttlMs > 0 ? this.deps.cache?.get(key, ttlMs) : undefined;
+  }
+
+  private async runAgent(
+    spec: AgentSpec,
+    inputs: readonly AgentResult[],
+    target: ReviewTarget,
+    plan: Plan,
+    reviewId: string,
+    options: ReviewOptions,
+    emit: (e: ReviewEvent) => void,
+  ): Promise<AgentResult> {
+    const base: AgentResult = {
+      agent: spec.id,
+      title: spec.title,
+      model: spec.model,
+      status: 'queued',
+      text: '',
+      findings: [],
+      usage: { ...ZERO_USAGE },
+      costUsd: 0,
+      costSource: 'estimated',
+      latencyMs: 0,
+      attempts: 0,
+      cached: false,
+    };
+    const signal = options.signal;
+    if (signal?.aborted) return this.finish({ ...base, status: 'cancelled', error: { code: 'cancelled', message: 'the review was cancelled' } }, reviewId, emit);
+
+    const messages = buildMessages({ agent: spec, target, language: plan.language, inputs: inputs.map(toInput) });
+    const maxTokens = plan.settings.review.maxOutputTokens;
+    const promptTokens = countChatTokens(messages);
+    const window = contextWindowFor(spec.model);
+    if (promptTokens + maxTokens > window) {
+      const message = `the prompt is ${promptTokens} tokens and ${maxTokens} are reserved for the answer (${promptTokens + maxTokens} in all), over the ${window}-token context window of ${spec.model}`;
+      return this.finish({ ...base, status: 'error', error: { code: 'too-large', message, model: spec.model } }, reviewId, emit);
+    }
+
+    const key = this.keyFor(spec, target, plan, messages);
+    const started = this.now();
+    const hit = options.noCache ? undefined : this.cached(key, plan.settings);
+    if (hit) {
+      emit({ type: 'started', reviewId, agent: spec.id, model: hit.model });
+      if (hit.text) emit({ type: 'delta', reviewId, agent: spec.id, text: hit.text });
+      this.deps.ledger?.record({ model: hit.model, tag: { agent: spec.id, reviewId }, attempt: 1, cached: true, outcome: 'ok', key: `${reviewId}:${spec.id}:cache` });
+      const result: AgentResult = {
+        ...base,
+        ...hit,
+        status: 'ok',
+        costSource: 'cached',
+        cached: true,
+        latencyMs: Math.max(0, this.now() - started),
+      };
+      return this.finish(result, reviewId, emit);
+    }
+
+    emit({ type: 'started', reviewId, agent: spec.id, model: spec.model });
+    let text = '';
+    try {
+      const stream = this.deps.gateway.stream(
+        {
+          model: spec.model,
+          messages,
+          maxTokens,
+          ...(plan.settings.gateway.useResponseFormat ? { responseFormat: 'json_object' as const } : {}),
+          ...(spec.fallbackModel ? { fallbackModel: spec.fallbackModel } : {}),
+          tag: { agent: spec.id, reviewId },
+        },
+        signal ? { signal } : {},
+      );
+      let step = await nextOrAbort(stream, signal);
+      while (!step.done) {
+        if (step.value) {
+          text += step.value;
+          emit({ type: 'delta', reviewId, agent: spec.id, text: step.value });
+        }
+        step = await nextOrAbort(stream, signal);
+      }
+      const answer: StreamResult = step.value;
+      const parsed = this.parseAnswer(spec, answer.text, target);
+      const result: AgentResult = {
+        ...base,
+        ...parsed,
+        model: answer.model || spec.model,
+        status: 'ok',
+        text: answer.text,
+        usage: { ...answer.usage },
+        costUsd: answer.costUsd,
+        costSource: answer.costSource,
+        latencyMs: answer.latencyMs,
+        attempts: answer.attempts,
+      };
+      if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
+        this.deps.cache.set(key, {
+          model: result.model,
+          text: result.text,
+          findings: result.findings,
+          ...(result.unparsed ? { unparsed: true } : {}),
+          ...(result.improvedCode !== undefined ? { improvedCode: result.improvedCode } : {}),
+          ...(result.rationale !== undefined ? { rationale: result.rationale } : {}),
+        });
+      }
+      return this.finish(result, reviewId, emit);
+    } catch (err) {
+      const cancelled = signal?.aborted === true || (err instanceof GatewayError && err.code === 'cancelled');
+      const partial = err instanceof GatewayError && err.partialText !== undefined && err.partialText.length > text.length ? err.partialText : text;
+      const spent = this.spentOn(spec.id, reviewId);
+      const error = cancelled
+        ? { code: 'cancelled', message: 'the review was cancelled' }
+        : err instanceof GatewayError
+          ? stripUndefined(err.toJSON())
+          : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+      return this.finish(
+        {
+          ...base,
+          ...spent,
+          status: cancelled ? 'cancelled' : 'error',
+          text: partial,
+          latencyMs: Math.max(0, this.now() - started),
+          attempts: err instanceof GatewayError && err.attempts !== undefined ? err.attempts : Math.max(1, spent.attempts),
+          error,
+        },
+        reviewId,
+        emit,
+      );
+    }
+  }
+
+  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'rationale'> {
+    if (spec.output === 'code') {
+      const code = parseCodeAnswer(text, target);
+      if (!code.parsed) return { findings: [], unparsed: true };
+      return {
+        findings: [],
+        ...(code.improvedCode !== undefined ? { improvedCode: code.improvedCode } : {}),
+        ...(code.rationale !== undefined ? { rationale: code.rationale } : {}),
+      };
+    }
+    const parsed = parseFindings(text, spec.id, target);
+    return parsed.parsed ? { findings: parsed.findings } : { findings: [], unparsed: true };
+  }
+
+  /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
+  private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
+    const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
+    const usage = { ...ZERO_USAGE };
+    let costUsd = 0;
+    let reported = entries.length > 0;
+    for (const e of entries) {
+      usage.promptTokens += e.usage.promptTokens;
+      usage.completionTokens += e.usage.completionTokens;
+      usage.cachedTokens += e.usage.cachedTokens;
+      usage.reasoningTokens += e.usage.reasoningTokens;
+      costUsd += e.costUsd;
+      if (e.costSource !== 'reported') reported = false;
+    }
+    return { usage, costUsd, costSource: reported ? 'reported' : 'estimated', attempts: entries.length };
+  }
+
+  private finish(result: AgentResult, reviewId: string, emit: (e: ReviewEvent) => void): AgentResult {
+    if (result.status === 'ok') {
+      for (const finding of result.findings) emit({ type: 'finding', reviewId, agent: result.agent, finding });
+      emit({ type: 'done', reviewId, agent: result.agent, result });
+    } else if (result.status === 'cancelled') {
+      emit({ type: 'cancelled', reviewId, agent: result.agent, result });
+    } else {
+      emit({ type: 'failed', reviewId, agent: result.agent, result });
+    }
+    return result;
+  }
+}
+
+function toInput(r: AgentResult): AgentInput {
+  return { agent: r.agent, title: r.title, status: r.status, findings: r.findings, text: r.text, unparsed: r.unparsed, improvedCode: r.improvedCode, rationale: r.rationale };
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The stream's next step, or a `cancelled` GatewayError as soon as the signal aborts, even if the stream stalls. */
+function nextOrAbort<T, R>(it: AsyncGenerator<T, R, void>, signal: AbortSignal | undefined): Promise<IteratorResult<T, R>> {
+  if (!signal) return it.next();
+  if (signal.aborted) return Promise.reject(new GatewayError({ code: 'cancelled', message: 'cancelled' }));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(new GatewayError({ code: 'cancelled', message: 'cancelled' }));
+      void it.return(undefined as R).catch(() => undefined);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    it.next().then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
