@@ -1,0 +1,48 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCodeAnswer } from '../../../src/core/agents/codeAnswer';
+import { parseFindings } from '../../../src/core/agents/findings';
+
+const dir = join(__dirname, '..', '..', 'fixtures', 'answers');
+const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+
+type Expected = Record<string, unknown>;
+const findingsCases = JSON.parse(read('expected.json')) as Record<string, { parsed: boolean; findings: Expected[] }> & { _target: { startLine: number; endLine: number } };
+const codeCases = JSON.parse(read('expected-code.json')) as Record<string, { parsed: boolean; improvedCode?: string; rationale?: string; rationaleIncludes?: string[] }> & { _target: { startLine: number } };
+
+describe('findings parser over a corpus of messy model answers', () => {
+  const target = findingsCases._target;
+  for (const [name, expected] of Object.entries(findingsCases)) {
+    if (name.startsWith('_')) continue;
+    it(name, () => {
+      const result = parseFindings(read(name), 'analyst', target);
+      assert.equal(result.parsed, expected.parsed, 'parsed');
+      assert.equal(result.findings.length, expected.findings.length, 'number of findings');
+      expected.findings.forEach((want, i) => {
+        const got = result.findings[i] as unknown as Record<string, unknown>;
+        for (const [key, value] of Object.entries(want)) {
+          if (value === null) assert.equal(got[key], undefined, `finding ${i}: ${key} should be absent`);
+          else assert.deepEqual(got[key], value, `finding ${i}: ${key}`);
+        }
+        assert.ok((got.startLine as number) >= target.startLine && (got.endLine as number) <= target.endLine, 'lines inside the range');
+        assert.deepEqual(got.agents, ['analyst']);
+        assert.ok(typeof got.confidence === 'number' && got.confidence >= 0 && got.confidence <= 1);
+      });
+    });
+  }
+});
+
+describe('coding-agent answer parser over a corpus', () => {
+  for (const [name, expected] of Object.entries(codeCases)) {
+    if (name.startsWith('_')) continue;
+    it(name, () => {
+      const result = parseCodeAnswer(read(name), codeCases._target);
+      assert.equal(result.parsed, expected.parsed);
+      if (expected.improvedCode !== undefined) assert.equal(result.improvedCode, expected.improvedCode);
+      if (expected.rationale !== undefined) assert.equal(result.rationale, expected.rationale);
+      for (const part of expected.rationaleIncludes ?? []) assert.ok(result.rationale?.includes(part), `rationale mentions "${part}"`);
+      if (!expected.parsed) assert.equal(result.improvedCode, undefined);
+    });
+  }
+});
