@@ -1,0 +1,203 @@
+import type { CostSource, RequestTag, Usage } from '../gateway/types';
+import { costOf, priceFor, type PriceOverrides } from './prices';
+
+/** One HTTP attempt as the gateway client (or a result cache) reports it to the ledger. */
+export interface AttemptRecord {
+  model: string;
+  tag?: RequestTag;
+  /** 1 for the first attempt of a request, 2.. for retries and the fallback. */
+  attempt: number;
+  /** Tokens the attempt used; absent or zero when it never reached the model (a 429, a refused connection). */
+  usage?: Usage;
+  /** `reported` when the usage came from the gateway, `estimated` when counted locally. */
+  usageSource?: 'reported' | 'estimated';
+  /** The gateway's own `usage.cost` in US dollars; believed over the price table. */
+  reportedCostUsd?: number;
+  /** A result-cache hit: recorded so the UI can show it, costs nothing. */
+  cached?: boolean;
+  outcome: 'ok' | 'failed';
+  requestId?: string;
+  /** Pricing the same attempt twice is a bug; a repeated key is ignored. */
+  key?: string;
+}
+
+export interface LedgerEntry {
+  seq: number;
+  at: number;
+  model: string;
+  agent?: string;
+  reviewId?: string;
+  attempt: number;
+  usage: Usage;
+  costUsd: number;
+  costSource: CostSource;
+  /** Who set the price: the gateway (`usage.cost`), the price table, or nobody (unknown model: cost 0). */
+  pricedBy: 'gateway' | 'table' | 'none';
+  outcome: 'ok' | 'failed';
+  requestId?: string;
+}
+
+export interface CostTotals {
+  costUsd: number;
+  /** The part of costUsd computed from locally estimated usage. */
+  estimatedUsd: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  /** Requests (first attempts), not counting result-cache hits. */
+  requests: number;
+  /** Attempts after the first: retries and fallbacks. */
+  retries: number;
+  /** Attempts whose model had no price (their cost is 0 and unknown). */
+  unpriced: number;
+}
+
+export interface LedgerTotals {
+  session: CostTotals;
+  byAgent: Record<string, CostTotals>;
+  byModel: Record<string, CostTotals>;
+}
+
+export type LedgerListener = (totals: LedgerTotals, entry: LedgerEntry | undefined) => void;
+
+const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+
+function emptyTotals(): CostTotals {
+  return { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0, unpriced: 0 };
+}
+
+function count(n: unknown): number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+function cleanUsage(u: Usage | undefined): Usage {
+  if (!u) return { ...ZERO_USAGE };
+  const promptTokens = count(u.promptTokens);
+  const completionTokens = count(u.completionTokens);
+  return {
+    promptTokens,
+    completionTokens,
+    cachedTokens: Math.min(promptTokens, count(u.cachedTokens)),
+    reasoningTokens: Math.min(completionTokens, count(u.reasoningTokens)),
+  };
+}
+
+/** Agent key for requests without a tag. */
+export const UNTAGGED = '(other)';
+
+/**
+ * Prices every attempt exactly once and keeps session totals, by agent and by model. One ledger per session
+ * (extension host or CLI run), fed by the shared gateway client.
+ */
+export class CostLedger {
+  private list: LedgerEntry[] = [];
+  private keys = new Set<string>();
+  private listeners = new Set<LedgerListener>();
+  private seq = 0;
+
+  constructor(private readonly prices: () => PriceOverrides = () => ({})) {}
+
+  /** Prices and stores one attempt; returns the entry, or undefined when `key` was already recorded. */
+  record(rec: AttemptRecord): LedgerEntry | undefined {
+    if (rec.key !== undefined) {
+      if (this.keys.has(rec.key)) return undefined;
+      this.keys.add(rec.key);
+    }
+    const usage = rec.cached ? { ...ZERO_USAGE } : cleanUsage(rec.usage);
+    let costUsd = 0;
+    let costSource: CostSource;
+    let pricedBy: LedgerEntry['pricedBy'];
+    const reported = rec.reportedCostUsd;
+    if (rec.cached) {
+      costSource = 'cached';
+      pricedBy = 'table';
+    } else if (typeof reported === 'number' && Number.isFinite(reported) && reported >= 0) {
+      costUsd = reported;
+      costSource = 'reported';
+      pricedBy = 'gateway';
+    } else {
+      const lookup = priceFor(rec.model, this.prices());
+      costSource = rec.usageSource === 'estimated' ? 'estimated' : 'reported';
+      if (lookup) {
+        costUsd = costOf(lookup.price, usage);
+        pricedBy = 'table';
+      } else {
+        pricedBy = usage.promptTokens + usage.completionTokens > 0 ? 'none' : 'table';
+      }
+    }
+    const entry: LedgerEntry = {
+      seq: ++this.seq,
+      at: Date.now(),
+      model: rec.model,
+      agent: rec.tag?.agent,
+      reviewId: rec.tag?.reviewId,
+      attempt: Math.max(1, Math.floor(rec.attempt)),
+      usage,
+      costUsd,
+      costSource,
+      pricedBy,
+      outcome: rec.outcome,
+      requestId: rec.requestId,
+    };
+    this.list.push(entry);
+    this.emit(entry);
+    return entry;
+  }
+
+  entries(filter?: { reviewId?: string; agent?: string }): LedgerEntry[] {
+    return this.list.filter(
+      (e) => (filter?.reviewId === undefined || e.reviewId === filter.reviewId) && (filter?.agent === undefined || e.agent === filter.agent),
+    );
+  }
+
+  /** Totals of the whole session, or of one review when `reviewId` is given. */
+  totals(filter?: { reviewId?: string }): LedgerTotals {
+    const session = emptyTotals();
+    const byAgent: Record<string, CostTotals> = {};
+    const byModel: Record<string, CostTotals> = {};
+    for (const e of this.entries(filter)) {
+      const agent = e.agent ?? UNTAGGED;
+      for (const t of [session, (byAgent[agent] ??= emptyTotals()), (byModel[e.model] ??= emptyTotals())]) add(t, e);
+    }
+    return { session, byAgent, byModel };
+  }
+
+  /** Calls `listener` after every change; returns the function that unsubscribes it. */
+  onChange(listener: LedgerListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  reset(): void {
+    this.list = [];
+    this.keys.clear();
+    this.emit(undefined);
+  }
+
+  private emit(entry: LedgerEntry | undefined): void {
+    if (this.listeners.size === 0) return;
+    const totals = this.totals();
+    for (const l of [...this.listeners]) {
+      try {
+        l(totals, entry);
+      } catch {
+        // A failing listener (a disposed status bar) must not break pricing or the other listeners.
+      }
+    }
+  }
+}
+
+function add(t: CostTotals, e: LedgerEntry): void {
+  t.costUsd += e.costUsd;
+  if (e.costSource === 'estimated') t.estimatedUsd += e.costUsd;
+  t.promptTokens += e.usage.promptTokens;
+  t.completionTokens += e.usage.completionTokens;
+  t.cachedTokens += e.usage.cachedTokens;
+  if (e.costSource !== 'cached') {
+    if (e.attempt === 1) t.requests += 1;
+    else t.retries += 1;
+  }
+  if (e.pricedBy === 'none') t.unpriced += 1;
+}

@@ -1,0 +1,777 @@
+import OpenAI from 'openai';
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+import * as z from 'zod';
+import type { CostLedger } from '../cost/ledger';
+import { estimateCost } from '../cost/prices';
+import type { QuorumSettings } from '../settings/schema';
+import { countChatTokens, countTokens } from '../tokens/count';
+import { Admission, sleep } from './admission';
+import { Channel } from './channel';
+import { parseChunk, parseError, toFinishReason, type ReportedUsage } from './chunks';
+import { classifyHttp, classifyStreamError, redact, type Failure } from './errors';
+import { rateLimitState, retryAfterMs, type HeaderSource } from './rateHeaders';
+import { readSse } from './sse';
+import { closestModels } from './suggest';
+import {
+  GatewayError,
+  type ChatRequest,
+  type FinishReason,
+  type Gateway,
+  type ModelInfo,
+  type StreamOptions,
+  type StreamResult,
+  type Usage,
+} from './types';
+
+export interface GatewayLogger {
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+export interface GatewayStats {
+  /** HTTP requests sent (chat attempts and `/models`). */
+  httpRequests: number;
+  /** Attempts after the first of a request (retries and fallbacks). */
+  retries: number;
+  /** 429 answers received. */
+  rateLimited: number;
+  /** Requests holding a concurrency slot. */
+  inFlight: number;
+  /** Requests waiting for a slot. */
+  queued: number;
+  /** Epoch ms until which the whole client holds back after a 429 (0 when never). */
+  coolDownUntil: number;
+  completed: number;
+  failed: number;
+  fallbacks: number;
+}
+
+/** Knobs for tests and benchmarks; production uses the defaults. */
+export interface GatewayTuning {
+  /** First retry backoff, ms (doubles per retry, randomised ×1–2). */
+  backoffBaseMs: number;
+  /** Cap of one backoff, ms. */
+  backoffMaxMs: number;
+  /** Wait after a 429 that does not say how long, ms (doubles per consecutive 429, up to backoffMaxMs × 4). */
+  rateLimitDefaultWaitMs: number;
+  /** Largest jitter added to each waiter's end of a cool-down, ms. */
+  coolDownJitterMs: number;
+  /** How long a `/models` answer is reused for model-name suggestions, ms. */
+  modelsCacheMs: number;
+  /** Source of randomness for jitter (0 ≤ x < 1). */
+  random: () => number;
+}
+
+export interface GatewayOptions {
+  /** Read on every request, so that changed settings apply without a reload. */
+  settings: () => QuorumSettings;
+  apiKey: () => Promise<string | undefined> | string | undefined;
+  ledger?: CostLedger;
+  logger?: GatewayLogger;
+  tuning?: Partial<GatewayTuning>;
+}
+
+export interface GatewayClient extends Gateway {
+  stats(): GatewayStats;
+  /** Cancels everything in flight and refuses new requests. Calling it twice is harmless. */
+  dispose(): void;
+}
+
+const DEFAULT_TUNING: GatewayTuning = {
+  backoffBaseMs: 500,
+  backoffMaxMs: 8_000,
+  rateLimitDefaultWaitMs: 1_000,
+  coolDownJitterMs: 500,
+  modelsCacheMs: 5 * 60_000,
+  random: Math.random,
+};
+
+/** Answers longer than this are cut off as a bad response (a runaway gateway must not fill memory). */
+const MAX_ANSWER_CHARS = 4_000_000;
+const MAX_JSON_BODY_BYTES = 8_000_000;
+
+type AbortKind = 'cancelled' | 'deadline' | 'idle' | 'disposed';
+class AbortReason extends Error {
+  constructor(readonly kind: AbortKind) {
+    super(kind);
+  }
+}
+
+/** Carries a classified failure through p-retry. */
+class AttemptError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.error.message);
+  }
+}
+
+const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+
+const modelsSchema = z.union([
+  z.looseObject({ data: z.array(z.unknown()) }).transform((o) => o.data),
+  z.looseObject({ models: z.array(z.unknown()) }).transform((o) => o.models),
+  z.array(z.unknown()),
+]);
+const modelEntrySchema = z.looseObject({
+  id: z.string().min(1).max(300),
+  owned_by: z.string().optional().catch(undefined),
+  context_window: z.number().int().positive().optional().catch(undefined),
+  context_length: z.number().int().positive().optional().catch(undefined),
+});
+
+interface Attempted {
+  text: string;
+  reasoning: string;
+  usage?: ReportedUsage;
+  finish?: string;
+  model?: string;
+  requestId?: string;
+}
+
+export function createGateway(options: GatewayOptions): GatewayClient {
+  const tuning: GatewayTuning = { ...DEFAULT_TUNING, ...(options.tuning ?? {}) };
+  const logger = options.logger;
+  const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs);
+  const limit = pLimit(Math.max(1, options.settings().limits.maxConcurrent));
+  const disposeController = new AbortController();
+  /** Models whose gateway refused `response_format` this session. */
+  const noResponseFormat = new Set<string>();
+  let consecutive429 = 0;
+  let modelsCache: { at: number; baseUrl: string; ids: string[] } | undefined;
+  let sdk: { key: string; client: OpenAI } | undefined;
+  const stats: GatewayStats = { httpRequests: 0, retries: 0, rateLimited: 0, inFlight: 0, queued: 0, coolDownUntil: 0, completed: 0, failed: 0, fallbacks: 0 };
+
+  const log = (level: keyof GatewayLogger, message: string, data: Record<string, unknown>, key?: string) => {
+    if (!logger) return;
+    try {
+      const clean: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(data)) clean[k] = typeof v === 'string' ? redact(v, key) : v;
+      logger[level](redact(message, key), clean);
+    } catch {
+      // Logging must never break a request.
+    }
+  };
+
+  async function readKey(): Promise<string> {
+    let key: string | undefined;
+    try {
+      key = await options.apiKey();
+    } catch {
+      key = undefined;
+    }
+    if (!key || key.trim() === '') {
+      throw new GatewayError({ code: 'auth', message: 'No API key is set for the gateway. Set one with "Quorum: Set Gateway API Key" (or QUORUM_API_KEY for the CLI).' });
+    }
+    return key.trim();
+  }
+
+  function sdkFor(settings: QuorumSettings, key: string): OpenAI {
+    const baseURL = settings.gateway.baseUrl.replace(/\/+$/, '');
+    const headers = settings.gateway.extraHeaders;
+    const id = JSON.stringify([baseURL, key, headers]);
+    if (sdk?.key !== id) {
+      sdk = {
+        key: id,
+        client: new OpenAI({
+          apiKey: key,
+          baseURL,
+          maxRetries: 0,
+          timeout: settings.limits.deadlineSeconds * 1000,
+          defaultHeaders: headers,
+          organization: null,
+          project: null,
+          logLevel: 'off',
+        }),
+      };
+    }
+    return sdk.client;
+  }
+
+  /** Takes a concurrency slot (FIFO across all callers); resolves to its release function. */
+  function acquire(signal: AbortSignal): Promise<() => void> {
+    const wanted = Math.max(1, options.settings().limits.maxConcurrent);
+    if (limit.concurrency !== wanted) limit.concurrency = wanted;
+    stats.queued++;
+    return new Promise<() => void>((resolve, reject) => {
+      let settled = false;
+      const onAbort = () => {
+        if (settled) return;
+        settled = true;
+        stats.queued--;
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void limit(
+        () =>
+          new Promise<void>((release) => {
+            signal.removeEventListener('abort', onAbort);
+            if (settled) return release();
+            settled = true;
+            stats.queued--;
+            stats.inFlight++;
+            let released = false;
+            resolve(() => {
+              if (released) return;
+              released = true;
+              stats.inFlight--;
+              release();
+            });
+          }),
+      );
+      if (signal.aborted) onAbort();
+    });
+  }
+
+  function abortError(kind: AbortKind, model: string, partialText: string | undefined, settings: QuorumSettings): GatewayError {
+    const partial = partialText ? { partialText } : {};
+    if (kind === 'idle') {
+      return new GatewayError({ code: 'timeout', message: `${model}: no data from the gateway for ${settings.limits.idleTimeoutSeconds} s${partialText ? ' (the answer is partial)' : ''}`, model, ...partial });
+    }
+    if (kind === 'deadline') {
+      return new GatewayError({ code: 'timeout', message: `${model}: no complete answer within ${settings.limits.deadlineSeconds} s${partialText ? ' (the answer is partial)' : ''}`, model, ...partial });
+    }
+    return new GatewayError({ code: 'cancelled', message: `${model}: cancelled${kind === 'disposed' ? ' (the client was disposed)' : ''}`, model, ...partial });
+  }
+
+  function failureFromSdk(e: unknown, model: string, signal: AbortSignal, settings: QuorumSettings): Failure {
+    if (signal.aborted) {
+      const kind = signal.reason instanceof AbortReason ? signal.reason.kind : 'cancelled';
+      return { error: abortError(kind, model, undefined, settings), retryable: kind === 'idle', reachedModel: false, fallbackAllowed: kind === 'idle' };
+    }
+    if (e instanceof GatewayError) return { error: e, retryable: false, reachedModel: false, fallbackAllowed: false };
+    if (e instanceof OpenAI.APIConnectionTimeoutError) {
+      return { error: new GatewayError({ code: 'timeout', message: `${model}: the gateway did not answer in time`, model }), retryable: true, reachedModel: false, fallbackAllowed: true };
+    }
+    if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+      const body = parseError(e.error);
+      const headers = e.headers as HeaderSource | undefined;
+      return classifyHttp({
+        status: e.status,
+        message: body?.message ?? e.message,
+        type: body?.type,
+        code: body?.code,
+        waitMs: retryAfterMs(headers),
+        requestId: e.requestID ?? undefined,
+        model,
+      });
+    }
+    const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
+    return {
+      error: new GatewayError({ code: 'network', message: `${model}: could not reach the gateway (${cause.slice(0, 300)})`, model }),
+      retryable: true,
+      reachedModel: false,
+      fallbackAllowed: true,
+    };
+  }
+
+  /** Reads a streamed (SSE) or whole (JSON) answer; `onText` gets the answer's text as it arrives. */
+  async function readAnswer(response: Response, into: Attempted, onData: () => void, onText: (t: string) => void, signal: AbortSignal): Promise<'done' | 'eof'> {
+    const body = response.body;
+    if (!body) return 'eof';
+    const reader = body.getReader();
+    const cancel = () => {
+      reader.cancel().catch(() => undefined);
+    };
+    signal.addEventListener('abort', cancel, { once: true });
+    const bytes: AsyncIterable<Uint8Array> = {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          if (value) yield value;
+        }
+      },
+    };
+    const contentType = response.headers.get('content-type') ?? '';
+    try {
+      if (!/event-stream/i.test(contentType) && /json/i.test(contentType)) {
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        for await (const b of bytes) {
+          onData();
+          size += b.byteLength;
+          if (size > MAX_JSON_BODY_BYTES) throw new Error('the answer is too large');
+          chunks.push(b);
+        }
+        const text = new TextDecoder().decode(Buffer.concat(chunks));
+        absorb(JSON.parse(text), into, onText);
+        return 'done';
+      }
+      for await (const item of readSse(bytes)) {
+        if (item.kind === 'comment') continue;
+        onData();
+        if (item.data.trim() === '[DONE]') return 'done';
+        let json: unknown;
+        try {
+          json = JSON.parse(item.data);
+        } catch {
+          throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
+        }
+        if (item.event === 'error') {
+          into.finish = 'error';
+          const err = parseError((json as { error?: unknown })?.error ?? json);
+          throw new StreamErrorSignal(err ?? { message: 'error event' });
+        }
+        absorb(json, into, onText);
+      }
+      return 'eof';
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      try {
+        reader.releaseLock();
+      } catch {
+        // a read was still pending on a cancelled stream
+      }
+    }
+  }
+
+  function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {
+    const c = parseChunk(json);
+    if (!c) throw new SyntaxError('a stream event is not a chat completion chunk');
+    if (c.model) into.model = c.model;
+    if (c.usage) into.usage = c.usage; // repeated usage: the last one wins, never the sum
+    if (c.reasoning) into.reasoning += c.reasoning;
+    if (c.content) {
+      into.text += c.content;
+      if (into.text.length > MAX_ANSWER_CHARS) throw new SyntaxError('the answer exceeds 4 million characters');
+      onText(c.content);
+    }
+    if (c.finishReason) into.finish = c.finishReason;
+    if (c.error) throw new StreamErrorSignal(c.error);
+  }
+
+  interface AttemptContext {
+    request: ChatRequest;
+    model: string;
+    /** Attempt number across the whole request (retries and fallback included). */
+    attempt: number;
+    settings: QuorumSettings;
+    signal: AbortSignal;
+    onText: (t: string) => void;
+    promptEstimate: number;
+    started: number;
+  }
+
+  async function attempt(ctx: AttemptContext): Promise<StreamResult> {
+    const { request, model, settings } = ctx;
+    const release = await acquire(ctx.signal);
+    const into: Attempted = { text: '', reasoning: '' };
+    let reservation: { settle(n: number): void } | undefined;
+    let key: string | undefined;
+    let reached = false;
+    let sent = false;
+    let sentFormat = false;
+    const tag = request.tag;
+    try {
+      key = await readKey();
+      reservation = await admission.admit({
+        tokens: ctx.promptEstimate + (request.maxTokens ?? 0),
+        requestsPerMinute: settings.limits.requestsPerMinute,
+        tokensPerMinute: settings.limits.tokensPerMinute,
+        signal: ctx.signal,
+      });
+      const client = sdkFor(settings, key);
+      const useFormat = request.responseFormat === 'json_object' && settings.gateway.useResponseFormat && !noResponseFormat.has(model);
+      const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+        model,
+        messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(useFormat ? { response_format: { type: 'json_object' as const } } : {}),
+      };
+
+      // One controller per attempt: the caller's cancellation, the deadline, and the idle watchdog end it.
+      const controller = new AbortController();
+      const forward = () => controller.abort(ctx.signal.reason);
+      if (ctx.signal.aborted) forward();
+      ctx.signal.addEventListener('abort', forward, { once: true });
+      const idleMs = settings.limits.idleTimeoutSeconds * 1000;
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const kick = () => {
+        if (idle) clearTimeout(idle);
+        idle = setTimeout(() => controller.abort(new AbortReason('idle')), idleMs);
+      };
+      const t0 = Date.now();
+      stats.httpRequests++;
+      sent = true;
+      sentFormat = useFormat;
+      kick();
+      let response: Response;
+      try {
+        try {
+          const remaining = Math.max(1000, settings.limits.deadlineSeconds * 1000 - (Date.now() - ctx.started) + 1000);
+          response = await client.chat.completions.create(body, { signal: controller.signal, timeout: remaining, maxRetries: 0 }).asResponse();
+        } catch (e) {
+          const failure = failureFromSdk(e, model, controller.signal, settings);
+          if (failure.rateLimited) {
+            stats.rateLimited++;
+            consecutive429++;
+            const wait = failure.waitMs ?? Math.min(tuning.rateLimitDefaultWaitMs * 2 ** (consecutive429 - 1), tuning.backoffMaxMs * 4);
+            admission.coolDown(wait);
+            stats.coolDownUntil = admission.coolDownUntil;
+            log('warn', `${model}: 429 from the gateway; the client waits ${wait} ms`, { model, agent: tag?.agent, waitMs: wait, requestId: failure.error.requestId, attempt: ctx.attempt }, key);
+          }
+          if (failure.error.code === 'model-not-found' && failure.error.status === 404) {
+            failure.error = await withSuggestions(failure.error, model, settings, key);
+          }
+          throw new AttemptError(failure);
+        }
+        reached = true;
+        into.requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
+        admission.observe(rateLimitState(response.headers));
+        let ended: 'done' | 'eof';
+        try {
+          ended = await readAnswer(response, into, kick, (t) => ctx.onText(t), controller.signal);
+        } catch (e) {
+          throw new AttemptError(streamFailure(e, into, model, controller.signal, settings));
+        }
+        if (controller.signal.aborted) throw new AttemptError(streamFailure(undefined, into, model, controller.signal, settings));
+        const finish: FinishReason = toFinishReason(into.finish);
+        if (into.finish === 'error') {
+          throw new AttemptError(partialAware(new GatewayError({ code: 'server', message: `${model}: the model stopped with an error${into.text ? ' (the answer is partial)' : ''}`, model }), into, true));
+        }
+        if (ended === 'eof' && into.finish === undefined) {
+          throw new AttemptError(
+            partialAware(new GatewayError({ code: 'network', message: `${model}: the stream ended before the answer was complete${into.text ? ' (the answer is partial)' : ''}`, model }), into, true),
+          );
+        }
+        consecutive429 = 0;
+        const { usage, usageSource } = settleUsage(into, ctx.promptEstimate);
+        reservation.settle(usage.promptTokens + usage.completionTokens);
+        const entry = options.ledger?.record({
+          model,
+          tag,
+          attempt: ctx.attempt,
+          usage,
+          usageSource,
+          reportedCostUsd: into.usage?.costUsd,
+          outcome: 'ok',
+          requestId: into.requestId,
+        });
+        const cost = entry ?? fallbackCost(model, usage, usageSource, into.usage?.costUsd, settings);
+        const result: StreamResult = {
+          text: into.text,
+          usage,
+          usageSource,
+          costUsd: cost.costUsd,
+          costSource: cost.costSource,
+          finishReason: finish,
+          model: into.model && into.model.length < 200 ? into.model : model,
+          attempts: ctx.attempt,
+          requestId: into.requestId,
+          latencyMs: Date.now() - ctx.started,
+        };
+        log('info', `${model}: answered`, {
+          model,
+          agent: tag?.agent,
+          latencyMs: Date.now() - t0,
+          totalMs: result.latencyMs,
+          attempts: ctx.attempt,
+          requestId: into.requestId,
+          finishReason: finish,
+          promptTokens: usage.promptTokens,
+          completionTokens: usage.completionTokens,
+          cachedTokens: usage.cachedTokens,
+          usageSource,
+          costUsd: result.costUsd,
+        }, key);
+        return result;
+      } finally {
+        if (idle) clearTimeout(idle);
+        ctx.signal.removeEventListener('abort', forward);
+        controller.abort(new AbortReason('cancelled')); // frees the connection if still open
+      }
+    } catch (e) {
+      const failure = e instanceof AttemptError ? e.failure : failureFromSdk(e, model, ctx.signal, settings);
+      if (failure.responseFormatRejected && !sentFormat) failure.responseFormatRejected = false;
+      // Every attempt is priced once: one that reached the model at its (reported or estimated) usage, the others free.
+      const hasOutput = into.text.length > 0 || into.reasoning.length > 0 || into.usage !== undefined;
+      const billable = reached && hasOutput;
+      const { usage, usageSource } = billable ? settleUsage(into, ctx.promptEstimate) : { usage: NO_USAGE, usageSource: 'reported' as const };
+      reservation?.settle(usage.promptTokens + usage.completionTokens);
+      if (sent) {
+        options.ledger?.record({ model, tag, attempt: ctx.attempt, usage, usageSource, reportedCostUsd: billable ? into.usage?.costUsd : undefined, outcome: 'failed', requestId: into.requestId ?? failure.error.requestId });
+      }
+      if (!failure.error.requestId && into.requestId) failure.error = copyError(failure.error, { requestId: into.requestId });
+      throw new AttemptError(failure);
+    } finally {
+      release();
+    }
+  }
+
+  function settleUsage(into: Attempted, promptEstimate: number): { usage: Usage; usageSource: 'reported' | 'estimated' } {
+    if (into.usage) {
+      const { costUsd: _ignored, ...usage } = into.usage;
+      void _ignored;
+      return { usage, usageSource: 'reported' };
+    }
+    const reasoningTokens = countTokens(into.reasoning);
+    return {
+      usage: { promptTokens: promptEstimate, completionTokens: countTokens(into.text) + reasoningTokens, cachedTokens: 0, reasoningTokens },
+      usageSource: 'estimated',
+    };
+  }
+
+  function fallbackCost(model: string, usage: Usage, source: 'reported' | 'estimated', reported: number | undefined, settings: QuorumSettings) {
+    if (reported !== undefined) return { costUsd: reported, costSource: 'reported' as const };
+    return { costUsd: estimateCost(model, usage, settings.prices).costUsd, costSource: source };
+  }
+
+  function partialAware(error: GatewayError, into: Attempted, reachedModel: boolean): Failure {
+    const partial = into.text.length > 0;
+    const e = partial ? copyError(error, { partialText: into.text }) : error;
+    return { error: e, retryable: !partial, reachedModel, fallbackAllowed: !partial };
+  }
+
+  function streamFailure(e: unknown, into: Attempted, model: string, signal: AbortSignal, settings: QuorumSettings): Failure {
+    if (signal.aborted) {
+      const kind = signal.reason instanceof AbortReason ? signal.reason.kind : 'cancelled';
+      const error = abortError(kind, model, into.text || undefined, settings);
+      const retryable = kind === 'idle' && !into.text;
+      return { error, retryable, reachedModel: true, fallbackAllowed: retryable };
+    }
+    if (e instanceof StreamErrorSignal) {
+      const f = classifyStreamError(e.error, model, into.requestId);
+      if (into.text) {
+        return { ...f, error: copyError(f.error, { partialText: into.text, message: `${f.error.message} (the answer is partial)` }), retryable: false, rateLimited: false, fallbackAllowed: false };
+      }
+      return f;
+    }
+    if (e instanceof SyntaxError) {
+      return partialAware(new GatewayError({ code: 'bad-response', message: `${model}: the gateway sent an unreadable answer (${e.message.slice(0, 200)})${into.text ? ' (the answer is partial)' : ''}`, model }), into, true);
+    }
+    const cause = e instanceof Error ? e.message : String(e);
+    return partialAware(new GatewayError({ code: 'network', message: `${model}: the connection broke during the answer (${cause.slice(0, 200)})${into.text ? ' (the answer is partial)' : ''}`, model }), into, true);
+  }
+
+  async function withSuggestions(error: GatewayError, model: string, settings: QuorumSettings, key: string): Promise<GatewayError> {
+    try {
+      const ids = await knownModels(settings, key);
+      const suggestions = closestModels(model, ids);
+      const hint = suggestions.length > 0 ? `; did you mean ${suggestions.slice(0, 3).join(', ')}?` : '';
+      return copyError(error, { suggestions, message: `${error.message}${hint}` });
+    } catch {
+      return error;
+    }
+  }
+
+  async function knownModels(settings: QuorumSettings, key: string, signal?: AbortSignal): Promise<string[]> {
+    const base = settings.gateway.baseUrl;
+    if (modelsCache && modelsCache.baseUrl === base && Date.now() - modelsCache.at < tuning.modelsCacheMs) return modelsCache.ids;
+    const models = await fetchModels(settings, key, signal ?? AbortSignal.timeout(Math.min(10_000, settings.limits.idleTimeoutSeconds * 1000)));
+    return models.map((m) => m.id);
+  }
+
+  async function fetchModels(settings: QuorumSettings, key: string, signal: AbortSignal): Promise<ModelInfo[]> {
+    const client = sdkFor(settings, key);
+    stats.httpRequests++;
+    const timeout = Math.min(30_000, settings.limits.deadlineSeconds * 1000);
+    let json: unknown;
+    try {
+      const response = await client.models.list({ signal, timeout, maxRetries: 0 }).asResponse();
+      const text = await response.text();
+      json = JSON.parse(text);
+    } catch (e) {
+      if (e instanceof SyntaxError) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models with something that is not JSON' });
+      const f = failureFromSdk(e, '/models', signal, settings);
+      throw f.error;
+    }
+    const list = modelsSchema.safeParse(json);
+    if (!list.success) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
+    const out: ModelInfo[] = [];
+    for (const raw of list.data) {
+      const m = modelEntrySchema.safeParse(typeof raw === 'string' ? { id: raw } : raw);
+      if (!m.success) continue;
+      const info: ModelInfo = { id: m.data.id };
+      if (m.data.owned_by) info.ownedBy = m.data.owned_by;
+      const ctx = m.data.context_window ?? m.data.context_length;
+      if (ctx) info.contextWindow = ctx;
+      out.push(info);
+    }
+    modelsCache = { at: Date.now(), baseUrl: settings.gateway.baseUrl, ids: out.map((m) => m.id) };
+    return out;
+  }
+
+  /** Runs one request on one model with retries. */
+  async function runModel(request: ChatRequest, model: string, firstAttempt: number, signal: AbortSignal, onText: (t: string) => void, started: number, counter: { attempts: number }): Promise<StreamResult> {
+    const settings0 = options.settings();
+    const maxRetries = settings0.limits.maxRetries;
+    let rateLimitRetries = 0;
+    let formatDropped = false;
+    let retryWithoutFormat = false;
+    const promptEstimate = countChatTokens(request.messages);
+    return pRetry(
+      async () => {
+        const settings = options.settings();
+        counter.attempts++;
+        const n = firstAttempt + counter.attempts - 1;
+        if (n > 1) stats.retries++;
+        return attempt({ request, model, attempt: n, settings, signal, onText, promptEstimate, started });
+      },
+      {
+        retries: maxRetries,
+        factor: 2,
+        minTimeout: tuning.backoffBaseMs,
+        maxTimeout: tuning.backoffMaxMs,
+        randomize: true,
+        signal,
+        // A 429's wait is the shared cool-down (awaited before the next send), not a backoff on top of it; a
+        // response_format refusal is retried once, at once, without the field.
+        shouldConsumeRetry: ({ error }) => {
+          if (!(error instanceof AttemptError)) return true;
+          const f = error.failure;
+          if (f.responseFormatRejected) return formatDropped;
+          return !f.rateLimited;
+        },
+        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+          const f = error instanceof AttemptError ? error.failure : undefined;
+          if (!f) return;
+          if (f.responseFormatRejected && !formatDropped) {
+            formatDropped = true;
+            retryWithoutFormat = true;
+            noResponseFormat.add(model);
+            log('warn', `${model}: the gateway refused response_format; retrying without it for this session`, { model }, undefined);
+            return;
+          }
+          if (f.rateLimited) rateLimitRetries++;
+          if (f.retryable) {
+            log('warn', `${model}: attempt ${attemptNumber} failed (${f.error.code}); ${retriesLeft} retries left`, { model, agent: request.tag?.agent, code: f.error.code, status: f.error.status, requestId: f.error.requestId }, undefined);
+          }
+        },
+        shouldRetry: ({ error }) => {
+          if (!(error instanceof AttemptError)) return false;
+          const f = error.failure;
+          if (f.responseFormatRejected) {
+            const again = retryWithoutFormat;
+            retryWithoutFormat = false;
+            return again;
+          }
+          if (!f.retryable) return false;
+          if (f.rateLimited) return rateLimitRetries <= maxRetries;
+          return true;
+        },
+      },
+    );
+  }
+
+  async function run(request: ChatRequest, signal: AbortSignal, onText: (t: string) => void): Promise<StreamResult> {
+    const started = Date.now();
+    const settings = options.settings();
+    const models = [request.model];
+    if (request.fallbackModel && request.fallbackModel !== request.model) models.push(request.fallbackModel);
+    let attemptsSoFar = 0;
+    for (let i = 0; i < models.length; i++) {
+      const model = models[i] as string;
+      const counter = { attempts: 0 };
+      try {
+        const result = await runModel(request, model, attemptsSoFar + 1, signal, onText, started, counter);
+        stats.completed++;
+        if (i > 0) result.model = result.model || model;
+        return result;
+      } catch (e) {
+        attemptsSoFar += counter.attempts;
+        const error = toGatewayError(e, model, signal, settings);
+        error.attempts = attemptsSoFar;
+        const failure = e instanceof AttemptError ? e.failure : undefined;
+        const canFallBack = i + 1 < models.length && failure !== undefined && failure.fallbackAllowed && !error.partialText && !signal.aborted;
+        if (canFallBack) {
+          stats.fallbacks++;
+          stats.retries++;
+          log('warn', `${model}: failed (${error.code}) after ${counter.attempts} attempts; trying the fallback model ${models[i + 1]}`, { model, fallback: models[i + 1], agent: request.tag?.agent, code: error.code }, undefined);
+          continue;
+        }
+        stats.failed++;
+        log(error.code === 'cancelled' ? 'info' : 'error', error.message, { model, agent: request.tag?.agent, code: error.code, status: error.status, attempts: attemptsSoFar, requestId: error.requestId, retryAfterMs: error.retryAfterMs }, undefined);
+        throw error;
+      }
+    }
+    throw new GatewayError({ code: 'bad-response', message: 'no model to try' });
+  }
+
+  function toGatewayError(e: unknown, model: string, signal: AbortSignal, settings: QuorumSettings): GatewayError {
+    if (e instanceof AttemptError) return e.failure.error;
+    if (e instanceof GatewayError) return e;
+    if (signal.aborted) {
+      const kind = signal.reason instanceof AbortReason ? signal.reason.kind : 'cancelled';
+      return abortError(kind, model, undefined, settings);
+    }
+    return new GatewayError({ code: 'network', message: `${model}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 500), model });
+  }
+
+  async function* stream(request: ChatRequest, streamOptions: StreamOptions = {}): AsyncGenerator<string, StreamResult, void> {
+    const settings = options.settings();
+    const controller = new AbortController();
+    const onCancel = () => controller.abort(new AbortReason('cancelled'));
+    const onDispose = () => controller.abort(new AbortReason('disposed'));
+    const callerSignal = streamOptions.signal;
+    if (callerSignal?.aborted) onCancel();
+    callerSignal?.addEventListener('abort', onCancel, { once: true });
+    if (disposeController.signal.aborted) onDispose();
+    disposeController.signal.addEventListener('abort', onDispose, { once: true });
+    const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
+    const channel = new Channel<string>();
+    let settled = false;
+    const result = run(request, controller.signal, (t) => channel.push(t)).finally(() => {
+      settled = true;
+      channel.close();
+    });
+    result.catch(() => undefined); // rethrown below; this only keeps an early return from leaving it unhandled
+    try {
+      for await (const delta of channel) yield delta;
+      return await result;
+    } finally {
+      clearTimeout(deadline);
+      callerSignal?.removeEventListener('abort', onCancel);
+      disposeController.signal.removeEventListener('abort', onDispose);
+      if (!settled) {
+        // The consumer stopped early: cancel the request and wait for its slot to be released.
+        controller.abort(new AbortReason('cancelled'));
+        await result.catch(() => undefined);
+      }
+    }
+  }
+
+  async function listModels(listOptions: StreamOptions = {}): Promise<ModelInfo[]> {
+    const settings = options.settings();
+    const key = await readKey();
+    const signals = [disposeController.signal, AbortSignal.timeout(Math.min(30_000, settings.limits.deadlineSeconds * 1000))];
+    if (listOptions.signal) signals.push(listOptions.signal);
+    const signal = AbortSignal.any(signals);
+    const t0 = Date.now();
+    try {
+      const models = await fetchModels(settings, key, signal);
+      log('info', `/models: ${models.length} models`, { latencyMs: Date.now() - t0 }, key);
+      return models;
+    } catch (e) {
+      const error = e instanceof GatewayError ? e : new GatewayError({ code: 'network', message: `/models: ${e instanceof Error ? e.message : String(e)}` });
+      const out = signal.aborted && error.code !== 'cancelled' && listOptions.signal?.aborted ? new GatewayError({ code: 'cancelled', message: '/models: cancelled' }) : error;
+      log('warn', out.message, { code: out.code, status: out.status }, key);
+      throw out;
+    }
+  }
+
+  return {
+    stream,
+    listModels,
+    stats: () => ({ ...stats, coolDownUntil: admission.coolDownUntil }),
+    dispose: () => {
+      if (!disposeController.signal.aborted) disposeController.abort(new AbortReason('disposed'));
+      limit.clearQueue();
+    },
+  };
+}
+
+class StreamErrorSignal extends Error {
+  constructor(readonly error: { message: string; type?: string; code?: string | number; status?: number }) {
+    super(error.message);
+  }
+}
+
+function copyError(e: GatewayError, patch: Partial<ConstructorParameters<typeof GatewayError>[0]>): GatewayError {
+  return new GatewayError({ ...e.toJSON(), ...patch });
+}
+
+export { sleep };
