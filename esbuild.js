@@ -43,6 +43,14 @@ function integrationTestEntries() {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
 }
 
+/** The review panel's icon font, served from dist/ (a localResourceRoot) so node_modules never ships. */
+function copyCodicons() {
+  const from = path.join(__dirname, 'node_modules', '@vscode', 'codicons', 'dist');
+  const to = path.join(__dirname, 'dist', 'codicons');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
+
 async function main() {
   const configs = [
     { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
@@ -60,11 +68,13 @@ async function main() {
   }
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
   if (watch) {
+    copyCodicons();
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  copyCodicons();
   fs.chmodSync('dist/cli.js', 0o755);
 }
 

@@ -2,13 +2,200 @@ import * as z from 'zod';
 
 /**
  * Messages between the extension host and the review webview. Both sides validate what arrives with these
- * schemas and drop what does not parse.
+ * schemas and drop (and log) what does not parse.
+ *
+ * The host keeps a `ReviewView` per panel, built by the same reducer the webview runs (`reviewReducer.ts`).
+ * It sends a full `snapshot` when the page says `ready` (and when the panel becomes visible again, which
+ * reloads the page), then `events` messages whose `seq` grows by one each time; a page that sees a gap asks
+ * for a `resync` and the host answers with a snapshot.
  */
 
-export const webviewToHostSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ready') })]);
-export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+export const SEVERITY_VALUES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export const severitySchema = z.enum(SEVERITY_VALUES);
+export type SeverityView = z.infer<typeof severitySchema>;
+
+const text = z.string().max(2_000_000);
+const shortText = z.string().max(2_000);
+const count = z.number().int().nonnegative();
+const money = z.number().nonnegative().finite();
+
+export const findingViewSchema = z.object({
+  id: shortText,
+  agents: z.array(shortText).max(64),
+  severity: severitySchema,
+  title: z.string().max(20_000),
+  explanation: z.string().max(200_000),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  suggestion: z.string().max(500_000).optional(),
+  cwe: shortText.optional(),
+  confidence: z.number().min(0).max(1),
+  clamped: z.boolean().optional(),
+});
+export type FindingView = z.infer<typeof findingViewSchema>;
+
+export const AGENT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export const agentStateSchema = z.enum(AGENT_STATES);
+export type AgentState = z.infer<typeof agentStateSchema>;
+
+export const costSourceSchema = z.enum(['reported', 'estimated', 'cached']);
+export type CostSourceView = z.infer<typeof costSourceSchema>;
+
+/** What the panel shows of an agent's error: a code it localises, plus the data a code needs. */
+export const agentErrorViewSchema = z.object({
+  code: shortText,
+  /** English, key-free detail (shown under "Details"). */
+  message: z.string().max(20_000).optional(),
+  status: z.number().int().optional(),
+  model: shortText.optional(),
+  retryAfterMs: z.number().nonnegative().optional(),
+  suggestions: z.array(shortText).max(20).optional(),
+});
+export type AgentErrorView = z.infer<typeof agentErrorViewSchema>;
+
+export const usageViewSchema = z.object({
+  promptTokens: count,
+  completionTokens: count,
+  cachedTokens: count,
+  reasoningTokens: count,
+});
+export type UsageView = z.infer<typeof usageViewSchema>;
+
+/** The end of one agent's run (done, failed or cancelled). */
+export const agentOutcomeSchema = z.object({
+  state: z.enum(['done', 'failed', 'cancelled']),
+  model: shortText,
+  text,
+  cached: z.boolean(),
+  usage: usageViewSchema,
+  costUsd: money,
+  costSource: costSourceSchema,
+  latencyMs: z.number().nonnegative(),
+  attempts: count,
+  unparsed: z.boolean().optional(),
+  improvedCode: z.string().max(1_000_000).optional(),
+  rationale: z.string().max(200_000).optional(),
+  error: agentErrorViewSchema.optional(),
+  findingCount: count,
+});
+export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;
+
+export const agentViewSchema = z.object({
+  agent: shortText,
+  title: shortText,
+  model: shortText,
+  state: agentStateSchema,
+  /** The answer so far (streamed) or in full (ended). */
+  text,
+  /** Streamed chunks so far: the live token count while running. */
+  chunks: count,
+  /** Estimated cost before the run, when the host had one. */
+  estimateUsd: money.optional(),
+  outcome: agentOutcomeSchema.optional(),
+});
+export type AgentView = z.infer<typeof agentViewSchema>;
+
+export const reviewTotalsViewSchema = z.object({
+  costUsd: money,
+  promptTokens: count,
+  completionTokens: count,
+  cachedTokens: count,
+  requests: count,
+  retries: count,
+});
+export type ReviewTotalsView = z.infer<typeof reviewTotalsViewSchema>;
+
+export const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
+export const reviewStateSchema = z.enum(REVIEW_STATES);
+export type ReviewState = z.infer<typeof reviewStateSchema>;
+
+export const reviewViewSchema = z.object({
+  sessionId: shortText,
+  targetKey: shortText,
+  /** The reviewed document's URI, for revealing lines of a restored review. */
+  uri: z.string().max(8_000).optional(),
+  target: z.object({
+    file: shortText,
+    language: shortText,
+    startLine: z.number().int(),
+    endLine: z.number().int(),
+  }),
+  status: reviewStateSchema,
+  /** Epoch milliseconds. */
+  startedAt: z.number().nonnegative(),
+  elapsedMs: z.number().nonnegative().optional(),
+  estimateUsd: money.optional(),
+  totals: reviewTotalsViewSchema.optional(),
+  agents: z.array(agentViewSchema).max(64),
+  /** Streamed findings while running; the merged list once the review is done. */
+  findings: z.array(findingViewSchema).max(5_000),
+  dismissed: z.array(shortText).max(5_000),
+  /** False for a review restored from an earlier window: nothing can be applied, only re-run or exported. */
+  live: z.boolean(),
+});
+export type ReviewView = z.infer<typeof reviewViewSchema>;
+
+/** The changes the reducer applies to a `ReviewView`, converted by the host from the pipeline's events. */
+export const reviewViewEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('queued'), agent: shortText, title: shortText, model: shortText, estimateUsd: money.optional() }),
+  z.object({ kind: z.literal('started'), agent: shortText, model: shortText }),
+  z.object({ kind: z.literal('delta'), agent: shortText, text }),
+  z.object({ kind: z.literal('finding'), agent: shortText, finding: findingViewSchema }),
+  z.object({ kind: z.literal('ended'), agent: shortText, title: shortText, outcome: agentOutcomeSchema }),
+  z.object({
+    kind: z.literal('review-done'),
+    status: z.enum(['done', 'failed', 'cancelled']),
+    elapsedMs: z.number().nonnegative(),
+    totals: reviewTotalsViewSchema,
+    findings: z.array(findingViewSchema).max(5_000),
+  }),
+  z.object({ kind: z.literal('dismissed'), findingId: shortText }),
+]);
+export type ReviewViewEvent = z.infer<typeof reviewViewEventSchema>;
+
+/** Localised UI strings, keyed as in `panelStrings.ts`; `{0}` placeholders are filled in by the page. */
+export const panelStringsSchema = z.record(z.string().max(100), z.string().max(2_000));
 
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('snapshot'), seq: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('snapshot'),
+    seq: count,
+    review: reviewViewSchema.nullable(),
+    strings: panelStringsSchema,
+  }),
+  z.object({ type: z.literal('events'), seq: count, events: z.array(reviewViewEventSchema).min(1).max(10_000) }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
+
+const findingAction = (type: 'reveal' | 'previewFix' | 'applyFix' | 'dismiss') =>
+  z.object({ type: z.literal(type), findingId: shortText });
+
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  /** The page saw a sequence gap (or could not apply a message) and wants a snapshot. */
+  z.object({ type: z.literal('resync'), lastSeq: z.number().int() }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('rerun'), noCache: z.boolean() }),
+  z.object({ type: z.literal('export') }),
+  findingAction('reveal'),
+  findingAction('previewFix'),
+  findingAction('applyFix'),
+  findingAction('dismiss'),
+  z.object({ type: z.literal('previewImproved') }),
+  z.object({ type: z.literal('applyImproved') }),
+  z.object({ type: z.literal('copyImproved') }),
+  z.object({ type: z.literal('setApiKey') }),
+  z.object({ type: z.literal('switchModel'), agent: shortText.optional() }),
+  z.object({ type: z.literal('openLink'), href: z.string().max(8_000) }),
+  /** Something the page dropped or failed at, for the host's log. */
+  z.object({ type: z.literal('log'), level: z.enum(['warn', 'error']), message: z.string().max(2_000) }),
+]);
+export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+
+/** A short, content-free description of why a message failed validation (for logs: never the message body). */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`)
+    .join('; ');
+}

@@ -46,6 +46,9 @@ export async function closeBrowser(): Promise<void> {
 
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.png': 'image/png', '.svg': 'image/svg+xml' };
 
+/** What the extension links: the codicon font's CSS (copied to dist/ by esbuild.js) and the panel's CSS. */
+export const DEFAULT_STYLES = [`${ORIGIN}/dist/codicons/codicon.css`, `${ORIGIN}/media/panel.css`];
+
 export interface OpenOptions {
   /** Extra CSS class on <body>, as VS Code sets `vscode-dark`, `vscode-light`, `vscode-high-contrast`. */
   themeClass?: string;
@@ -66,7 +69,7 @@ export async function openPanel(options: OpenOptions = {}): Promise<PanelPage> {
     cspSource: ORIGIN,
     nonce,
     scriptUri: `${ORIGIN}/dist/webview.js`,
-    styleUris: options.styleUris ?? [],
+    styleUris: options.styleUris ?? DEFAULT_STYLES,
     lang: 'en',
     title: 'Quorum Review',
   });

@@ -1,0 +1,121 @@
+/**
+ * Every user-facing string of the review panel, in English. The webview cannot call the host's
+ * localisation, so the host translates each of these (the English text is the key of
+ * `l10n/bundle.l10n.*.json`) and sends the result in every snapshot; the page falls back to these.
+ * `{0}`, `{1}` are filled in by the page.
+ */
+export const PANEL_STRINGS = {
+  panelTitle: 'Quorum Review',
+  lines: 'lines {0}–{1}',
+  statusRunning: 'Reviewing…',
+  statusDone: 'Review complete',
+  statusFailed: 'Review failed',
+  statusCancelled: 'Review stopped',
+  elapsed: 'Elapsed {0}',
+  costEstimated: 'Estimated {0}',
+  costSoFar: '{0} so far',
+  costActual: 'Cost {0}',
+  stop: 'Stop',
+  rerun: 'Re-run',
+  rerunNoCache: 'Re-run without cache',
+  export: 'Export',
+  restored: 'Restored from an earlier window: re-run the review to preview or apply fixes.',
+  emptyTitle: 'No review yet.',
+  emptyHint: 'Select code in an editor and run "Quorum: Review Selection" from the context menu or the Command Palette.',
+  agents: 'Agents',
+  stateQueued: 'Queued',
+  stateRunning: 'Running',
+  stateDone: 'Done',
+  stateFailed: 'Failed',
+  stateCancelled: 'Cancelled',
+  stateCached: 'Cached',
+  liveTokens: '{0} tokens so far',
+  latency: 'Latency',
+  tokens: 'Tokens',
+  cost: 'Cost',
+  tokensValue: '{0} in · {1} out',
+  tokensCached: '{0} cached',
+  costSourceReported: 'reported by the gateway',
+  costSourceEstimated: 'estimated',
+  costSourceCached: 'cache hit, no charge',
+  attempts: '{0} attempts',
+  waitingFirstTokens: 'Waiting for the first tokens…',
+  waitingTurn: 'Waiting for its turn.',
+  noAnswer: 'No answer.',
+  findingsCount: '{0} findings',
+  answer: 'Answer',
+  rawAnswer: 'Raw answer',
+  unparsed: 'The answer could not be read as findings, so it is shown as text.',
+  switchModel: 'Switch Model',
+  setApiKey: 'Set API Key',
+  details: 'Details',
+  errAuth: 'The gateway rejected the API key (401). Set a valid key and re-run.',
+  errForbidden: 'The key may not use this model (403). Switch the agent to another model or use another key.',
+  errModelNotFound: 'The gateway does not know the model "{0}". Switch the agent to a model the gateway lists.',
+  errSuggestions: 'Closest models: {0}',
+  errRateLimited: 'The gateway is rate limiting requests; it asked to wait {0}. Re-run in a moment.',
+  errRateLimitedNoWait: 'The gateway is rate limiting requests. Re-run in a moment.',
+  errQuota: 'The account has run out of quota or credit. Top it up at your gateway, then re-run.',
+  errTooLarge: 'The selection is too large for this model. Review a smaller selection or switch to a model with a larger context.',
+  errTimeout: 'The model did not answer in time. Re-run, or switch to a faster model.',
+  errNetwork: 'Could not reach the gateway. Check the base URL setting and your connection, then re-run.',
+  errServer: 'The gateway had an internal error ({0}). Re-run in a moment.',
+  errBadResponse: 'The gateway sent an answer that could not be read. Re-run, or switch the model.',
+  errCancelled: 'Stopped before it finished.',
+  errUnknown: 'The agent failed ({0}).',
+  findings: 'Findings',
+  filterAgent: 'Agent',
+  allAgents: 'All agents',
+  filterSeverity: 'Severity',
+  severityCritical: 'Critical',
+  severityHigh: 'High',
+  severityMedium: 'Medium',
+  severityLow: 'Low',
+  severityInfo: 'Info',
+  noFindings: 'No findings.',
+  noFindingsFiltered: 'No findings match the filter.',
+  findingsPending: 'Findings appear here as the agents report them.',
+  lineRange: 'Lines {0}–{1}',
+  lineSingle: 'Line {0}',
+  revealHint: 'Reveal in the editor',
+  previewFix: 'Preview fix',
+  applyFix: 'Apply fix',
+  dismiss: 'Dismiss',
+  confidence: 'confidence {0}%',
+  clamped: 'line numbers adjusted to the selection',
+  dismissedCount: '{0} dismissed',
+  improvedCode: 'Improved code',
+  copy: 'Copy',
+  previewDiff: 'Preview diff',
+  apply: 'Apply',
+  announceStarted: '{0} started',
+  announceDone: '{0} finished with {1} findings',
+  announceFailed: '{0} failed',
+  announceCancelled: '{0} was cancelled',
+  exportHeading: 'Quorum review of {0}',
+  exportAgent: 'Agent',
+  exportModel: 'Model',
+  exportStatus: 'Status',
+  exportTotal: 'Total',
+  exportGenerated: 'Exported {0}',
+  exportSuggestion: 'Suggested replacement',
+  exportRationale: 'Why',
+} as const;
+
+export type PanelStringKey = keyof typeof PANEL_STRINGS;
+export type PanelStrings = Record<PanelStringKey, string>;
+
+/** How many `{n}` placeholders a string has (the host passes them through localisation unchanged). */
+export function placeholderCount(template: string): number {
+  let n = 0;
+  for (const m of template.matchAll(/\{(\d+)\}/g)) n = Math.max(n, Number(m[1]) + 1);
+  return n;
+}
+
+/** Fills `{0}`, `{1}`… with `args`. */
+export function formatString(template: string, args: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, i: string) => {
+    const v = args[Number(i)];
+    return v === undefined ? whole : String(v);
+  });
+}

@@ -1,0 +1,167 @@
+import { SEVERITY_VALUES, type AgentView, type FindingView, type ReviewView, type ReviewViewEvent } from './protocol';
+
+/**
+ * The one reducer over `ReviewView`, run by the host (to build snapshots) and by the page (to render).
+ * It mutates the view in place — a streamed delta must cost O(delta), not O(answer) — and reports what it
+ * touched so the page re-renders only that.
+ */
+
+export interface ViewChanges {
+  header: boolean;
+  findings: boolean;
+  /** Agents whose card changed. */
+  agents: Set<string>;
+  /** Agents whose card must be created or reordered. */
+  layout: boolean;
+}
+
+export function noChanges(): ViewChanges {
+  return { header: false, findings: false, agents: new Set(), layout: false };
+}
+
+export function mergeChanges(into: ViewChanges, from: ViewChanges): ViewChanges {
+  into.header ||= from.header;
+  into.findings ||= from.findings;
+  into.layout ||= from.layout;
+  for (const a of from.agents) into.agents.add(a);
+  return into;
+}
+
+function ensureAgent(view: ReviewView, agent: string, changes: ViewChanges): AgentView {
+  let a = view.agents.find((x) => x.agent === agent);
+  if (!a) {
+    a = { agent, title: agent, model: '', state: 'queued', text: '', chunks: 0 };
+    view.agents.push(a);
+    changes.layout = true;
+  }
+  return a;
+}
+
+/** Applies one event; returns what it changed. Events for agents never queued create their card. */
+export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes: ViewChanges = noChanges()): ViewChanges {
+  switch (event.kind) {
+    case 'queued': {
+      const a = ensureAgent(view, event.agent, changes);
+      a.title = event.title;
+      a.model = event.model;
+      a.state = 'queued';
+      a.text = '';
+      a.chunks = 0;
+      a.outcome = undefined;
+      if (event.estimateUsd !== undefined) a.estimateUsd = event.estimateUsd;
+      changes.agents.add(a.agent);
+      changes.header = true;
+      break;
+    }
+    case 'started': {
+      const a = ensureAgent(view, event.agent, changes);
+      a.model = event.model;
+      a.state = 'running';
+      changes.agents.add(a.agent);
+      changes.header = true;
+      break;
+    }
+    case 'delta': {
+      const a = ensureAgent(view, event.agent, changes);
+      if (a.state === 'queued') {
+        a.state = 'running';
+        changes.header = true;
+      }
+      a.text += event.text;
+      a.chunks += 1;
+      changes.agents.add(a.agent);
+      break;
+    }
+    case 'finding': {
+      if (!view.findings.some((f) => f.id === event.finding.id)) {
+        view.findings.push(event.finding);
+        changes.findings = true;
+        changes.agents.add(event.agent);
+      }
+      break;
+    }
+    case 'ended': {
+      const a = ensureAgent(view, event.agent, changes);
+      a.title = event.title;
+      a.model = event.outcome.model;
+      a.state = event.outcome.state;
+      // The final text is authoritative, but keep the streamed one when the end carries none (a failure
+      // after partial output) so the user still sees what arrived.
+      if (event.outcome.text.length > 0 || event.outcome.state === 'done') a.text = event.outcome.text;
+      a.outcome = event.outcome;
+      changes.agents.add(a.agent);
+      changes.header = true;
+      break;
+    }
+    case 'review-done': {
+      view.status = event.status;
+      view.elapsedMs = event.elapsedMs;
+      view.totals = event.totals;
+      view.findings = event.findings.slice();
+      for (const a of view.agents) {
+        if (a.state === 'queued' || a.state === 'running') {
+          a.state = event.status === 'cancelled' ? 'cancelled' : 'failed';
+          changes.agents.add(a.agent);
+        }
+      }
+      changes.header = true;
+      changes.findings = true;
+      break;
+    }
+    case 'dismissed': {
+      if (!view.dismissed.includes(event.findingId)) {
+        view.dismissed.push(event.findingId);
+        changes.findings = true;
+      }
+      break;
+    }
+  }
+  return changes;
+}
+
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & { estimateUsd?: number; uri?: string }): ReviewView {
+  return {
+    ...init,
+    status: 'running',
+    agents: [],
+    findings: [],
+    dismissed: [],
+    live: true,
+  };
+}
+
+const SEVERITY_RANK = new Map<string, number>(SEVERITY_VALUES.map((s, i) => [s, i]));
+
+/** Most severe first, then by line, then by title; the input is not modified. */
+export function sortFindings(findings: readonly FindingView[]): FindingView[] {
+  return findings.slice().sort((a, b) =>
+    (SEVERITY_RANK.get(a.severity) ?? 99) - (SEVERITY_RANK.get(b.severity) ?? 99)
+    || a.startLine - b.startLine
+    || a.title.localeCompare(b.title));
+}
+
+export interface FindingFilter {
+  /** Agent id, or '' for all. */
+  agent: string;
+  /** Severities shown; empty means all. */
+  severities: readonly string[];
+}
+
+export function filterFindings(view: ReviewView, filter: FindingFilter): FindingView[] {
+  const dismissed = new Set(view.dismissed);
+  return sortFindings(view.findings).filter((f) =>
+    !dismissed.has(f.id)
+    && (filter.agent === '' || f.agents.includes(filter.agent))
+    && (filter.severities.length === 0 || filter.severities.includes(f.severity)));
+}
+
+/** Spent so far: the ended agents' costs, or the review's total once it is done. */
+export function spentUsd(view: ReviewView): number {
+  if (view.totals) return view.totals.costUsd;
+  return view.agents.reduce((sum, a) => sum + (a.outcome?.costUsd ?? 0), 0);
+}
+
+/** The agent whose output is improved code (the first with one), if any. */
+export function improvedCodeAgent(view: ReviewView): AgentView | undefined {
+  return view.agents.find((a) => a.outcome?.improvedCode !== undefined && a.outcome.improvedCode.length > 0);
+}

@@ -1,0 +1,257 @@
+import * as vscode from 'vscode';
+import {
+  describeIssues, webviewToHostSchema, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
+} from '../../shared/protocol';
+import type { PanelStrings } from '../../shared/panelStrings';
+import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
+import type { PanelActions, ReviewSessionHandle } from '../review/session';
+import { panelHtml, panelWebviewOptions } from './panelHtml';
+import { safeExternalUrl } from './links';
+import { toViewEvent } from './toViewEvents';
+
+/** What a panel needs from its manager. */
+export interface PanelHost {
+  readonly extensionUri: vscode.Uri;
+  readonly log: vscode.LogOutputChannel;
+  readonly actions: PanelActions;
+  strings(): PanelStrings;
+  save(view: ReviewView): void;
+  exportMarkdown(view: ReviewView): Promise<void>;
+  posted(targetKey: string, message: HostToWebview): void;
+  received(targetKey: string, message: WebviewToHost): void;
+  disposed(panel: ReviewPanel): void;
+}
+
+/** Events are sent in batches at most this often; the page renders once per animation frame anyway. */
+const FLUSH_MS = 16;
+
+/**
+ * One webview panel showing one review target. It keeps the target's `ReviewView` up to date from the
+ * session's events with the same reducer the page runs, sends a snapshot whenever the page (re)loads, and
+ * then numbered batches of events. A re-run of the same target reuses the panel with the new session.
+ */
+export class ReviewPanel implements vscode.Disposable {
+  private session: ReviewSessionHandle | undefined;
+  private view: ReviewView | null;
+  private seq = 0;
+  private ready = false;
+  private pending: ReviewViewEvent[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private sessionSubscription: vscode.Disposable | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private disposed = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly host: PanelHost,
+    readonly targetKey: string,
+    restored: ReviewView | null,
+  ) {
+    this.view = restored;
+    panel.webview.options = panelWebviewOptions(host.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'icon.png');
+    this.subscriptions.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down (no retainContextWhenHidden); it says `ready` again when shown.
+        if (!panel.visible) {
+          this.ready = false;
+          this.pending = [];
+        } else if (this.ready) {
+          this.sendSnapshot();
+        }
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    this.updateTitle();
+    panel.webview.html = panelHtml(panel.webview, host.extensionUri, this.host.strings().panelTitle);
+  }
+
+  get sessionId(): string | undefined {
+    return this.session?.id;
+  }
+
+  /** Follows `session` from now on (a new review of this target), replaying what already happened. */
+  attach(session: ReviewSessionHandle): void {
+    this.sessionSubscription?.dispose();
+    this.session = session;
+    const estimates = session.estimate?.perAgent;
+    const view = emptyReview({
+      sessionId: session.id,
+      targetKey: session.targetKey,
+      uri: session.uri.toString(),
+      target: { ...session.target },
+      startedAt: session.startedAt,
+      ...(session.estimate ? { estimateUsd: session.estimate.costUsd } : {}),
+    });
+    for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
+    this.view = view;
+    this.pending = [];
+    this.sessionSubscription = session.onEvent((e) => {
+      if (this.session !== session || !this.view) return;
+      const ve = toViewEvent(e, estimates);
+      applyViewEvent(this.view, ve);
+      if (e.type === 'review-done') this.host.save(this.view);
+      this.enqueue(ve);
+    });
+    this.updateTitle();
+    if (this.ready) this.sendSnapshot();
+    if (session.isDone) this.host.save(view);
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, true);
+  }
+
+  private updateTitle(): void {
+    const target = this.view?.target;
+    if (!target) {
+      this.panel.title = this.host.strings().panelTitle;
+      return;
+    }
+    const name = target.file.split(/[\\/]/).pop() || target.file;
+    this.panel.title = vscode.l10n.t('Review: {0}:{1}-{2}', name, target.startLine, target.endLine);
+  }
+
+  private enqueue(event: ReviewViewEvent): void {
+    if (!this.ready) return; // the snapshot on `ready` will carry it
+    this.pending.push(event);
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    if (!this.ready || this.pending.length === 0 || this.disposed) return;
+    const events = this.pending;
+    this.pending = [];
+    this.post({ type: 'events', seq: ++this.seq, events });
+  }
+
+  private sendSnapshot(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.pending = [];
+    const review = this.view ? { ...this.view, live: this.session !== undefined } : null;
+    this.post({ type: 'snapshot', seq: ++this.seq, review, strings: this.host.strings() });
+  }
+
+  private post(message: HostToWebview): void {
+    if (this.disposed) return;
+    this.host.posted(this.targetKey, message);
+    void this.panel.webview.postMessage(message).then(undefined, (e: unknown) => {
+      this.host.log.warn(`review panel: could not post ${message.type}: ${e instanceof Error ? e.name : 'error'}`);
+    });
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = webviewToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.host.log.warn(`review panel: dropped an invalid message from the page (${describeIssues(parsed.error)})`);
+      return;
+    }
+    const m = parsed.data;
+    this.host.received(this.targetKey, m);
+    try {
+      this.handle(m);
+    } catch (e) {
+      this.host.log.error(`review panel: ${m.type} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private handle(m: WebviewToHost): void {
+    const { actions } = this.host;
+    const sessionId = this.session?.id;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.sendSnapshot();
+        return;
+      case 'resync':
+        this.host.log.debug(`review panel: page asked for a snapshot after seq ${m.lastSeq}`);
+        if (this.ready) this.sendSnapshot();
+        return;
+      case 'stop':
+        if (sessionId && !this.session?.isDone) actions.cancel(sessionId);
+        return;
+      case 'rerun':
+        actions.rerun(this.targetKey, { noCache: m.noCache });
+        return;
+      case 'export':
+        if (this.view) void this.host.exportMarkdown(this.view);
+        return;
+      case 'reveal':
+        if (sessionId) actions.revealFinding(sessionId, m.findingId);
+        else void this.revealRestored(m.findingId);
+        return;
+      case 'previewFix':
+        if (sessionId) actions.previewFix(sessionId, m.findingId);
+        return;
+      case 'applyFix':
+        if (sessionId) actions.applyFix(sessionId, m.findingId);
+        return;
+      case 'dismiss':
+        if (sessionId) actions.dismissFinding(sessionId, m.findingId);
+        if (this.view) {
+          const event: ReviewViewEvent = { kind: 'dismissed', findingId: m.findingId };
+          applyViewEvent(this.view, event);
+          this.enqueue(event);
+        }
+        return;
+      case 'previewImproved':
+        if (sessionId) actions.previewImprovedCode(sessionId);
+        return;
+      case 'applyImproved':
+        if (sessionId) actions.applyImprovedCode(sessionId);
+        return;
+      case 'copyImproved': {
+        const code = this.view ? improvedCodeAgent(this.view)?.outcome?.improvedCode : undefined;
+        if (code !== undefined) {
+          void vscode.env.clipboard.writeText(code).then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Improved code copied'), 3000));
+        }
+        return;
+      }
+      case 'setApiKey':
+        actions.setApiKey();
+        return;
+      case 'switchModel':
+        actions.switchModel(m.agent);
+        return;
+      case 'openLink': {
+        const url = safeExternalUrl(m.href);
+        if (!url) {
+          this.host.log.warn('review panel: refused to open a link that is not a plain http(s) URL');
+          return;
+        }
+        void vscode.env.openExternal(vscode.Uri.parse(url.href, true));
+        return;
+      }
+      case 'log':
+        if (m.level === 'error') this.host.log.error(`review page: ${m.message}`);
+        else this.host.log.warn(`review page: ${m.message}`);
+        return;
+    }
+  }
+
+  /** A restored review has no session to ask: open the file at the finding's lines ourselves. */
+  private async revealRestored(findingId: string): Promise<void> {
+    const finding = this.view?.findings.find((f) => f.id === findingId);
+    const stored = this.view?.uri;
+    if (!finding || !stored) return;
+    const uri = vscode.Uri.parse(stored, true);
+    const start = new vscode.Position(Math.max(0, finding.startLine - 1), 0);
+    const end = new vscode.Position(Math.max(0, finding.endLine - 1), Number.MAX_SAFE_INTEGER);
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(start, end), viewColumn: vscode.ViewColumn.One });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    if (this.view) this.host.save(this.view);
+    this.disposed = true;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.sessionSubscription?.dispose();
+    for (const d of this.subscriptions) d.dispose();
+    this.subscriptions.length = 0;
+    this.host.disposed(this);
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,105 @@
+import type { AgentResult, Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
+import type { AgentErrorView, AgentOutcome, FindingView, ReviewViewEvent } from '../../shared/protocol';
+
+/**
+ * Turns the pipeline's events into the panel's view events. Pure (no `vscode`), so it is unit-tested in
+ * plain Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like.
+ */
+
+export function toFindingView(f: Finding): FindingView {
+  const v: FindingView = {
+    id: f.id,
+    agents: f.agents.slice(),
+    severity: f.severity,
+    title: f.title,
+    explanation: f.explanation,
+    startLine: f.startLine,
+    endLine: f.endLine,
+    confidence: Number.isFinite(f.confidence) ? Math.min(1, Math.max(0, f.confidence)) : 0,
+  };
+  if (f.suggestion !== undefined) v.suggestion = f.suggestion;
+  if (f.cwe !== undefined) v.cwe = f.cwe;
+  if (f.clamped) v.clamped = true;
+  return v;
+}
+
+function toErrorView(error: AgentResult['error']): AgentErrorView | undefined {
+  if (!error) return undefined;
+  const v: AgentErrorView = { code: error.code, message: error.message };
+  if ('status' in error && typeof error.status === 'number') v.status = error.status;
+  if ('model' in error && typeof error.model === 'string') v.model = error.model;
+  if ('retryAfterMs' in error && typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
+  if ('suggestions' in error && Array.isArray(error.suggestions)) v.suggestions = error.suggestions.slice(0, 20);
+  return v;
+}
+
+const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
+const count = (n: number) => Math.round(nonNegative(n));
+
+export function toOutcome(result: AgentResult, state: AgentOutcome['state']): AgentOutcome {
+  const o: AgentOutcome = {
+    state,
+    model: result.model,
+    text: result.text,
+    cached: result.cached,
+    usage: {
+      promptTokens: count(result.usage.promptTokens),
+      completionTokens: count(result.usage.completionTokens),
+      cachedTokens: count(result.usage.cachedTokens),
+      reasoningTokens: count(result.usage.reasoningTokens),
+    },
+    costUsd: nonNegative(result.costUsd),
+    costSource: result.costSource,
+    latencyMs: nonNegative(result.latencyMs),
+    attempts: count(result.attempts),
+    findingCount: result.findings.length,
+  };
+  if (result.unparsed) o.unparsed = true;
+  if (result.improvedCode !== undefined) o.improvedCode = result.improvedCode;
+  if (result.rationale !== undefined) o.rationale = result.rationale;
+  const error = toErrorView(result.error);
+  if (error) o.error = error;
+  return o;
+}
+
+export function reviewStatus(summary: ReviewSummary): 'done' | 'failed' | 'cancelled' {
+  if (summary.cancelled) return 'cancelled';
+  if (summary.agents.length > 0 && summary.agents.every((a) => a.status === 'error')) return 'failed';
+  return 'done';
+}
+
+export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { costUsd: number }>): ReviewViewEvent {
+  switch (event.type) {
+    case 'queued': {
+      const estimate = estimates?.[event.agent]?.costUsd;
+      return { kind: 'queued', agent: event.agent, title: event.title, model: event.model, ...(estimate !== undefined ? { estimateUsd: nonNegative(estimate) } : {}) };
+    }
+    case 'started':
+      return { kind: 'started', agent: event.agent, model: event.model };
+    case 'delta':
+      return { kind: 'delta', agent: event.agent, text: event.text };
+    case 'finding':
+      return { kind: 'finding', agent: event.agent, finding: toFindingView(event.finding) };
+    case 'done':
+      return { kind: 'ended', agent: event.agent, title: event.result.title, outcome: toOutcome(event.result, 'done') };
+    case 'failed':
+      return { kind: 'ended', agent: event.agent, title: event.result.title, outcome: toOutcome(event.result, 'failed') };
+    case 'cancelled':
+      return { kind: 'ended', agent: event.agent, title: event.result.title, outcome: toOutcome(event.result, 'cancelled') };
+    case 'review-done':
+      return {
+        kind: 'review-done',
+        status: reviewStatus(event.summary),
+        elapsedMs: nonNegative(event.summary.elapsedMs),
+        totals: {
+          costUsd: nonNegative(event.summary.totals.costUsd),
+          promptTokens: count(event.summary.totals.promptTokens),
+          completionTokens: count(event.summary.totals.completionTokens),
+          cachedTokens: count(event.summary.totals.cachedTokens),
+          requests: count(event.summary.totals.requests),
+          retries: count(event.summary.totals.retries),
+        },
+        findings: event.summary.findings.map(toFindingView),
+      };
+  }
+}

@@ -1,0 +1,231 @@
+import {
+  SEVERITY_VALUES, describeIssues, hostToWebviewSchema, type HostToWebview, type ReviewView, type WebviewToHost,
+} from '../shared/protocol';
+import { applyViewEvent, noChanges, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
+import * as z from 'zod';
+import { AgentCard, STATE_KEYS } from './agentCard';
+import { h, icon, setText } from './dom';
+import { FindingsList } from './findingsList';
+import { ReviewHeader } from './header';
+import { setStrings, t } from './strings';
+
+export interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+/** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
+const uiStateSchema = z.object({
+  targetKey: z.string().max(2_000).optional(),
+  filter: z.object({ agent: z.string().max(200), severities: z.array(z.enum(SEVERITY_VALUES)) }).optional(),
+});
+type UiState = z.infer<typeof uiStateSchema>;
+
+/**
+ * The page: validates what the host sends, applies events with the shared reducer, and renders at most
+ * once per animation frame only the parts that changed.
+ */
+export class App {
+  private review: ReviewView | null = null;
+  private seq = -1;
+  private awaitingSnapshot = true;
+  private pending: ViewChanges = noChanges();
+  private frame = 0;
+  private cards = new Map<string, AgentCard>();
+  private header: ReviewHeader | undefined;
+  private findings: FindingsList | undefined;
+  private cardsEl: HTMLElement | undefined;
+  private readonly announcer: HTMLElement;
+  private readonly body: HTMLElement;
+  private ui: UiState;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly root: HTMLElement, private readonly vscode: VsCodeApi) {
+    const saved = uiStateSchema.safeParse(vscode.getState() ?? {});
+    this.ui = saved.success ? saved.data : {};
+    this.announcer = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.body = h('div', { class: 'body' });
+    root.replaceChildren(this.body, this.announcer);
+    root.addEventListener('click', (e) => this.onClick(e));
+    root.addEventListener('auxclick', (e) => this.onClick(e));
+    window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
+  }
+
+  start(): void {
+    this.vscode.postMessage({ type: 'ready' });
+  }
+
+  private onMessage(data: unknown): void {
+    const parsed = hostToWebviewSchema.safeParse(data);
+    if (!parsed.success) {
+      const type = typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type).slice(0, 40) : typeof data;
+      console.warn(`quorum: dropped an invalid message (${type})`);
+      this.vscode.postMessage({ type: 'log', level: 'warn', message: `dropped an invalid ${type} message: ${describeIssues(parsed.error)}` });
+      return;
+    }
+    this.handle(parsed.data);
+  }
+
+  private handle(m: HostToWebview): void {
+    if (m.type === 'snapshot') {
+      setStrings(m.strings);
+      this.seq = m.seq;
+      this.awaitingSnapshot = false;
+      this.review = m.review;
+      if (m.review) this.saveUi({ targetKey: m.review.targetKey });
+      this.rebuild();
+      return;
+    }
+    if (this.awaitingSnapshot) return;
+    if (m.seq !== this.seq + 1 || !this.review) {
+      this.awaitingSnapshot = true;
+      this.vscode.postMessage({ type: 'resync', lastSeq: this.seq });
+      return;
+    }
+    this.seq = m.seq;
+    for (const e of m.events) applyViewEvent(this.review, e, this.pending);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const changes = this.pending;
+      this.pending = noChanges();
+      this.render(changes);
+    });
+  }
+
+  private saveUi(patch: Partial<UiState>): void {
+    this.ui = { ...this.ui, ...patch };
+    this.vscode.setState(this.ui);
+  }
+
+  private get filter(): FindingFilter {
+    return this.ui.filter ?? { agent: '', severities: [] };
+  }
+
+  /** Builds the whole page from the current view (snapshots only). */
+  private rebuild(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.pending = noChanges();
+    this.cards.clear();
+    this.root.setAttribute('aria-busy', 'false');
+    document.title = t('panelTitle');
+    const review = this.review;
+    if (!review) {
+      this.header = undefined;
+      this.findings = undefined;
+      this.body.replaceChildren(h('div', { class: 'empty-state' },
+        icon('comment-discussion', 'empty-icon'),
+        h('h2', {}, t('emptyTitle')),
+        h('p', {}, t('emptyHint'))));
+      this.tick();
+      return;
+    }
+    this.header = new ReviewHeader();
+    this.findings = new FindingsList(this.filter, (f) => {
+      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => (SEVERITY_VALUES as readonly string[]).includes(s)) } });
+      if (this.review) this.findings?.render(this.review);
+    });
+    this.cardsEl = h('div', { class: 'cards' });
+    this.body.replaceChildren(this.header.root,
+      h('h2', { class: 'sr-only' }, t('agents')), this.cardsEl, this.findings.root);
+    const all = noChanges();
+    all.header = true;
+    all.findings = true;
+    all.layout = true;
+    for (const a of review.agents) all.agents.add(a.agent);
+    this.render(all, false);
+  }
+
+  private render(changes: ViewChanges, announce = true): void {
+    const review = this.review;
+    if (!review || !this.header || !this.findings || !this.cardsEl) return;
+    if (changes.layout) {
+      for (const a of review.agents) {
+        if (!this.cards.has(a.agent)) {
+          const card = new AgentCard(a.agent);
+          this.cards.set(a.agent, card);
+          changes.agents.add(a.agent);
+        }
+      }
+      this.cardsEl.replaceChildren(...review.agents.map((a) => this.cards.get(a.agent)!.root));
+    }
+    const announcements: string[] = [];
+    for (const id of changes.agents) {
+      const a = review.agents.find((x) => x.agent === id);
+      const card = this.cards.get(id);
+      if (!a || !card) continue;
+      const before = card.state;
+      card.update(a, review.live);
+      if (announce && before !== a.state) {
+        if (a.state === 'running') announcements.push(t('announceStarted', a.title));
+        else if (a.state === 'done') announcements.push(t('announceDone', a.title, a.outcome?.findingCount ?? 0));
+        else if (a.state === 'failed') announcements.push(t('announceFailed', a.title));
+        else if (a.state === 'cancelled') announcements.push(t('announceCancelled', a.title));
+        else announcements.push(`${a.title}: ${t(STATE_KEYS[a.state])}`);
+      }
+    }
+    if (changes.header) this.header.update(review, Date.now());
+    if (changes.findings || changes.layout) this.findings.render(review);
+    if (announcements.length > 0) setText(this.announcer, announcements.join('. '));
+    this.tick();
+  }
+
+  /** The elapsed clock ticks once a second while the review runs. */
+  private tick(): void {
+    const running = this.review?.status === 'running';
+    if (running && !this.timer) {
+      this.timer = setInterval(() => {
+        if (this.review && this.header) this.header.updateElapsed(this.review, Date.now());
+      }, 1000);
+    } else if (!running && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private onClick(e: MouseEvent): void {
+    const target = e.target instanceof Element ? e.target : null;
+    if (!target) return;
+    const link = target.closest('a');
+    if (link) {
+      // Never let the webview navigate: the host checks the link and opens it in the browser.
+      e.preventDefault();
+      const href = link.getAttribute('href');
+      if (href && /^https?:\/\//i.test(href)) this.vscode.postMessage({ type: 'openLink', href });
+      return;
+    }
+    if (e.type !== 'click') return;
+    const el = target.closest<HTMLElement>('[data-action]');
+    if (!el || (el instanceof HTMLButtonElement && el.disabled)) return;
+    const action = el.getAttribute('data-action');
+    const findingId = el.getAttribute('data-finding') ?? '';
+    switch (action) {
+      case 'stop': return this.post({ type: 'stop' });
+      case 'rerun': return this.post({ type: 'rerun', noCache: el.getAttribute('data-nocache') === 'true' });
+      case 'export': return this.post({ type: 'export' });
+      case 'reveal': return this.post({ type: 'reveal', findingId });
+      case 'previewFix': return this.post({ type: 'previewFix', findingId });
+      case 'applyFix': return this.post({ type: 'applyFix', findingId });
+      case 'dismiss': return this.post({ type: 'dismiss', findingId });
+      case 'previewImproved': return this.post({ type: 'previewImproved' });
+      case 'applyImproved': return this.post({ type: 'applyImproved' });
+      case 'copyImproved': return this.post({ type: 'copyImproved' });
+      case 'setApiKey': return this.post({ type: 'setApiKey' });
+      case 'switchModel': {
+        const agent = el.getAttribute('data-agent');
+        return this.post(agent ? { type: 'switchModel', agent } : { type: 'switchModel' });
+      }
+      default: return undefined;
+    }
+  }
+
+  private post(m: WebviewToHost): void {
+    this.vscode.postMessage(m);
+  }
+}

@@ -1,0 +1,135 @@
+import type { PanelStringKey } from '../shared/panelStrings';
+import { SEVERITY_VALUES, type FindingView, type ReviewView } from '../shared/protocol';
+import { filterFindings, type FindingFilter } from '../shared/reviewReducer';
+import { button, h, icon } from './dom';
+import { renderMarkdown } from './markdown';
+import { t } from './strings';
+
+export const SEVERITY_KEYS: Record<string, PanelStringKey> = {
+  critical: 'severityCritical', high: 'severityHigh', medium: 'severityMedium', low: 'severityLow', info: 'severityInfo',
+};
+const SEVERITY_ICONS: Record<string, string> = {
+  critical: 'flame', high: 'error', medium: 'warning', low: 'info', info: 'lightbulb',
+};
+
+/**
+ * The merged findings, most severe first, with an agent filter and severity toggles. Re-rendered as a whole
+ * when findings or filters change (a list of tens of items); focus is kept on the same control.
+ */
+export class FindingsList {
+  readonly root: HTMLElement;
+  private readonly heading: HTMLElement;
+  private readonly agentSelect: HTMLSelectElement;
+  private readonly severityGroup: HTMLElement;
+  private readonly list: HTMLUListElement;
+  private readonly footer: HTMLElement;
+
+  constructor(private filter: FindingFilter, private readonly onFilter: (f: FindingFilter) => void) {
+    this.heading = h('h2', { id: 'findings-title' });
+    this.agentSelect = h('select', { class: 'agent-filter', 'aria-label': t('filterAgent') });
+    this.agentSelect.addEventListener('change', () => this.setFilter({ ...this.filter, agent: this.agentSelect.value }));
+    this.severityGroup = h('div', { class: 'severity-filter', role: 'group', 'aria-label': t('filterSeverity') });
+    this.severityGroup.addEventListener('click', (e) => {
+      const b = (e.target as Element).closest('button[data-severity]');
+      if (!b) return;
+      const s = b.getAttribute('data-severity') ?? '';
+      const set = new Set(this.filter.severities);
+      if (set.has(s)) set.delete(s);
+      else set.add(s);
+      this.setFilter({ ...this.filter, severities: SEVERITY_VALUES.filter((v) => set.has(v)) });
+    });
+    this.list = h('ul', { class: 'findings', 'aria-labelledby': 'findings-title' });
+    this.list.addEventListener('keydown', (e) => this.onKey(e));
+    this.footer = h('p', { class: 'findings-footer' });
+    this.root = h('section', { class: 'findings-section', 'aria-labelledby': 'findings-title' },
+      h('div', { class: 'findings-head' }, this.heading,
+        h('label', { class: 'filter' }, h('span', {}, t('filterAgent')), this.agentSelect),
+        this.severityGroup),
+      this.list, this.footer);
+  }
+
+  private setFilter(f: FindingFilter): void {
+    this.filter = f;
+    this.onFilter(f);
+  }
+
+  render(view: ReviewView): void {
+    const restore = this.focusKey();
+    const shown = filterFindings(view, this.filter);
+    const all = filterFindings(view, { agent: '', severities: [] });
+    this.heading.replaceChildren(icon('checklist'), ' ', `${t('findings')} (${all.length})`);
+
+    const agents = view.agents.map((a) => [a.agent, a.title] as const);
+    this.agentSelect.replaceChildren(
+      h('option', { value: '' }, t('allAgents')),
+      ...agents.map(([id, title]) => h('option', { value: id }, title)));
+    this.agentSelect.value = agents.some(([id]) => id === this.filter.agent) ? this.filter.agent : '';
+
+    const counts = new Map<string, number>();
+    for (const f of all) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
+    this.severityGroup.replaceChildren(...SEVERITY_VALUES.map((s) => h('button', {
+      type: 'button',
+      class: `chip sev-${s}`,
+      'data-severity': s,
+      'aria-pressed': this.filter.severities.includes(s) ? 'true' : 'false',
+    }, icon(SEVERITY_ICONS[s] ?? 'info'), ` ${t(SEVERITY_KEYS[s] ?? 'severityInfo')} ${counts.get(s) ?? 0}`)));
+
+    const items = shown.map((f) => this.item(f, view));
+    if (items.length === 0) {
+      const text = all.length > 0 ? t('noFindingsFiltered') : view.status === 'running' ? t('findingsPending') : t('noFindings');
+      items.push(h('li', { class: 'empty-findings' }, text));
+    }
+    this.list.replaceChildren(...items);
+    this.footer.textContent = view.dismissed.length > 0 ? t('dismissedCount', view.dismissed.length) : '';
+    this.restoreFocus(restore);
+  }
+
+  private item(f: FindingView, view: ReviewView): HTMLLIElement {
+    const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
+    const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
+    const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
+    const hasFix = f.suggestion !== undefined;
+    const data = { finding: f.id };
+    return h('li', { class: `finding sev-${f.severity}`, 'data-finding': f.id },
+      h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
+        h('span', { class: `sev-label sev-${f.severity}` }, icon(SEVERITY_ICONS[f.severity] ?? 'info'), ` ${t(SEVERITY_KEYS[f.severity] ?? 'severityInfo')}`),
+        h('span', { class: 'finding-title' }, f.title),
+        h('span', { class: 'finding-lines' }, lines)),
+      h('div', { class: 'finding-meta' }, meta),
+      f.explanation ? h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)) : null,
+      h('div', { class: 'actions' },
+        hasFix ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,
+        hasFix ? button({ action: 'applyFix', label: t('applyFix'), icon: 'check', secondary: true, data, disabled: !view.live }) : null,
+        button({ action: 'dismiss', label: t('dismiss'), icon: 'close', secondary: true, data })));
+  }
+
+  /** Up/Down move between findings, Home/End to the first/last. */
+  private onKey(e: KeyboardEvent): void {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const mains = [...this.list.querySelectorAll<HTMLButtonElement>('button.finding-main')];
+    if (mains.length === 0) return;
+    const current = mains.findIndex((b) => b.closest('li')?.contains(document.activeElement));
+    let next = current;
+    if (e.key === 'ArrowDown') next = Math.min(mains.length - 1, current + 1);
+    else if (e.key === 'ArrowUp') next = Math.max(0, current - 1);
+    else if (e.key === 'Home') next = 0;
+    else next = mains.length - 1;
+    mains[next]?.focus();
+    e.preventDefault();
+  }
+
+  private focusKey(): string | undefined {
+    const a = document.activeElement;
+    if (!a || !this.root.contains(a)) return undefined;
+    return [a.getAttribute('data-action'), a.getAttribute('data-finding'), a.getAttribute('data-severity')].join('|');
+  }
+
+  private restoreFocus(key: string | undefined): void {
+    if (!key || (document.activeElement && this.root.contains(document.activeElement))) return;
+    const [action, finding, severity] = key.split('|');
+    const candidates = [...this.root.querySelectorAll<HTMLElement>('button')];
+    const match = candidates.find((b) => (b.getAttribute('data-action') ?? '') === action
+      && (b.getAttribute('data-finding') ?? '') === finding && (b.getAttribute('data-severity') ?? '') === severity);
+    (match ?? candidates.find((b) => b.classList.contains('finding-main')))?.focus();
+  }
+}

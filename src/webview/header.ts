@@ -1,0 +1,77 @@
+import { formatMs, formatUsd } from '../shared/format';
+import type { PanelStringKey } from '../shared/panelStrings';
+import type { ReviewView } from '../shared/protocol';
+import { spentUsd } from '../shared/reviewReducer';
+import { button, h, icon, setAttr, setText } from './dom';
+import { t } from './strings';
+
+const STATUS_KEYS: Record<ReviewView['status'], PanelStringKey> = {
+  running: 'statusRunning', done: 'statusDone', failed: 'statusFailed', cancelled: 'statusCancelled',
+};
+const STATUS_ICONS: Record<ReviewView['status'], string> = {
+  running: 'loading codicon-modifier-spin', done: 'pass-filled', failed: 'error', cancelled: 'circle-slash',
+};
+
+/** Target, status (a live region), elapsed time, cost and the review's buttons. */
+export class ReviewHeader {
+  readonly root: HTMLElement;
+  private readonly file: HTMLElement;
+  private readonly lines: HTMLElement;
+  private readonly language: HTMLElement;
+  private readonly statusIcon: HTMLElement;
+  private readonly statusText: HTMLElement;
+  private readonly elapsed: HTMLElement;
+  private readonly cost: HTMLElement;
+  private readonly stop: HTMLButtonElement;
+  private readonly restored: HTMLElement;
+
+  constructor() {
+    this.file = h('span', { class: 'file' });
+    this.lines = h('span', { class: 'lines' });
+    this.language = h('span', { class: 'language' });
+    this.statusIcon = icon('loading');
+    this.statusText = h('span');
+    this.elapsed = h('span', { class: 'elapsed' });
+    this.cost = h('span', { class: 'cost' });
+    this.stop = button({ action: 'stop', label: t('stop'), icon: 'debug-stop', secondary: true });
+    this.restored = h('p', { class: 'restored', hidden: true }, icon('history'), ' ', t('restored'));
+    this.root = h('header', { class: 'review-head' },
+      h('div', { class: 'target' }, icon('file-code'), this.file, this.lines, this.language),
+      h('div', { class: 'status-line' },
+        h('span', { class: 'status', role: 'status', 'aria-live': 'polite' }, this.statusIcon, ' ', this.statusText),
+        this.elapsed, this.cost),
+      h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': t('panelTitle') },
+        this.stop,
+        button({ action: 'rerun', label: t('rerun'), icon: 'refresh', data: { nocache: 'false' } }),
+        button({ action: 'rerun', label: t('rerunNoCache'), icon: 'refresh', secondary: true, data: { nocache: 'true' } }),
+        button({ action: 'export', label: t('export'), icon: 'export', secondary: true })),
+      this.restored);
+  }
+
+  update(view: ReviewView, now: number): void {
+    setText(this.file, view.target.file.split(/[\\/]/).pop() || view.target.file);
+    setAttr(this.file, 'title', view.target.file);
+    setText(this.lines, t('lines', view.target.startLine, view.target.endLine));
+    setText(this.language, view.target.language);
+    setAttr(this.statusIcon, 'class', `codicon codicon-${STATUS_ICONS[view.status]}`);
+    setText(this.statusText, t(STATUS_KEYS[view.status]));
+    setAttr(this.root, 'data-status', view.status);
+    this.updateElapsed(view, now);
+    const spent = spentUsd(view);
+    const parts: string[] = [];
+    if (view.status === 'running') {
+      if (view.estimateUsd !== undefined) parts.push(t('costEstimated', formatUsd(view.estimateUsd)));
+      if (spent > 0) parts.push(t('costSoFar', formatUsd(spent)));
+    } else {
+      parts.push(t('costActual', formatUsd(spent)));
+    }
+    setText(this.cost, parts.join(' · '));
+    this.stop.disabled = view.status !== 'running' || !view.live;
+    this.restored.hidden = view.live;
+  }
+
+  updateElapsed(view: ReviewView, now: number): void {
+    const ms = view.elapsedMs ?? Math.max(0, now - view.startedAt);
+    setText(this.elapsed, t('elapsed', formatMs(ms)));
+  }
+}
