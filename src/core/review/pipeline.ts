@@ -8,7 +8,8 @@ import { resolveAgents, selectAgents, topologicalOrder } from '../agents/registr
 import type { AgentSpec } from '../agents/spec';
 import type { CostLedger } from '../cost/ledger';
 import { estimateCost } from '../cost/prices';
-import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
+import { redact } from '../gateway/errors';
+import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens } from '../tokens/count';
 import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
@@ -279,8 +280,8 @@ export class ReviewPipeline {
       const error = cancelled
         ? { code: 'cancelled', message: 'the review was cancelled' }
         : err instanceof GatewayError
-          ? stripUndefined(err.toJSON())
-          : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+          ? errorData(err)
+          : { code: 'internal', message: redact(err instanceof Error ? err.message : String(err), undefined) };
       return this.finish(
         {
           ...base,
@@ -345,8 +346,12 @@ function toInput(r: AgentResult): AgentInput {
   return { agent: r.agent, title: r.title, status: r.status, findings: r.findings, text: r.text, unparsed: r.unparsed, improvedCode: r.improvedCode, rationale: r.rationale };
 }
 
-function stripUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+/** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
+function errorData(err: GatewayError): GatewayErrorData {
+  const { partialText, ...data } = err.toJSON();
+  void partialText;
+  const clean = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as unknown as GatewayErrorData;
+  return { ...clean, message: redact(err.message, undefined) };
 }
 
 /** The stream's next step, or a `cancelled` GatewayError as soon as the signal aborts, even if the stream stalls. */

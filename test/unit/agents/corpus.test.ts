@@ -8,13 +8,14 @@ const dir = join(__dirname, '..', '..', 'fixtures', 'answers');
 const read = (name: string) => readFileSync(join(dir, name), 'utf8');
 
 type Expected = Record<string, unknown>;
-const findingsCases = JSON.parse(read('expected.json')) as Record<string, { parsed: boolean; findings: Expected[] }> & { _target: { startLine: number; endLine: number } };
-const codeCases = JSON.parse(read('expected-code.json')) as Record<string, { parsed: boolean; improvedCode?: string; rationale?: string; rationaleIncludes?: string[] }> & { _target: { startLine: number } };
+interface FindingsCase { parsed: boolean; findings: Expected[] }
+interface CodeCase { parsed: boolean; improvedCode?: string; rationale?: string; rationaleIncludes?: string[] }
+const { _target: findingsTarget, ...findingsCases } = JSON.parse(read('expected.json')) as { _target: { startLine: number; endLine: number } } & Record<string, FindingsCase>;
+const { _target: codeTarget, ...codeCases } = JSON.parse(read('expected-code.json')) as { _target: { startLine: number } } & Record<string, CodeCase>;
 
 describe('findings parser over a corpus of messy model answers', () => {
-  const target = findingsCases._target;
-  for (const [name, expected] of Object.entries(findingsCases)) {
-    if (name.startsWith('_')) continue;
+  const target = findingsTarget;
+  for (const [name, expected] of Object.entries(findingsCases) as [string, FindingsCase][]) {
     it(name, () => {
       const result = parseFindings(read(name), 'analyst', target);
       assert.equal(result.parsed, expected.parsed, 'parsed');
@@ -34,10 +35,9 @@ describe('findings parser over a corpus of messy model answers', () => {
 });
 
 describe('coding-agent answer parser over a corpus', () => {
-  for (const [name, expected] of Object.entries(codeCases)) {
-    if (name.startsWith('_')) continue;
+  for (const [name, expected] of Object.entries(codeCases) as [string, CodeCase][]) {
     it(name, () => {
-      const result = parseCodeAnswer(read(name), codeCases._target);
+      const result = parseCodeAnswer(read(name), codeTarget);
       assert.equal(result.parsed, expected.parsed);
       if (expected.improvedCode !== undefined) assert.equal(result.improvedCode, expected.improvedCode);
       if (expected.rationale !== undefined) assert.equal(result.rationale, expected.rationale);

@@ -1,0 +1,292 @@
+import { strict as assert } from 'node:assert';
+import { CostLedger } from '../../../src/core/cost/ledger';
+import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
+import { ReviewCache } from '../../../src/core/review/cache';
+import { ReviewConfigError } from '../../../src/core/review/errors';
+import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import type { ReviewEvent, ReviewTarget } from '../../../src/core/review/types';
+import { parseSettings } from '../../../src/core/settings/parse';
+import type { QuorumSettings } from '../../../src/core/settings/schema';
+import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
+
+const KEY = 'sk-test-pipeline-0123456789';
+
+const target: ReviewTarget = {
+  file: 'src/users.ts',
+  language: 'typescript',
+  text: [
+    'export async function findUser(db: Db, name: string) {',
+    '  const rows = await db.query(`SELECT * FROM users WHERE name = \'${name}\'`);',
+    '  return rows[0];',
+    '}',
+  ].join('\n'),
+  startLine: 20,
+  endLine: 23,
+};
+
+const findings = (...list: object[]) => JSON.stringify({ findings: list });
+const sqli = { severity: 'critical', title: 'SQL injection in user lookup', explanation: 'name is interpolated.', startLine: 21, endLine: 21, cwe: 'CWE-89', confidence: 0.6, suggestion: "  const rows = await db.query('SELECT * FROM users WHERE name = ?', [name]);" };
+const improved = JSON.stringify({ rationale: 'Parameterised the query.', improvedCode: 'export async function findUser(db: Db, name: string) {\n  const rows = await db.query(\'SELECT * FROM users WHERE name = ?\', [name]);\n  return rows[0];\n}' });
+
+/** Replies by model, the way the built-in agents are mapped to models by default. */
+const REPLIES: Record<string, Reply> = {
+  'gpt-4.1': { text: findings({ ...sqli, title: 'SQL injection in the user lookup query', severity: 'high', confidence: 0.5 }, { severity: 'low', title: 'Returns undefined for no match', explanation: 'rows[0] may be undefined.', startLine: 22, endLine: 22 }) },
+  'claude-sonnet-4.5': { text: findings({ severity: 'medium', title: 'Data access mixed with lookup logic', explanation: 'Hard to test.', startLine: 20, endLine: 23, confidence: 0.5 }) },
+  'gemini-2.5-flash': { text: findings(sqli) },
+  'deepseek-v3.2': { text: improved },
+};
+
+function userPrompt(r: RecordedRequest | undefined): string {
+  const messages = (r?.body?.messages ?? []) as { role: string; content: string }[];
+  return messages.find((m) => m.role === 'user')?.content ?? '';
+}
+function systemPrompt(r: RecordedRequest | undefined): string {
+  const messages = (r?.body?.messages ?? []) as { role: string; content: string }[];
+  return messages.find((m) => m.role === 'system')?.content ?? '';
+}
+
+describe('review pipeline (against the loopback test gateway)', () => {
+  let tg: TestGateway;
+  let gateway: GatewayClient;
+  let ledger: CostLedger;
+  let raw: Record<string, unknown>;
+  let settings: QuorumSettings;
+
+  const make = (extra: { cache?: ReviewCache; now?: () => number } = {}) =>
+    new ReviewPipeline({ gateway, settings: () => settings, ledger, ...extra });
+
+  async function run(pipeline: ReviewPipeline, options: Partial<Parameters<ReviewPipeline['run']>[1]> = {}) {
+    const events: ReviewEvent[] = [];
+    const summary = await pipeline.run(target, { language: 'en', ...options }, (e) => events.push(e));
+    return { events, summary };
+  }
+
+  before(async () => {
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 5, tokensPerSecond: 0 });
+  });
+  after(async () => {
+    await tg.close();
+  });
+  beforeEach(() => {
+    tg.requests.length = 0;
+    tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+    raw = { gateway: { baseUrl: tg.url }, limits: { maxRetries: 0, maxConcurrent: 8 } };
+    settings = parseSettings(raw).settings;
+    ledger = new CostLedger(() => settings.prices);
+    gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, tuning: { backoffBaseMs: 1, backoffMaxMs: 5, rateLimitDefaultWaitMs: 5, coolDownJitterMs: 0 } });
+  });
+  afterEach(() => gateway.dispose());
+
+  it('starts the three reviewers together and the coding agent after them, with their findings', async () => {
+    const { events, summary } = await run(make());
+    const idx = (type: string, agent: string) => events.findIndex((e) => e.type === type && 'agent' in e && e.agent === agent);
+    const firstDone = events.findIndex((e) => e.type === 'done');
+    for (const a of ['analyst', 'architecture', 'security']) assert.ok(idx('started', a) < firstDone, `${a} started before any agent finished`);
+    for (const a of ['analyst', 'architecture', 'security']) assert.ok(idx('done', a) < idx('started', 'coding'), `coding waited for ${a}`);
+    assert.deepEqual(events.slice(0, 4).map((e) => e.type), ['queued', 'queued', 'queued', 'queued']);
+    assert.equal(events.at(-1)?.type, 'review-done');
+
+    assert.deepEqual(summary.agents.map((a) => [a.agent, a.status]), [['analyst', 'ok'], ['architecture', 'ok'], ['security', 'ok'], ['coding', 'ok']]);
+    const coding = tg.requests.find((r) => r.model === 'deepseek-v3.2');
+    assert.match(userPrompt(coding), /### Security \(security\)[\s\S]*"cwe": "CWE-89"/);
+    assert.match(userPrompt(coding), /Returns undefined for no match/);
+    assert.match(userPrompt(coding), /21 \|   const rows = await db\.query/);
+    const codingResult = summary.agents.find((a) => a.agent === 'coding');
+    assert.match(codingResult?.improvedCode ?? '', /^export async function findUser[\s\S]*\[name\]\);\n  return rows\[0\];\n\}$/);
+    assert.equal(codingResult?.rationale, 'Parameterised the query.');
+    assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 4);
+  });
+
+  it('merges the same issue from two agents and totals usage and cost from the gateway', async () => {
+    const before = tg.servedTotals();
+    const { summary, events } = await run(make());
+    const merged = summary.findings.filter((f) => /SQL injection/.test(f.title));
+    assert.equal(merged.length, 1);
+    assert.deepEqual(new Set(merged[0]?.agents), new Set(['analyst', 'security']));
+    assert.equal(merged[0]?.severity, 'critical');
+    assert.equal(merged[0]?.confidence, 0.8);
+    assert.equal(summary.findings.length, 3);
+    assert.equal(events.filter((e) => e.type === 'finding').length, 4, 'every agent finding is announced');
+    const served = tg.servedTotals();
+    assert.equal(summary.totals.promptTokens, served.promptTokens - before.promptTokens);
+    assert.equal(summary.totals.completionTokens, served.completionTokens - before.completionTokens);
+    assert.equal(summary.totals.requests, 4);
+    assert.equal(summary.totals.retries, 0);
+    assert.ok(summary.totals.costUsd > 0);
+    const sum = summary.agents.reduce((n, a) => n + a.costUsd, 0);
+    assert.ok(Math.abs(summary.totals.costUsd - sum) < 1e-9);
+    assert.ok(Math.abs(ledger.totals().session.costUsd - summary.totals.costUsd) < 1e-9, 'the ledger saw the same spend');
+  });
+
+  it('runs the coding agent with what it has when one input fails', async () => {
+    tg.script((req) => (req.model === 'gemini-2.5-flash' ? { kind: 'error', status: 500, message: 'upstream exploded' } : req.model ? REPLIES[req.model] : undefined));
+    const { events, summary } = await run(make());
+    const security = summary.agents.find((a) => a.agent === 'security');
+    assert.equal(security?.status, 'error');
+    assert.equal(security?.error?.code, 'server');
+    assert.ok(events.some((e) => e.type === 'failed' && e.agent === 'security'));
+    const coding = summary.agents.find((a) => a.agent === 'coding');
+    assert.equal(coding?.status, 'ok');
+    assert.match(userPrompt(tg.requests.find((r) => r.model === 'deepseek-v3.2')), /### Security \(security\)\nThis review did not finish \(error\)/);
+    assert.equal(summary.cancelled, false);
+  });
+
+  it('cancels everything with one signal, mid-stream, and still resolves with what finished', async () => {
+    tg.script((req) => {
+      if (req.model === 'gemini-2.5-flash') return REPLIES['gemini-2.5-flash'];
+      if (req.model === 'gpt-4.1') return { text: findings(sqli), stallAfterTokens: 3 };
+      if (req.model === 'claude-sonnet-4.5') return { kind: 'hang' };
+      return req.model ? REPLIES[req.model] : undefined;
+    });
+    const controller = new AbortController();
+    const events: ReviewEvent[] = [];
+    let securityDone = false;
+    let analystStreamed = false;
+    const summary = await make().run(target, { language: 'en', signal: controller.signal }, (e) => {
+      events.push(e);
+      if (e.type === 'done' && e.agent === 'security') securityDone = true;
+      if (e.type === 'delta' && e.agent === 'analyst') analystStreamed = true;
+      if (securityDone && analystStreamed && !controller.signal.aborted) controller.abort();
+    });
+    assert.equal(summary.cancelled, true);
+    const status = Object.fromEntries(summary.agents.map((a) => [a.agent, a.status]));
+    assert.deepEqual(status, { analyst: 'cancelled', architecture: 'cancelled', security: 'ok', coding: 'cancelled' });
+    assert.ok(!events.some((e) => e.type === 'started' && e.agent === 'coding'), 'coding never started');
+    assert.ok((summary.agents.find((a) => a.agent === 'analyst')?.text.length ?? 0) > 0, 'the partial text is kept');
+    assert.equal(events.filter((e) => e.type === 'cancelled').length, 3);
+    assert.equal(tg.requests.filter((r) => r.model === 'deepseek-v3.2').length, 0);
+  });
+
+  it('rejects a dependency cycle with a ReviewConfigError before sending anything', async () => {
+    raw.customAgents = [
+      { id: 'one', title: 'One', systemPrompt: 'x', model: 'gpt-4.1', dependsOn: ['two'] },
+      { id: 'two', title: 'Two', systemPrompt: 'x', model: 'gpt-4.1', dependsOn: ['one'] },
+    ];
+    settings = parseSettings(raw).settings;
+    await assert.rejects(run(make()), (e: unknown) => e instanceof ReviewConfigError && e.code === 'invalid-agents' && /cycle: (one -> two -> one|two -> one -> two)/.test(e.message));
+    assert.throws(() => make().estimate(target, { language: 'en' }), ReviewConfigError);
+    assert.equal(tg.requests.length, 0);
+  });
+
+  it('rejects unknown agents and bad model overrides', async () => {
+    await assert.rejects(run(make(), { agents: ['analyst', 'nobody'] }), (e: unknown) => e instanceof ReviewConfigError && e.code === 'unknown-agent' && /"nobody"/.test(e.message));
+    await assert.rejects(run(make(), { modelOverrides: { analyst: 'bad model' } }), (e: unknown) => e instanceof ReviewConfigError && e.code === 'invalid-model');
+    await assert.rejects(make().run({ ...target, text: '  \n' }, { language: 'en' }, () => undefined), (e: unknown) => e instanceof ReviewConfigError && e.code === 'empty-target');
+  });
+
+  it('runs a chosen subset with model overrides and custom agents', async () => {
+    raw.customAgents = [{ id: 'docs', title: 'Docs', systemPrompt: 'Review the comments.', model: 'gpt-4.1', dependsOn: ['security'] }];
+    settings = parseSettings(raw).settings;
+    const { summary } = await run(make(), { agents: ['security', 'docs'], modelOverrides: { security: 'gpt-4.1' } });
+    assert.deepEqual(summary.agents.map((a) => [a.agent, a.model]), [['security', 'gpt-4.1'], ['docs', 'gpt-4.1']]);
+    assert.deepEqual(tg.requests.map((r) => r.model), ['gpt-4.1', 'gpt-4.1']);
+    assert.match(systemPrompt(tg.requests[1]), /^Review the comments\./);
+    assert.match(userPrompt(tg.requests[1]), /### Security \(security\)/);
+  });
+
+  it('in sequential mode runs one agent at a time, each seeing the ones before', async () => {
+    raw.review = { mode: 'sequential' };
+    settings = parseSettings(raw).settings;
+    const { summary } = await run(make());
+    const chat = tg.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    assert.deepEqual(chat.map((r) => r.model), ['gpt-4.1', 'claude-sonnet-4.5', 'gemini-2.5-flash', 'deepseek-v3.2']);
+    assert.doesNotMatch(userPrompt(chat[0]), /Reviews of this code/);
+    assert.match(userPrompt(chat[1]), /### Analyst \(analyst\)/);
+    assert.match(userPrompt(chat[2]), /### Analyst[\s\S]*### Architecture/);
+    assert.equal(summary.agents.every((a) => a.status === 'ok'), true);
+  });
+
+  it('serves an identical review from the cache at $0 until the TTL passes; no-cache bypasses it', async () => {
+    let now = 1_000_000;
+    const cache = new ReviewCache({ now: () => now });
+    const pipeline = make({ cache });
+    const first = await run(pipeline);
+    assert.equal(tg.requests.length, 4);
+    const second = await run(pipeline);
+    assert.equal(tg.requests.length, 4, 'nothing was sent');
+    assert.ok(second.summary.agents.every((a) => a.cached && a.costSource === 'cached' && a.costUsd === 0));
+    assert.equal(second.summary.totals.costUsd, 0);
+    assert.equal(second.summary.totals.requests, 0);
+    assert.deepEqual(second.summary.findings, first.summary.findings);
+    assert.equal(second.summary.agents.find((a) => a.agent === 'coding')?.improvedCode, first.summary.agents.find((a) => a.agent === 'coding')?.improvedCode);
+    assert.ok(second.events.some((e) => e.type === 'delta'), 'a cached answer is still shown as text');
+
+    await run(pipeline, { noCache: true });
+    assert.equal(tg.requests.length, 8);
+    await run(pipeline, { language: 'ko' });
+    assert.equal(tg.requests.length, 12, 'another language is another review');
+
+    now += 10 * 60_000;
+    await run(pipeline);
+    assert.equal(tg.requests.length, 16, 'expired after the 10-minute TTL');
+  });
+
+  it('does not cache failures', async () => {
+    const cache = new ReviewCache();
+    tg.script((req) => (req.model === 'gpt-4.1' ? { kind: 'error', status: 503 } : req.model ? REPLIES[req.model] : undefined));
+    await run(make({ cache }), { agents: ['analyst'] });
+    tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+    const { summary } = await run(make({ cache }), { agents: ['analyst'] });
+    assert.equal(summary.agents[0]?.status, 'ok');
+    assert.equal(summary.agents[0]?.cached, false);
+  });
+
+  it('keeps an unparsable answer as text, clamps lines outside the range, and asks for JSON', async () => {
+    tg.script((req) => {
+      if (req.model === 'gpt-4.1') return { text: 'Looks fine to me, nothing to report.' };
+      if (req.model === 'gemini-2.5-flash') return { text: findings({ ...sqli, startLine: 2, endLine: 40 }) };
+      return req.model ? REPLIES[req.model] : undefined;
+    });
+    const { summary } = await run(make(), { agents: ['analyst', 'security'] });
+    const analyst = summary.agents.find((a) => a.agent === 'analyst');
+    assert.equal(analyst?.status, 'ok');
+    assert.equal(analyst?.unparsed, true);
+    assert.equal(analyst?.text, 'Looks fine to me, nothing to report.');
+    const f = summary.findings[0];
+    assert.deepEqual([f?.startLine, f?.endLine, f?.clamped, f?.suggestion], [20, 23, true, undefined]);
+    assert.deepEqual(tg.requests[0]?.body?.response_format, { type: 'json_object' });
+  });
+
+  it('writes the review in the chosen language', async () => {
+    await run(make(), { agents: ['analyst'], language: 'ko' });
+    assert.match(systemPrompt(tg.requests[0]), /in Korean\./);
+  });
+
+  it('refuses a prompt over the model\'s context window, naming the limit and the size, without sending it', async () => {
+    const big: ReviewTarget = { ...target, text: Array.from({ length: 800 }, (_, i) => `const value${i} = compute(${i}, "some text to make the line longer");`).join('\n'), startLine: 1, endLine: 800 };
+    const estimate = make().estimate(big, { language: 'en', modelOverrides: { analyst: 'gpt-4' } });
+    assert.equal(estimate.perAgent.analyst?.contextWindow, 8192);
+    assert.ok((estimate.perAgent.analyst?.tooLarge?.size ?? 0) > 8192);
+    assert.equal(estimate.perAgent.security?.tooLarge, undefined);
+    const events: ReviewEvent[] = [];
+    const summary = await make().run(big, { language: 'en', agents: ['analyst'], modelOverrides: { analyst: 'gpt-4' } }, (e) => events.push(e));
+    const analyst = summary.agents[0];
+    assert.equal(analyst?.status, 'error');
+    assert.equal(analyst?.error?.code, 'too-large');
+    assert.match(analyst?.error?.message ?? '', /8192-token context window of gpt-4/);
+    assert.match(analyst?.error?.message ?? '', new RegExp(`\\(${estimate.perAgent.analyst?.tooLarge?.size} in all\\)`));
+    assert.equal(tg.requests.length, 0);
+  });
+
+  it('estimates the cost per agent and for the review before anything is spent', () => {
+    const estimate = make().estimate(target, { language: 'en' });
+    assert.deepEqual(estimate.order, ['analyst', 'architecture', 'security', 'coding']);
+    for (const id of estimate.order) {
+      const a = estimate.perAgent[id];
+      assert.ok(a && a.promptTokens > 100 && a.costUsd > 0, id);
+      assert.equal(a?.maxCompletionTokens, 4096);
+    }
+    assert.ok((estimate.perAgent.coding?.promptTokens ?? 0) > (estimate.perAgent.analyst?.promptTokens ?? 0), 'coding reads the others');
+    const sum = Object.values(estimate.perAgent).reduce((n, a) => n + a.costUsd, 0);
+    assert.ok(Math.abs(sum - estimate.costUsd) < 1e-12);
+    assert.equal(tg.requests.length, 0);
+  });
+
+  it('never leaks the API key into events or results', async () => {
+    tg.script((req) => (req.model === 'gpt-4.1' ? { kind: 'error', status: 401, message: `bad key ${KEY}` } : req.model ? REPLIES[req.model] : undefined));
+    const { events, summary } = await run(make());
+    assert.ok(!JSON.stringify(events).includes(KEY));
+    assert.ok(!JSON.stringify(summary).includes(KEY));
+    assert.equal(summary.agents[0]?.error?.code, 'auth');
+  });
+});
