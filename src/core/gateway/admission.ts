@@ -25,8 +25,6 @@ export interface Reservation {
   settle(tokens: number): void;
 }
 
-const WINDOW_MS = 60_000;
-
 interface TokenEntry {
   at: number;
   tokens: number;
@@ -47,6 +45,8 @@ export class Admission {
   constructor(
     private readonly clock: AdmissionClock,
     private readonly maxJitterMs: number,
+    /** Length of the requests- and tokens-per-minute windows (a minute; shorter in tests). */
+    private readonly windowMs = 60_000,
   ) {}
 
   /** A 429: everyone waits `waitMs` (plus a little jitter each, so they do not come back at once). */
@@ -86,7 +86,7 @@ export class Admission {
       if (this.tokenPauseUntil > now) wait = Math.max(wait, this.tokenPauseUntil - now);
       if (now < this.pacedUntil && this.nextSendAt > now) wait = Math.max(wait, this.nextSendAt - now);
       if (req.requestsPerMinute > 0 && this.sent.length >= req.requestsPerMinute) {
-        wait = Math.max(wait, (this.sent[this.sent.length - req.requestsPerMinute] as number) + WINDOW_MS - now);
+        wait = Math.max(wait, (this.sent[this.sent.length - req.requestsPerMinute] as number) + this.windowMs - now);
       }
       if (req.tokensPerMinute > 0) wait = Math.max(wait, this.tokenWait(now, Math.min(req.tokens, req.tokensPerMinute), req.tokensPerMinute));
       if (wait <= 0) return this.reserve(now, req.tokens);
@@ -99,7 +99,7 @@ export class Admission {
     if (used + need <= limit) return 0;
     for (const e of this.tokenLog) {
       used -= e.tokens;
-      if (used + need <= limit) return e.at + WINDOW_MS - now;
+      if (used + need <= limit) return e.at + this.windowMs - now;
     }
     return 0;
   }
@@ -117,8 +117,8 @@ export class Admission {
   }
 
   private prune(now: number): void {
-    while (this.sent.length > 0 && (this.sent[0] as number) <= now - WINDOW_MS) this.sent.shift();
-    while (this.tokenLog.length > 0 && (this.tokenLog[0] as TokenEntry).at <= now - WINDOW_MS) this.tokenLog.shift();
+    while (this.sent.length > 0 && (this.sent[0] as number) <= now - this.windowMs) this.sent.shift();
+    while (this.tokenLog.length > 0 && (this.tokenLog[0] as TokenEntry).at <= now - this.windowMs) this.tokenLog.shift();
   }
 }
 

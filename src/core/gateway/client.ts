@@ -60,6 +60,8 @@ export interface GatewayTuning {
   coolDownJitterMs: number;
   /** How long a `/models` answer is reused for model-name suggestions, ms. */
   modelsCacheMs: number;
+  /** Length of the requests/tokens-per-minute windows, ms (60 000; shorter in tests). */
+  rateWindowMs: number;
   /** Source of randomness for jitter (0 ≤ x < 1). */
   random: () => number;
 }
@@ -85,6 +87,7 @@ const DEFAULT_TUNING: GatewayTuning = {
   rateLimitDefaultWaitMs: 1_000,
   coolDownJitterMs: 500,
   modelsCacheMs: 5 * 60_000,
+  rateWindowMs: 60_000,
   random: Math.random,
 };
 
@@ -132,7 +135,7 @@ interface Attempted {
 export function createGateway(options: GatewayOptions): GatewayClient {
   const tuning: GatewayTuning = { ...DEFAULT_TUNING, ...(options.tuning ?? {}) };
   const logger = options.logger;
-  const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs);
+  const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs);
   const limit = pLimit(Math.max(1, options.settings().limits.maxConcurrent));
   const disposeController = new AbortController();
   /** Models whose gateway refused `response_format` this session. */
@@ -603,13 +606,21 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     let formatDropped = false;
     let retryWithoutFormat = false;
     const promptEstimate = countChatTokens(request.messages);
+    // p-retry rejects with the abort reason once the signal fires; the attempt's own error (which carries the
+    // partial text) is kept to be rethrown instead.
+    let abortedAttempt: AttemptError | undefined;
     return pRetry(
       async () => {
         const settings = options.settings();
         counter.attempts++;
         const n = firstAttempt + counter.attempts - 1;
         if (n > 1) stats.retries++;
-        return attempt({ request, model, attempt: n, settings, signal, onText, promptEstimate, started });
+        try {
+          return await attempt({ request, model, attempt: n, settings, signal, onText, promptEstimate, started });
+        } catch (e) {
+          if (signal.aborted && e instanceof AttemptError) abortedAttempt = e;
+          throw e;
+        }
       },
       {
         retries: maxRetries,
@@ -654,7 +665,9 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           return true;
         },
       },
-    );
+    ).catch((e: unknown) => {
+      throw abortedAttempt ?? e;
+    });
   }
 
   async function run(request: ChatRequest, signal: AbortSignal, onText: (t: string) => void): Promise<StreamResult> {
