@@ -1,12 +1,27 @@
-const USAGE = `Usage: quorum review <file> [--lines START-END] [--format text|markdown|json]`;
+import { version } from '../../package.json';
+import { EXIT, runCli } from './run';
 
-function main(argv: readonly string[]): number {
-  if (argv.includes('--help') || argv.includes('-h') || argv.length === 0) {
-    process.stdout.write(USAGE + '\n');
-    return argv.length === 0 ? 2 : 0;
+/** The `quorum` command. Ctrl-C cancels the review and still prints what finished; a second Ctrl-C quits at once. */
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    process.stderr.write('\nquorum: cancelling (Ctrl-C again to quit at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  let code: number;
+  try {
+    code = await runCli({ argv: process.argv.slice(2), env: process.env, stdout: process.stdout, stderr: process.stderr, signal: controller.signal, version });
+  } catch (e) {
+    process.stderr.write(`quorum: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    code = EXIT.agentFailed;
   }
-  process.stderr.write(`quorum: unknown command "${argv[0]}"\n${USAGE}\n`);
-  return 2;
+  // Flush what was written before leaving: open keep-alive sockets must not keep the process alive.
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
+  process.exit(code);
 }
 
-process.exitCode = main(process.argv.slice(2));
+void main();

@@ -1,0 +1,167 @@
+import * as z from 'zod';
+import { normalizeLanguage } from '../core/agents/language';
+import { SEVERITIES } from '../core/review/types';
+import { modelIdSchema } from '../core/settings/schema';
+
+/** The command line of `quorum review`, parsed and validated. Usage errors are `UsageError`s (exit code 2). */
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const FAIL_ON = [...SEVERITIES.filter((s) => s !== 'info'), 'none'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+export interface ReviewArgs {
+  command: 'review';
+  file: string;
+  lines?: { start: number; end: number };
+  agents?: string[];
+  models: Record<string, string>;
+  baseUrl?: string;
+  language?: string;
+  format: 'text' | 'markdown' | 'json';
+  noCache: boolean;
+  maxConcurrency?: number;
+  failOn: FailOn;
+}
+
+export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
+
+export const USAGE = `Usage: quorum review <file> [options]
+
+Reviews a file, or lines of it, with Quorum's agents through an OpenAI-compatible gateway.
+
+Options:
+  --lines START-END        review only these lines (1-based, inclusive)
+  --agents a,b,...         run only these agents (analyst, architecture, security, coding, or custom ids)
+  --model agent=model      use another model for an agent (repeatable)
+  --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
+  --language CODE          language of the review text: en, ko, ... (default: from LC_ALL / LANG)
+  --format text|markdown|json   how to print the result (default: text)
+  --no-cache               accepted for symmetry with the editor; each run starts with an empty cache
+  --max-concurrency N      requests in flight at once (default 4)
+  --fail-on critical|high|medium|low|none   exit 1 when a finding is at or above this severity (default none)
+  -h, --help               show this help
+  --version                show the version
+
+Environment: QUORUM_API_KEY (required), QUORUM_BASE_URL.
+Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed, 130 interrupted.`;
+
+const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
+
+const schema = z.object({
+  file: z.string().min(1, 'missing <file>'),
+  lines: z
+    .string()
+    .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, '--lines takes START-END, e.g. 10-40')
+    .transform((s) => {
+      const [a, b] = s.split('-').map((x) => Number(x.trim()));
+      return { start: a as number, end: b ?? (a as number) };
+    })
+    .refine((r) => r.start >= 1 && r.end >= r.start, '--lines needs 1 <= START <= END')
+    .optional(),
+  agents: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(agentId).min(1, '--agents needs at least one agent id'))
+    .optional(),
+  models: z
+    .array(
+      z
+        .string()
+        .regex(/^[^=]+=[^=]+$/, '--model takes agent=model')
+        .transform((s) => s.split('=').map((x) => x.trim()) as [string, string])
+        .pipe(z.tuple([agentId, modelIdSchema])),
+    )
+    .default([]),
+  baseUrl: z
+    .string()
+    .trim()
+    .url('--base-url must be a URL')
+    .refine((u) => /^https?:\/\//i.test(u), '--base-url must start with http:// or https://')
+    .optional(),
+  language: z
+    .string()
+    .refine((s) => s.trim().toLowerCase() === 'auto' || normalizeLanguage(s) !== undefined, '--language takes a code such as en or ko')
+    .optional(),
+  format: z.enum(['text', 'markdown', 'json'], { message: '--format is text, markdown or json' }).default('text'),
+  noCache: z.boolean().default(false),
+  maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
+  failOn: z.enum(FAIL_ON, { message: `--fail-on is one of ${FAIL_ON.join(', ')}` }).default('none'),
+});
+
+const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
+  '--lines': 'lines',
+  '--agents': 'agents',
+  '--model': 'models',
+  '--base-url': 'baseUrl',
+  '--language': 'language',
+  '--format': 'format',
+  '--max-concurrency': 'maxConcurrency',
+  '--fail-on': 'failOn',
+};
+
+/** Parses `argv` (without `node` and the script). Throws `UsageError` with a one-line message. */
+export function parseArgs(argv: readonly string[]): CliArgs {
+  if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return { command: 'help' };
+  if (argv[0] === '--version' || argv[0] === 'version') return { command: 'version' };
+  if (argv.length === 0) throw new UsageError('missing command; try "quorum review <file>"');
+  const [command, ...rest] = argv;
+  if (command !== 'review') throw new UsageError(`unknown command "${command}"; try "quorum review <file>"`);
+  const raw: Record<string, unknown> = { models: [] as string[] };
+  const positional: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg === '--') {
+      positional.push(...rest.slice(i + 1));
+      break;
+    }
+    if (arg === '--no-cache') {
+      raw.noCache = true;
+      continue;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(0, eq) : arg;
+      const key = VALUE_FLAGS[name];
+      if (!key) throw new UsageError(`unknown option "${name}"`);
+      let value: string | undefined;
+      if (eq > 0) value = arg.slice(eq + 1);
+      else {
+        value = rest[i + 1];
+        if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`${name} needs a value`);
+        i += 1;
+      }
+      if (key === 'models') (raw.models as string[]).push(value);
+      else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
+      else raw[key] = value;
+      continue;
+    }
+    if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option "${arg}"`);
+    positional.push(arg);
+  }
+  if (positional.length > 1) throw new UsageError(`one file at a time (got ${positional.length})`);
+  raw.file = positional[0] ?? '';
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
+  const a = parsed.data;
+  const models: Record<string, string> = {};
+  for (const [agent, model] of a.models) {
+    if (models[agent] !== undefined) throw new UsageError(`--model was given twice for "${agent}"`);
+    models[agent] = model;
+  }
+  return {
+    command: 'review',
+    file: a.file,
+    ...(a.lines ? { lines: a.lines } : {}),
+    ...(a.agents ? { agents: a.agents } : {}),
+    models,
+    ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}),
+    ...(a.language ? { language: a.language } : {}),
+    format: a.format,
+    noCache: a.noCache,
+    ...(a.maxConcurrency !== undefined ? { maxConcurrency: a.maxConcurrency } : {}),
+    failOn: a.failOn,
+  };
+}

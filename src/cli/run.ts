@@ -1,0 +1,124 @@
+import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
+import { CostLedger } from '../core/cost/ledger';
+import { createGateway } from '../core/gateway/client';
+import { redact } from '../core/gateway/errors';
+import { ReviewCache } from '../core/review/cache';
+import { ReviewConfigError } from '../core/review/errors';
+import { ReviewPipeline } from '../core/review/pipeline';
+import { SEVERITIES, type ReviewSummary } from '../core/review/types';
+import { parseSettings } from '../core/settings/parse';
+import { DEFAULT_BASE_URL } from '../core/settings/schema';
+import { parseArgs, USAGE, UsageError, type FailOn, type ReviewArgs } from './args';
+import { formatMarkdown, formatText, formatUsd } from './format';
+import { toJsonOutput } from './jsonOutput';
+import { ProgressReporter, type ProgressStream } from './progress';
+import { readTarget } from './target';
+
+export const EXIT = { ok: 0, findings: 1, usage: 2, agentFailed: 3, interrupted: 130 } as const;
+
+export interface CliIo {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  version: string;
+}
+
+/** True when a finding is at or above the `--fail-on` severity. */
+export function failsOn(summary: ReviewSummary, failOn: FailOn): boolean {
+  if (failOn === 'none') return false;
+  const limit = SEVERITIES.indexOf(failOn);
+  return summary.findings.some((f) => SEVERITIES.indexOf(f.severity) <= limit);
+}
+
+/** The exit code of a finished review: interrupted, then a finding at the threshold, then a failed agent. */
+export function exitCodeOf(summary: ReviewSummary, failOn: FailOn, interrupted: boolean): number {
+  if (interrupted) return EXIT.interrupted;
+  if (failsOn(summary, failOn)) return EXIT.findings;
+  if (summary.agents.some((a) => a.status === 'error')) return EXIT.agentFailed;
+  return EXIT.ok;
+}
+
+function render(summary: ReviewSummary, format: ReviewArgs['format']): string {
+  if (format === 'json') return JSON.stringify(toJsonOutput(summary), null, 2) + '\n';
+  return format === 'markdown' ? formatMarkdown(summary) : formatText(summary);
+}
+
+/** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
+export async function runCli(io: CliIo): Promise<number> {
+  const key = io.env.QUORUM_API_KEY?.trim() ?? '';
+  const scrub = (text: string) => redact(text, key || undefined);
+  const fail = (message: string, code: number = EXIT.usage) => {
+    io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
+    return code;
+  };
+
+  let args: ReviewArgs;
+  try {
+    const parsed = parseArgs(io.argv);
+    if (parsed.command === 'help') {
+      io.stdout.write(USAGE + '\n');
+      return EXIT.ok;
+    }
+    if (parsed.command === 'version') {
+      io.stdout.write(`quorum ${io.version}\n`);
+      return EXIT.ok;
+    }
+    args = parsed;
+  } catch (e) {
+    if (e instanceof UsageError) return fail(`${e.message} (see quorum --help)`);
+    throw e;
+  }
+
+  if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
+  const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
+  const { settings, issues } = parseSettings({
+    gateway: { baseUrl },
+    ...(args.maxConcurrency !== undefined ? { limits: { maxConcurrent: args.maxConcurrency } } : {}),
+  });
+  const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
+  if (badUrl) return fail(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
+
+  let target;
+  try {
+    target = await readTarget(args.file, args.lines);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(e.message);
+    throw e;
+  }
+  const requested = args.language?.trim().toLowerCase();
+  const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
+
+  const ledger = new CostLedger(() => settings.prices);
+  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, cache: new ReviewCache(), ledger });
+  const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
+  const options = {
+    language,
+    noCache: args.noCache,
+    signal: io.signal,
+    ...(args.agents ? { agents: args.agents } : {}),
+    ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
+  };
+  try {
+    const estimate = pipeline.estimate(target, options);
+    progress.line(`reviewing ${target.file}:${target.startLine}-${target.endLine} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; at most ${formatUsd(estimate.costUsd)} (estimate)`);
+    for (const [agent, e] of Object.entries(estimate.perAgent)) {
+      if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
+    }
+    const summary = await pipeline.run(target, options, progress.onEvent);
+    progress.close();
+    const interrupted = io.signal.aborted;
+    if (interrupted) progress.line('interrupted; printing what finished');
+    io.stdout.write(scrub(render(summary, args.format)));
+    return exitCodeOf(summary, args.failOn, interrupted);
+  } catch (e) {
+    progress.close();
+    if (e instanceof ReviewConfigError) return fail(e.message);
+    return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`, EXIT.agentFailed);
+  } finally {
+    gateway.dispose();
+  }
+}

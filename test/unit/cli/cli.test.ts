@@ -1,0 +1,238 @@
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
+
+const root = resolve(__dirname, '..', '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+const KEY = 'sk-cli-test-key-9876543210';
+const fixture = join(root, 'test', 'fixtures', 'code', 'users.py');
+
+function newestSource(dir: string): number {
+  return readdirSync(dir).reduce((max, name) => {
+    const p = join(dir, name);
+    const s = statSync(p);
+    return Math.max(max, s.isDirectory() ? newestSource(p) : s.mtimeMs);
+  }, 0);
+}
+
+/** Builds dist/cli.js with the project's esbuild.js when it is missing or older than the sources. */
+function ensureBuilt(): void {
+  let built = 0;
+  try {
+    built = statSync(cli).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built > Math.max(newestSource(join(root, 'src', 'cli')), newestSource(join(root, 'src', 'core')))) return;
+  const r = spawnSync(process.execPath, ['esbuild.js'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function quorum(args: string[], env: Record<string, string | undefined> = {}, onStderr?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH, LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr, child);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+const findings = (...list: object[]) => JSON.stringify({ findings: list });
+const REPLIES: Record<string, Reply> = {
+  'gpt-4.1': { text: findings({ severity: 'high', title: 'SQL injection in user lookup', explanation: 'name is formatted into SQL.', startLine: 6, endLine: 6, confidence: 0.6 }) },
+  'claude-sonnet-4.5': { text: '```json\n' + findings({ severity: 'low', title: 'Connection opened per call', explanation: 'Pass the connection in.', startLine: 4, endLine: 5 }) + '\n```' },
+  'gemini-2.5-flash': { text: findings({ severity: 'critical', title: 'SQL injection in the user lookup', explanation: 'Attacker-controlled name.', startLine: 6, endLine: 6, cwe: 'CWE-89', confidence: 0.7, suggestion: '    cur.execute("SELECT * FROM users WHERE name = ?", (name,))' }) },
+  'deepseek-v3.2': { text: JSON.stringify({ rationale: 'Parameterised.', improvedCode: 'import sqlite3\n\n\ndef find_user(conn, name):\n    cur = conn.cursor()\n    cur.execute("SELECT * FROM users WHERE name = ?", (name,))\n    return cur.fetchone()' }) },
+};
+const chat = (tg: TestGateway) => tg.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const system = (r: RecordedRequest | undefined) => ((r?.body?.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === 'system')?.content ?? '';
+
+describe('quorum CLI (node dist/cli.js against the loopback test gateway)', function () {
+  this.timeout(60_000);
+  let tg: TestGateway;
+  let env: Record<string, string>;
+  let dir: string;
+
+  before(async () => {
+    ensureBuilt();
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 5, tokensPerSecond: 0 });
+    env = { QUORUM_BASE_URL: tg.url };
+    dir = mkdtempSync(join(tmpdir(), 'quorum-cli-'));
+  });
+  after(async () => {
+    await tg.close();
+  });
+  beforeEach(() => {
+    tg.requests.length = 0;
+    tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+  });
+
+  function parseJson(run: Run): JsonOutput {
+    const parsed = jsonOutputSchema.safeParse(JSON.parse(run.stdout));
+    assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues));
+    return parsed.data;
+  }
+
+  it('prints exactly one JSON document of the documented shape, with merged findings, and exits 0', async () => {
+    const run = await quorum(['review', fixture, '--format', 'json'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const out = parseJson(run);
+    assert.deepEqual(out.target, { file: fixture, startLine: 1, endLine: 9 });
+    assert.deepEqual(out.agents.map((a) => [a.id, a.model, a.status]), [
+      ['analyst', 'gpt-4.1', 'ok'], ['architecture', 'claude-sonnet-4.5', 'ok'], ['security', 'gemini-2.5-flash', 'ok'], ['coding', 'deepseek-v3.2', 'ok'],
+    ]);
+    const all = out.agents.flatMap((a) => a.findings);
+    const sqli = all.filter((f) => /SQL injection/.test(f.title));
+    assert.equal(sqli.length, 1, 'the same issue is listed once');
+    assert.deepEqual(new Set(sqli[0]?.agents), new Set(['analyst', 'security']));
+    assert.equal(sqli[0]?.severity, 'critical');
+    assert.equal(out.agents.find((a) => a.id === 'coding')?.improvedCode?.split('\n').length, 7);
+    assert.equal(out.totals.requests, 4);
+    assert.ok(out.totals.costUsd > 0);
+    assert.ok(out.agents.every((a) => a.costSource === 'reported' || a.costSource === 'estimated'));
+    for (const id of ['analyst', 'architecture', 'security', 'coding']) {
+      assert.match(run.stderr, new RegExp(`\\[${id}\\] started`));
+      assert.match(run.stderr, new RegExp(`\\[${id}\\] done`));
+    }
+    assert.ok(!run.stdout.includes(KEY) && !run.stderr.includes(KEY), 'the key is never printed');
+  });
+
+  it('exits 1 when a finding is at or above --fail-on, 0 when none is', async () => {
+    assert.equal((await quorum(['review', fixture, '--format', 'json', '--fail-on', 'high'], env)).code, 1);
+    tg.script((req) => (req.model === 'gemini-2.5-flash' ? { text: findings() } : req.model ? REPLIES[req.model] : undefined));
+    assert.equal((await quorum(['review', fixture, '--format', 'json', '--fail-on', 'critical'], env)).code, 0);
+  });
+
+  it('exits 3 when an agent fails, reporting its error code, and the others still finish', async () => {
+    tg.script((req) => (req.model === 'gemini-2.5-flash' ? { kind: 'error', status: 403, message: 'not allowed' } : req.model ? REPLIES[req.model] : undefined));
+    const run = await quorum(['review', fixture, '--format', 'json'], env);
+    assert.equal(run.code, 3, run.stderr);
+    const out = parseJson(run);
+    const security = out.agents.find((a) => a.id === 'security');
+    assert.equal(security?.status, 'error');
+    assert.equal(security?.error?.code, 'forbidden');
+    assert.equal(out.agents.find((a) => a.id === 'coding')?.status, 'ok');
+    assert.match(run.stderr, /\[security\] failed: forbidden/);
+  });
+
+  it('runs chosen agents with model overrides, in the language of LANG', async () => {
+    const run = await quorum(['review', fixture, '--lines', '4-7', '--agents', 'security,analyst', '--model', 'security=gpt-4.1', '--format', 'json'], { ...env, LANG: 'ko_KR.UTF-8' });
+    assert.equal(run.code, 0, run.stderr);
+    const out = parseJson(run);
+    assert.deepEqual(out.target, { file: fixture, startLine: 4, endLine: 7 });
+    assert.deepEqual(out.agents.map((a) => [a.id, a.model]), [['analyst', 'gpt-4.1'], ['security', 'gpt-4.1']]);
+    assert.deepEqual(chat(tg).map((r) => r.model), ['gpt-4.1', 'gpt-4.1']);
+    assert.match(system(chat(tg)[0]), /in Korean\./);
+  });
+
+  it('--language and --base-url win over LANG and QUORUM_BASE_URL', async () => {
+    const run = await quorum(['review', fixture, '--agents', 'analyst', '--language', 'ja', '--base-url', tg.url, '--format', 'json'], { QUORUM_BASE_URL: 'http://127.0.0.1:9/v1', LANG: 'ko_KR.UTF-8' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(system(chat(tg)[0]), /in Japanese\./);
+  });
+
+  it('prints text and Markdown reports', async () => {
+    const text = await quorum(['review', fixture, '--agents', 'analyst,security,coding'], env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /users\.py:6 \[critical\] SQL injection in the user lookup \(CWE-89\) - security, analyst/);
+    assert.match(text.stdout, /Improved code from coding \(lines 1-9\):/);
+    assert.match(text.stdout, /^Total: \$/m);
+    const md = await quorum(['review', fixture, '--agents', 'security', '--format', 'markdown'], env);
+    assert.equal(md.code, 0, md.stderr);
+    assert.match(md.stdout, /^## Quorum review of `.*users\.py` lines 1-9/m);
+    assert.match(md.stdout, /^### CRITICAL: SQL injection in the user lookup/m);
+    assert.match(md.stdout, /```python\n    cur\.execute\("SELECT \* FROM users WHERE name = \?", \(name,\)\)\n```/);
+  });
+
+  it('on Ctrl-C cancels the review, prints what finished, and exits 130', async () => {
+    tg.script((req) => (req.model === 'claude-sonnet-4.5' ? { kind: 'hang' } : req.model ? REPLIES[req.model] : undefined));
+    let sent = false;
+    const run = await quorum(['review', fixture, '--format', 'json'], env, (stderr, child) => {
+      if (!sent && /\[analyst\] done/.test(stderr) && /\[security\] done/.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    assert.equal(run.code, 130, run.stderr);
+    const out = parseJson(run);
+    const status = Object.fromEntries(out.agents.map((a) => [a.id, a.status]));
+    assert.deepEqual(status, { analyst: 'ok', architecture: 'cancelled', security: 'ok', coding: 'cancelled' });
+    assert.equal(out.agents.find((a) => a.id === 'architecture')?.error?.code, 'cancelled');
+  });
+
+  describe('usage errors exit 2 with a one-line message', () => {
+    const cases: [string, string[], Record<string, string | undefined>, RegExp][] = [
+      ['no command', [], {}, /missing command/],
+      ['unknown command', ['check', 'x'], {}, /unknown command "check"/],
+      ['unknown option', ['review', 'FIXTURE', '--colour'], {}, /unknown option "--colour"/],
+      ['bad format', ['review', 'FIXTURE', '--format', 'xml'], {}, /--format is text, markdown or json/],
+      ['bad lines', ['review', 'FIXTURE', '--lines', 'ten'], {}, /--lines takes START-END/],
+      ['reversed lines', ['review', 'FIXTURE', '--lines', '5-2'], {}, /START <= END/],
+      ['lines past the end', ['review', 'FIXTURE', '--lines', '50-60'], {}, /past the end of .* \(9 lines\)/],
+      ['blank range', ['review', 'FIXTURE', '--lines', '2-3'], {}, /nothing to review: lines 2-3 .* are blank/],
+      ['missing key', ['review', 'FIXTURE'], { QUORUM_API_KEY: '' }, /QUORUM_API_KEY is not set/],
+      ['unreadable file', ['review', 'no/such/file.ts'], {}, /cannot read no\/such\/file\.ts: no such file/],
+      ['directory', ['review', 'test'], {}, /it is a directory/],
+      ['bad base URL', ['review', 'FIXTURE', '--base-url', 'ftp://example.com'], {}, /--base-url must start with http/],
+      ['bad env base URL', ['review', 'FIXTURE'], { QUORUM_BASE_URL: 'not a url' }, /base URL "not a url" is not valid/],
+      ['bad model override', ['review', 'FIXTURE', '--model', 'analyst'], {}, /--model takes agent=model/],
+      ['unknown agent', ['review', 'FIXTURE', '--agents', 'analyst,wizard'], {}, /unknown agent "wizard"/],
+      ['bad fail-on', ['review', 'FIXTURE', '--fail-on', 'warning'], {}, /--fail-on is one of critical, high, medium, low, none/],
+      ['bad concurrency', ['review', 'FIXTURE', '--max-concurrency', '0'], {}, /--max-concurrency is at least 1/],
+      ['two files', ['review', 'FIXTURE', 'FIXTURE'], {}, /one file at a time/],
+    ];
+    for (const [name, args, extraEnv, message] of cases) {
+      it(name, async () => {
+        const run = await quorum(args.map((a) => (a === 'FIXTURE' ? fixture : a)), { ...env, ...extraEnv });
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(run.stderr, message);
+        assert.equal(run.stderr.trim().split('\n').length, 1, `one line: ${run.stderr}`);
+        assert.equal(run.stdout, '');
+        assert.equal(chat(tg).length, 0, 'nothing was sent');
+      });
+    }
+
+    it('a range that is too large', async () => {
+      const big = join(dir, 'big.ts');
+      writeFileSync(big, Array.from({ length: 6000 }, (_, i) => `const v${i} = ${i};`).join('\n'));
+      const run = await quorum(['review', big], env);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /the range is 6000 lines; review at most 5000/);
+    });
+
+    it('a file that is not text', async () => {
+      const bin = join(dir, 'blob.bin');
+      writeFileSync(bin, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]));
+      const run = await quorum(['review', bin], env);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /not a text file/);
+    });
+  });
+
+  it('--help prints the usage and exits 0', async () => {
+    const run = await quorum(['--help'], {});
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^Usage: quorum review <file>/);
+    assert.match(run.stdout, /--fail-on/);
+  });
+});
