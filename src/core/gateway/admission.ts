@@ -41,6 +41,7 @@ export class Admission {
   private tokenPauseUntil = 0;
   private sent: number[] = [];
   private tokenLog: TokenEntry[] = [];
+  private wakers = new Set<() => void>();
 
   constructor(
     private readonly clock: AdmissionClock,
@@ -90,8 +91,34 @@ export class Admission {
       }
       if (req.tokensPerMinute > 0) wait = Math.max(wait, this.tokenWait(now, Math.min(req.tokens, req.tokensPerMinute), req.tokensPerMinute));
       if (wait <= 0) return this.reserve(now, req.tokens);
-      await sleep(Math.min(wait, 1000), req.signal);
+      await this.nap(Math.min(wait, 1000), req.signal);
     }
+  }
+
+  /** Sleeps until `ms` pass or the state changes (a reservation settled), whichever comes first. */
+  private nap(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const done = () => {
+        cleanup();
+        resolve();
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(signal.reason);
+      };
+      const timer = setTimeout(done, Math.max(1, ms));
+      this.wakers.add(done);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private wake(): void {
+    for (const w of [...this.wakers]) w();
   }
 
   private tokenWait(now: number, need: number, limit: number): number {
@@ -111,7 +138,9 @@ export class Admission {
     this.tokenLog.push(entry);
     return {
       settle: (used: number) => {
+        const before = entry.tokens;
         entry.tokens = Math.max(0, used);
+        if (entry.tokens < before) this.wake();
       },
     };
   }

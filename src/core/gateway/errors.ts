@@ -44,7 +44,7 @@ export interface HttpErrorInfo {
   model: string;
 }
 
-const QUOTA = /insufficient[_ ]quota|exceeded your current quota|billing|spend(ing)?[_ ]limit|budget|credit|balance|payment|quota[_ ]exceeded|out of (credits|funds)|not enough (credits|funds)/i;
+const QUOTA = /insufficient[_ ]quota|exceeded your current quota|billing|spend(ing)?[_ ]limit|budget|credit|balance|payment|out of (credits|funds)|not enough (credits|funds)/i;
 const SHORT_WINDOW = /per[ _-]?(second|minute|min)\b|\b(rpm|tpm|rps)\b|requests per|tokens per min/i;
 const TOO_LARGE = /context[_ ]length|maximum context|context window|too (large|long)|reduce the length|string_above_max_length|max(imum)?[_ ]tokens? .*exceed|exceeds? the (maximum|limit)|payload too large/i;
 const MODEL_MISSING = /model[_ ]not[_ ]found|(model|deployment)\b[^.]{0,80}\b(not found|does not exist|doesn't exist|is not available|not available|unknown|invalid|not supported|unsupported)|unknown model|invalid model|no such model|no endpoints found/i;
