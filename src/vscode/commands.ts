@@ -15,3 +15,17 @@ export const Commands = {
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** Internal commands: run from code actions and notifications, hidden from the palette. */
+export const InternalCommands = {
+  previewFix: 'quorum.internal.previewFix',
+  applyFix: 'quorum.internal.applyFix',
+  dismissFinding: 'quorum.internal.dismissFinding',
+  previewImprovedCode: 'quorum.internal.previewImprovedCode',
+  applyImprovedCode: 'quorum.internal.applyImprovedCode',
+} as const;
+
+export const CONTRIBUTED_COMMANDS: readonly CommandId[] = Object.values(Commands);
+
+/** Context key that is true while at least one review runs (enables "Quorum: Cancel Review"). */
+export const REVIEW_RUNNING_CONTEXT = 'quorum.reviewRunning';

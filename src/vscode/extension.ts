@@ -1,13 +1,110 @@
 import * as vscode from 'vscode';
+import { CostLedger } from '../core/cost/ledger';
+import { createGateway, type GatewayLogger } from '../core/gateway/client';
+import { ReviewCache } from '../core/review/cache';
+import { ReviewPipeline } from '../core/review/pipeline';
+import type { QuorumApi } from './api';
+import { ApiKeyStore } from './apiKeys';
+import { Commands, InternalCommands } from './commands';
+import { CostController } from './cost/costController';
+import { MonthlySpend } from './cost/monthlySpend';
+import { FindingCodeActions } from './findings/codeActions';
+import { FindingStore } from './findings/findingStore';
+import { FixService } from './findings/fixes';
+import { ApiKeyCommands } from './gateway/apiKeyCommands';
+import { createQuorumLog, type QuorumLog } from './log';
+import { ModelSwitcher } from './models/switchModel';
+import { ReviewPanels } from './panel/reviewPanels';
+import { PrompterHolder } from './prompter';
+import { ReviewController } from './review/reviewController';
+import { SettingsService } from './settings';
+import { Redactor } from './util/redact';
+
+function gatewayLogger(log: QuorumLog): GatewayLogger {
+  const line = (message: string, data?: Record<string, unknown>): string => {
+    const fields = Object.entries(data ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+    return fields.length > 0 ? `${message} (${fields.join(', ')})` : message;
+  };
+  return {
+    info: (m, d) => log.info(line(m, d)),
+    warn: (m, d) => log.warn(line(m, d)),
+    error: (m, d) => log.error(line(m, d)),
+  };
+}
 
 /**
  * Composition root: builds the long-lived objects, registers commands and providers, and pushes every
- * Disposable into `context.subscriptions`. No network I/O happens here.
+ * Disposable into `context.subscriptions`. No network I/O happens here: the gateway client connects on
+ * the first request.
  */
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Quorum', { log: true });
-  context.subscriptions.push(log);
-  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated`);
+export function activate(context: vscode.ExtensionContext): QuorumApi {
+  const redactor = new Redactor();
+  const log = createQuorumLog(redactor);
+  const prompter = new PrompterHolder(redactor);
+  const leaves = Object.keys((context.extension.packageJSON as { contributes?: { configuration?: { properties?: object } } }).contributes?.configuration?.properties ?? {});
+  const settings = new SettingsService(leaves, log, prompter);
+  const keys = new ApiKeyStore(context.secrets, redactor);
+  const ledger = new CostLedger(() => settings.current.prices);
+  const gateway = createGateway({
+    settings: () => settings.current,
+    apiKey: () => keys.get(settings.current.gateway.baseUrl),
+    ledger,
+    logger: gatewayLogger(log),
+  });
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger });
+  const monthly = new MonthlySpend(context.globalState);
+  const cost = new CostController(ledger, monthly, settings, prompter);
+  const store = new FindingStore();
+  const fixes = new FixService(store, prompter);
+  const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
+  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log);
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log });
+  const panels = new ReviewPanels(context, { log, actions: controller });
+  controller.attachPanels(panels);
+
+  context.subscriptions.push(
+    log,
+    settings,
+    keys,
+    { dispose: () => gateway.dispose() },
+    cost,
+    store,
+    fixes,
+    controller,
+    panels,
+    vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store), { providedCodeActionKinds: FindingCodeActions.kinds }),
+    vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
+    vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
+    vscode.commands.registerCommand(Commands.switchModel, (agent?: unknown, suggestions?: unknown) =>
+      switcher.run(typeof agent === 'string' ? agent : undefined, Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string') : []),
+    ),
+    vscode.commands.registerCommand(Commands.setApiKey, () => keyCommands.setKey()),
+    vscode.commands.registerCommand(Commands.clearApiKey, () => keyCommands.clearKey()),
+    vscode.commands.registerCommand(Commands.testConnection, () => keyCommands.testConnection()),
+    vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
+    vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
+    vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
+    vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
+    vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
+    settings.onDidChange((s) => {
+      if (keyCommands && s.gateway.baseUrl) void keyCommands.warnIfInsecure();
+    }),
+  );
+  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
+
+  return {
+    gatewayStats: () => gateway.stats(),
+    ledger,
+    cost,
+    controller,
+    panels,
+    findings: store,
+    settings,
+    logUri: context.logUri,
+    usePrompter: (p) => prompter.use(p),
+  };
 }
 
 export function deactivate(): void {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
+import type { QuorumApi } from '../../src/vscode/api';
 
 const EXTENSION_ID = 'quorum-dev.quorum';
 
@@ -20,12 +21,22 @@ describe('activation (inside VS Code)', () => {
     assert.equal(ext.isActive, true);
   });
 
+  it('does no network I/O while activating, and shows the session cost from the start', async () => {
+    const ext = vscode.extensions.getExtension<QuorumApi>(EXTENSION_ID);
+    assert.ok(ext);
+    const api = await ext.activate();
+    assert.equal(api.gatewayStats().httpRequests, 0);
+    assert.equal(api.ledger.totals().session.requests, 0);
+    assert.equal(api.cost.statusBar.text, '$(pulse) $0.00');
+  });
+
   it('registers every contributed command', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext);
     await ext.activate();
     const manifest = ext.packageJSON as Manifest;
     const contributed = (manifest.contributes?.commands ?? []).map((c) => c.command);
+    assert.ok(contributed.length >= 8);
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((c) => !registered.has(c));
     assert.deepEqual(missing, []);

@@ -1,0 +1,29 @@
+import type * as vscode from 'vscode';
+import type { CostLedger } from '../core/cost/ledger';
+import type { GatewayStats } from '../core/gateway/client';
+import type { ReviewPanels } from './panel/reviewPanels';
+import type { CostController } from './cost/costController';
+import type { FindingStore } from './findings/findingStore';
+import type { Prompter } from './prompter';
+import type { ReviewController } from './review/reviewController';
+import type { SettingsService } from './settings';
+
+/**
+ * What `activate()` returns: a small API for integration tests and other extensions that integrate with
+ * Quorum. It exposes state for inspection and one seam, `usePrompter`, through which tests answer
+ * questions; it never exposes the API key.
+ */
+export interface QuorumApi {
+  /** The shared gateway client's counters (requests sent, retries, 429s…). */
+  gatewayStats(): GatewayStats;
+  ledger: CostLedger;
+  cost: CostController;
+  controller: ReviewController;
+  panels: ReviewPanels;
+  findings: FindingStore;
+  settings: SettingsService;
+  /** Where the "Quorum" log file is written (the folder of `context.logUri`). */
+  logUri: vscode.Uri;
+  /** Replaces the UI that asks questions and shows notifications; `undefined` restores VS Code's. */
+  usePrompter(prompter: Prompter | undefined): void;
+}

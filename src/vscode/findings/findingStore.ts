@@ -1,0 +1,149 @@
+import * as vscode from 'vscode';
+import type { Finding, Severity } from '../../core/review/types';
+import { trackRange, type LineRange } from './lineTracking';
+
+/** A finding (or the coding agent's improved code) tied to the lines it was made for. */
+export interface TrackedFix {
+  sessionId: string;
+  /** The finding id, or `IMPROVED_CODE` for the coding agent's proposal. */
+  id: string;
+  uri: vscode.Uri;
+  /** 0-based inclusive lines, kept in step with edits. */
+  range: LineRange;
+  /** The text of those lines when the review ran; a fix applies only while the lines still read so. */
+  original: string;
+  replacement: string | undefined;
+  finding: Finding | undefined;
+  agent: string;
+}
+
+export const IMPROVED_CODE = '@improved';
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  critical: vscode.DiagnosticSeverity.Error,
+  high: vscode.DiagnosticSeverity.Error,
+  medium: vscode.DiagnosticSeverity.Warning,
+  low: vscode.DiagnosticSeverity.Information,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/** `security/CWE-89` (agent and rule), with a link to the CWE entry when there is one. */
+export function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
+  const who = f.agents.join('+');
+  const cwe = f.cwe && /^CWE-(\d+)$/i.exec(f.cwe);
+  if (cwe) return { value: `${who}/${f.cwe?.toUpperCase()}`, target: vscode.Uri.parse(`https://cwe.mitre.org/data/definitions/${cwe[1]}.html`) };
+  return who;
+}
+
+function lineRange(doc: vscode.TextDocument | undefined, r: LineRange): vscode.Range {
+  const endLen = doc && r.end < doc.lineCount ? doc.lineAt(r.end).text.length : Number.MAX_SAFE_INTEGER;
+  const startChar = doc && r.start < doc.lineCount ? doc.lineAt(r.start).firstNonWhitespaceCharacterIndex : 0;
+  return new vscode.Range(r.start, startChar, r.end, endLen);
+}
+
+/**
+ * Holds every finding with its tracked lines, publishes them to the Problems panel (source "Quorum"),
+ * follows edits (shifting findings below an edit, dropping those whose lines were deleted) and forgets
+ * dismissed or discarded ones.
+ */
+export class FindingStore implements vscode.Disposable {
+  private readonly items = new Map<string, TrackedFix>();
+  private readonly collection = vscode.languages.createDiagnosticCollection('quorum');
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor() {
+    this.disposables.push(
+      this.emitter,
+      vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (doc.uri.scheme === 'untitled') this.removeWhere((t) => t.uri.toString() === doc.uri.toString());
+      }),
+    );
+  }
+
+  private static key(sessionId: string, id: string): string {
+    return `${sessionId}\u0000${id}`;
+  }
+
+  add(fix: TrackedFix): void {
+    this.items.set(FindingStore.key(fix.sessionId, fix.id), fix);
+    this.publish(fix.uri);
+  }
+
+  get(sessionId: string, id: string): TrackedFix | undefined {
+    return this.items.get(FindingStore.key(sessionId, id));
+  }
+
+  forDocument(uri: vscode.Uri): TrackedFix[] {
+    const u = uri.toString();
+    return [...this.items.values()].filter((t) => t.uri.toString() === u);
+  }
+
+  remove(sessionId: string, id: string): void {
+    const t = this.items.get(FindingStore.key(sessionId, id));
+    if (!t) return;
+    this.items.delete(FindingStore.key(sessionId, id));
+    this.publish(t.uri);
+  }
+
+  /** Forgets every finding of a review (discarded, or replaced by a new review of the same range). */
+  discard(sessionId: string): void {
+    this.removeWhere((t) => t.sessionId === sessionId);
+  }
+
+  diagnostics(uri: vscode.Uri): readonly vscode.Diagnostic[] {
+    return this.collection.get(uri) ?? [];
+  }
+
+  private removeWhere(pred: (t: TrackedFix) => boolean): void {
+    const touched = new Map<string, vscode.Uri>();
+    for (const [k, t] of this.items) {
+      if (!pred(t)) continue;
+      this.items.delete(k);
+      touched.set(t.uri.toString(), t.uri);
+    }
+    for (const uri of touched.values()) this.publish(uri);
+  }
+
+  private onEdit(e: vscode.TextDocumentChangeEvent): void {
+    if (e.contentChanges.length === 0) return;
+    const tracked = this.forDocument(e.document.uri);
+    if (tracked.length === 0) return;
+    // VS Code reports the changes of one event against the document before the event, in any order;
+    // applying them bottom-up keeps each one's line numbers valid.
+    const changes = [...e.contentChanges].sort((a, b) => b.range.start.line - a.range.start.line);
+    for (const t of tracked) {
+      let range: LineRange | undefined = t.range;
+      for (const c of changes) {
+        if (!range) break;
+        range = trackRange(range, { startLine: c.range.start.line, startCharacter: c.range.start.character, endLine: c.range.end.line, insertedLineBreaks: (c.text.match(/\r\n|\r|\n/g) ?? []).length });
+      }
+      const key = FindingStore.key(t.sessionId, t.id);
+      if (range) this.items.set(key, { ...t, range });
+      else this.items.delete(key);
+    }
+    this.publish(e.document.uri);
+  }
+
+  private publish(uri: vscode.Uri): void {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const diagnostics: vscode.Diagnostic[] = [];
+    for (const t of this.forDocument(uri)) {
+      if (!t.finding) continue;
+      const f = t.finding;
+      const d = new vscode.Diagnostic(lineRange(doc, t.range), f.explanation ? `${f.title}\n${f.explanation}` : f.title, SEVERITY[f.severity]);
+      d.source = 'Quorum';
+      d.code = diagnosticCode(f);
+      diagnostics.push(d);
+    }
+    this.collection.set(uri, diagnostics);
+    this.emitter.fire(uri);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.items.clear();
+  }
+}

@@ -1,0 +1,112 @@
+import * as vscode from 'vscode';
+import type { Prompter } from '../prompter';
+import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
+
+export const PREVIEW_SCHEME = 'quorum-preview';
+
+function fullLines(doc: vscode.TextDocument, start: number, end: number): vscode.Range {
+  return new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
+}
+
+/** The replacement text for whole lines: without the one trailing line break a model may add. */
+function replacementText(fix: TrackedFix, eol: vscode.EndOfLine): string {
+  const text = (fix.replacement ?? '').replace(/\r?\n$/, '');
+  return eol === vscode.EndOfLine.CRLF ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
+}
+
+function normalizeEol(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed';
+
+/**
+ * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
+ * the fix's lines, refused when those lines changed since the review).
+ */
+export class FixService implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly registration: vscode.Disposable;
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly store: FindingStore,
+    private readonly prompter: Prompter,
+  ) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this);
+  }
+
+  /** Whether the fix's lines still read as they did when the review ran. */
+  private async check(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
+    const doc = await vscode.workspace.openTextDocument(fix.uri);
+    if (fix.range.end >= doc.lineCount) return undefined;
+    const range = fullLines(doc, fix.range.start, fix.range.end);
+    return normalizeEol(doc.getText(range)) === normalizeEol(fix.original) ? { doc, range } : undefined;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): Thenable<string> | string {
+    const params = new URLSearchParams(uri.query);
+    const fix = this.store.get(params.get('session') ?? '', params.get('id') ?? '');
+    if (!fix) return vscode.l10n.t('This fix is no longer available: the review was discarded or its lines were edited.');
+    return vscode.workspace.openTextDocument(fix.uri).then((doc) => {
+      const range = fullLines(doc, Math.min(fix.range.start, doc.lineCount - 1), Math.min(fix.range.end, doc.lineCount - 1));
+      return doc.getText(new vscode.Range(new vscode.Position(0, 0), range.start)) + replacementText(fix, doc.eol) + doc.getText(new vscode.Range(range.end, doc.lineAt(doc.lineCount - 1).range.end));
+    });
+  }
+
+  async preview(sessionId: string, id: string): Promise<boolean> {
+    const fix = this.store.get(sessionId, id);
+    if (!fix || fix.replacement === undefined) {
+      await this.gone();
+      return false;
+    }
+    const name = fix.uri.path.slice(fix.uri.path.lastIndexOf('/') + 1) || 'code';
+    const right = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name}`, query: new URLSearchParams({ session: sessionId, id, v: String(Date.now()) }).toString() });
+    const title =
+      id === IMPROVED_CODE
+        ? vscode.l10n.t('{0} ↔ Quorum improved code', name)
+        : vscode.l10n.t('{0} ↔ Quorum fix: {1}', name, fix.finding?.title ?? '');
+    await vscode.commands.executeCommand('vscode.diff', fix.uri, right, title, { preview: true, selection: new vscode.Range(fix.range.start, 0, fix.range.start, 0) });
+    return true;
+  }
+
+  async apply(sessionId: string, id: string): Promise<ApplyOutcome> {
+    const fix = this.store.get(sessionId, id);
+    if (!fix || fix.replacement === undefined) {
+      await this.gone();
+      return 'missing';
+    }
+    const checked = await this.check(fix);
+    if (!checked) {
+      await this.prompter.message(
+        'warning',
+        vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the selection again for a fresh fix.'),
+        { id: 'fix.changed' },
+      );
+      return 'changed';
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(fix.uri, checked.range, replacementText(fix, checked.doc.eol));
+    const ok = await vscode.workspace.applyEdit(edit);
+    if (!ok) {
+      await this.prompter.message('error', vscode.l10n.t('VS Code could not apply the fix (is the file read-only?).'), { id: 'fix.failed' });
+      return 'failed';
+    }
+    // The fix is done: its diagnostic goes (other findings on these lines stay, and will be refused as changed).
+    this.store.remove(sessionId, id);
+    return 'applied';
+  }
+
+  dismiss(sessionId: string, id: string): void {
+    this.store.remove(sessionId, id);
+  }
+
+  private async gone(): Promise<void> {
+    await this.prompter.message('info', vscode.l10n.t('This fix is no longer available: the review was discarded or its lines were edited.'), { id: 'fix.gone' });
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.emitter.dispose();
+  }
+}

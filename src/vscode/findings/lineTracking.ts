@@ -1,0 +1,34 @@
+/**
+ * Keeps line ranges in step with document edits. Plain TypeScript: no `vscode`; the adapter passes each
+ * content change with 0-based positions in the document as it was before the change.
+ */
+export interface LineRange {
+  /** 0-based, inclusive. */
+  start: number;
+  end: number;
+}
+
+export interface LineEdit {
+  startLine: number;
+  startCharacter: number;
+  endLine: number;
+  /** Line breaks in the inserted text. */
+  insertedLineBreaks: number;
+}
+
+/**
+ * The range after one edit, or undefined when the edit removed all of its lines ("edited away": from the
+ * start of its first line to past its last line). Edits above shift it; edits below leave it alone; edits
+ * inside or across its edges keep it, grown or shrunk by the lines they add or remove, so that a fix whose
+ * lines changed can be recognised and refused instead of silently disappearing.
+ */
+export function trackRange(range: LineRange, edit: LineEdit): LineRange | undefined {
+  const delta = edit.insertedLineBreaks - (edit.endLine - edit.startLine);
+  if (edit.startLine > range.end) return range;
+  if (edit.endLine < range.start) return { start: range.start + delta, end: range.end + delta };
+  const fromStart = edit.startLine < range.start || (edit.startLine === range.start && edit.startCharacter === 0);
+  if (fromStart && edit.endLine > range.end && edit.insertedLineBreaks === 0) return undefined;
+  const start = Math.min(range.start, edit.startLine);
+  const end = Math.max(start, range.end + delta);
+  return { start, end };
+}

@@ -1,0 +1,77 @@
+import * as vscode from 'vscode';
+import { GatewayError, type GatewayErrorData } from '../../core/gateway/types';
+import { Commands } from '../commands';
+import type { Prompter } from '../prompter';
+import { displayHost } from '../util/baseUrl';
+
+/** The plain data of any thrown value that we can show: a GatewayError's data, or a generic failure. */
+export function errorData(error: unknown): GatewayErrorData | { code: string; message: string } {
+  if (error instanceof GatewayError) return error.toJSON();
+  if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
+    const e = error as { code: string; message?: unknown };
+    return { ...(e as object), code: e.code, message: typeof e.message === 'string' ? e.message : String(e.code) };
+  }
+  return { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}
+
+export interface ErrorContext {
+  baseUrl: string;
+  /** The agent whose model failed, so that "Switch Model" starts there. */
+  agent?: string;
+}
+
+interface Presented {
+  text: string;
+  actions: { title: string; run: () => Thenable<unknown> }[];
+}
+
+/** A localised sentence and the actions that fix the problem, for one gateway failure. */
+export function presentError(data: GatewayErrorData | { code: string; message: string }, ctx: ErrorContext): Presented | undefined {
+  const d = data as Partial<GatewayErrorData> & { code: string; message: string };
+  const host = displayHost(ctx.baseUrl);
+  const setKey = { title: vscode.l10n.t('Set API Key'), run: () => vscode.commands.executeCommand(Commands.setApiKey) };
+  const switchModel = { title: vscode.l10n.t('Switch Model'), run: () => vscode.commands.executeCommand(Commands.switchModel, ctx.agent, d.suggestions ?? []) };
+  const testConnection = { title: vscode.l10n.t('Test Connection'), run: () => vscode.commands.executeCommand(Commands.testConnection) };
+  const openSettings = (query: string) => ({ title: vscode.l10n.t('Open Settings'), run: () => vscode.commands.executeCommand('workbench.action.openSettings', query) });
+  const status = d.status ? ` (HTTP ${d.status})` : '';
+  switch (d.code) {
+    case 'cancelled':
+      return undefined;
+    case 'auth':
+      return { text: vscode.l10n.t('{0} refused the API key{1}. Set a valid key for this gateway.', host, status), actions: [setKey] };
+    case 'forbidden':
+      return { text: vscode.l10n.t('{0} refused access{1} to model {2}. Your key may not include this model.', host, status, d.model ?? '?'), actions: [switchModel, setKey] };
+    case 'model-not-found': {
+      const closest = d.suggestions && d.suggestions.length > 0 ? ' ' + vscode.l10n.t('Closest: {0}.', d.suggestions.slice(0, 3).join(', ')) : '';
+      return { text: vscode.l10n.t('{0} does not know the model {1}.', host, d.model ?? '?') + closest, actions: [switchModel] };
+    }
+    case 'rate-limited': {
+      const wait = d.retryAfterMs ? ' ' + vscode.l10n.t('It asked to wait {0} s.', Math.ceil(d.retryAfterMs / 1000)) : '';
+      return { text: vscode.l10n.t('{0} kept answering 429 (rate limited) after {1} attempts.', host, d.attempts ?? 1) + wait, actions: [openSettings('quorum.limits')] };
+    }
+    case 'quota':
+      return { text: vscode.l10n.t('{0} says the quota or credit of this key is used up.', host), actions: [setKey] };
+    case 'too-large':
+      return { text: vscode.l10n.t('The code is too large for model {0}. Select less code or use a model with a larger context.', d.model ?? '?'), actions: [switchModel] };
+    case 'timeout':
+      return { text: vscode.l10n.t('{0} did not answer in time (model {1}).', host, d.model ?? '?'), actions: [openSettings('quorum.limits'), testConnection] };
+    case 'network':
+      return { text: vscode.l10n.t('Could not reach {0}: {1}', host, d.message), actions: [openSettings('quorum.gateway.baseUrl'), testConnection] };
+    case 'server':
+      return { text: vscode.l10n.t('{0} failed{1} for model {2}.', host, status, d.model ?? '?'), actions: [testConnection, switchModel] };
+    case 'bad-response':
+      return { text: vscode.l10n.t('{0} sent an answer Quorum could not read (model {1}).', host, d.model ?? '?'), actions: [switchModel] };
+    default:
+      return { text: vscode.l10n.t('Quorum failed: {0}', d.message), actions: [testConnection] };
+  }
+}
+
+/** Shows one gateway failure as an error notification with its fixing actions, and runs the one chosen. */
+export async function showGatewayError(prompter: Prompter, error: unknown, ctx: ErrorContext, id = 'gateway.error'): Promise<string | undefined> {
+  const presented = presentError(errorData(error), ctx);
+  if (!presented) return undefined;
+  const choice = await prompter.message('error', presented.text, { id }, ...presented.actions.map((a) => a.title));
+  const action = presented.actions.find((a) => a.title === choice);
+  if (action) await action.run();
+  return choice;
+}

@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import type { Gateway } from '../../core/gateway/types';
+import { modelIdSchema, type QuorumSettings } from '../../core/settings/schema';
+import type { QuorumLog } from '../log';
+import type { Prompter } from '../prompter';
+import type { SettingsService } from '../settings';
+import { errorData } from '../gateway/gatewayErrors';
+import { buildModelChoices, priceLabel } from './modelChoices';
+
+export const ALL_AGENTS = '*';
+
+interface AgentRow {
+  id: string;
+  title: string;
+  model: string;
+  custom: boolean;
+}
+
+interface AgentItem extends vscode.QuickPickItem {
+  agent: string;
+}
+
+interface ModelItem extends vscode.QuickPickItem {
+  model?: string;
+  enter?: boolean;
+}
+
+interface TargetItem extends vscode.QuickPickItem {
+  target: vscode.ConfigurationTarget;
+}
+
+export interface SwitchResult {
+  agents: string[];
+  model: string;
+  target: vscode.ConfigurationTarget;
+}
+
+const BUILTIN_TITLES: Record<string, () => string> = {
+  analyst: () => vscode.l10n.t('Analyst'),
+  architecture: () => vscode.l10n.t('Architecture'),
+  security: () => vscode.l10n.t('Security'),
+  coding: () => vscode.l10n.t('Coding'),
+};
+
+function agentRows(settings: QuorumSettings): AgentRow[] {
+  const rows: AgentRow[] = Object.entries(settings.agents).map(([id, a]) => ({ id, title: BUILTIN_TITLES[id]?.() ?? id, model: a.model, custom: false }));
+  for (const c of settings.customAgents) rows.push({ id: c.id, title: c.title, model: c.model, custom: true });
+  return rows;
+}
+
+/**
+ * "Quorum: Switch Model…": pick an agent (or all), pick a model from the gateway's `/models` merged with
+ * the price table (or type one), and save it to user or workspace settings. Settings are re-read on
+ * change, so the next request uses it.
+ */
+export class ModelSwitcher {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly gateway: () => Gateway,
+    private readonly prompter: Prompter,
+    private readonly log: QuorumLog,
+  ) {}
+
+  async run(agentArg?: string, suggestions: readonly string[] = []): Promise<SwitchResult | undefined> {
+    const rows = agentRows(this.settings.current);
+    let agent = agentArg && (agentArg === ALL_AGENTS || rows.some((r) => r.id === agentArg)) ? agentArg : undefined;
+    if (!agent) {
+      const items: AgentItem[] = [
+        { agent: ALL_AGENTS, label: `$(organization) ${vscode.l10n.t('All agents')}`, description: vscode.l10n.t('Use one model for every agent') },
+        ...rows.map((r) => ({ agent: r.id, label: `$(person) ${r.title}`, description: r.model, detail: r.custom ? vscode.l10n.t('Custom agent') : undefined })),
+      ];
+      const picked = await this.prompter.pick(items, { id: 'switchModel.agent', title: vscode.l10n.t('Quorum: Switch Model — choose an agent'), placeHolder: vscode.l10n.t('Which agent should use another model?') });
+      if (!picked) return undefined;
+      agent = picked.agent;
+    }
+    const chosen = agent === ALL_AGENTS ? rows : rows.filter((r) => r.id === agent);
+    const current = [...new Set(chosen.map((r) => r.model))];
+    const model = await this.pickModel(current, suggestions);
+    if (!model) return undefined;
+    const target = await this.pickTarget();
+    if (target === undefined) return undefined;
+    await this.save(chosen, model, target);
+    const where = target === vscode.ConfigurationTarget.Global ? vscode.l10n.t('user settings') : vscode.l10n.t('workspace settings');
+    const who = agent === ALL_AGENTS ? vscode.l10n.t('All agents') : (chosen[0]?.title ?? agent);
+    this.log.info(`Model for ${agent === ALL_AGENTS ? 'all agents' : agent} set to ${model} in ${target === vscode.ConfigurationTarget.Global ? 'user' : 'workspace'} settings`);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Quorum: {0} now use(s) {1} ({2})', who, model, where), 5000);
+    return { agents: chosen.map((r) => r.id), model, target };
+  }
+
+  private async pickModel(current: readonly string[], suggestions: readonly string[]): Promise<string | undefined> {
+    const settings = this.settings.current;
+    const items = (async (): Promise<ModelItem[]> => {
+      let listed: string[] | undefined;
+      let failure: string | undefined;
+      try {
+        listed = (await this.gateway().listModels()).map((m) => m.id);
+      } catch (error) {
+        const d = errorData(error);
+        failure = d.code;
+        this.log.warn(`Switch Model: /models failed (${d.code}: ${d.message}); offering the price table`);
+      }
+      const choices = buildModelChoices({ gatewayModels: listed, overrides: settings.prices, current, suggestions });
+      const out: ModelItem[] = [];
+      if (failure) out.push({ label: vscode.l10n.t('The gateway did not list its models ({0}); showing known models', failure), kind: vscode.QuickPickItemKind.Separator });
+      for (const c of choices) {
+        const marks = [c.current ? vscode.l10n.t('current') : undefined, c.suggested ? vscode.l10n.t('closest match') : undefined, listed && !c.listed ? vscode.l10n.t('not listed by the gateway') : undefined].filter(Boolean);
+        out.push({
+          model: c.id,
+          label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${c.id}`,
+          description: priceLabel(c.price) ?? vscode.l10n.t('price unknown'),
+          detail: marks.length > 0 ? marks.join(' · ') : undefined,
+        });
+      }
+      out.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+      out.push({ enter: true, label: `$(edit) ${vscode.l10n.t('Enter a model id…')}`, alwaysShow: true });
+      return out;
+    })();
+    const picked = await this.prompter.pick(items, {
+      id: 'switchModel.model',
+      title: vscode.l10n.t('Quorum: Switch Model — choose a model'),
+      placeHolder: vscode.l10n.t('Prices are US dollars per million tokens (input · output)'),
+      matchOnDescription: true,
+    });
+    if (!picked) return undefined;
+    if (!picked.enter) return picked.model;
+    const typed = await this.prompter.input({
+      id: 'switchModel.enter',
+      title: vscode.l10n.t('Quorum: model id'),
+      prompt: vscode.l10n.t('Any model id the gateway accepts, for example gpt-4.1 or openai/gpt-4o'),
+      value: current[0] ?? '',
+      validateInput: (v) => (modelIdSchema.safeParse(v).success ? undefined : vscode.l10n.t('Model ids contain letters, digits and . _ : / @ + - only.')),
+    });
+    if (typed === undefined) return undefined;
+    const parsed = modelIdSchema.safeParse(typed);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  private async pickTarget(): Promise<vscode.ConfigurationTarget | undefined> {
+    if (!vscode.workspace.workspaceFolders?.length) return vscode.ConfigurationTarget.Global;
+    const items: TargetItem[] = [
+      { target: vscode.ConfigurationTarget.Global, label: `$(account) ${vscode.l10n.t('User settings')}`, description: vscode.l10n.t('All your workspaces') },
+      { target: vscode.ConfigurationTarget.Workspace, label: `$(folder) ${vscode.l10n.t('Workspace settings')}`, description: vscode.l10n.t('Only this workspace') },
+    ];
+    const picked = await this.prompter.pick(items, { id: 'switchModel.target', title: vscode.l10n.t('Quorum: Switch Model — save where?') });
+    return picked?.target;
+  }
+
+  private async save(rows: readonly AgentRow[], model: string, target: vscode.ConfigurationTarget): Promise<void> {
+    const config = vscode.workspace.getConfiguration('quorum');
+    for (const row of rows.filter((r) => !r.custom)) await config.update(`agents.${row.id}.model`, model, target);
+    const custom = new Set(rows.filter((r) => r.custom).map((r) => r.id));
+    if (custom.size === 0) return;
+    // Custom agents live in one list; change the model in the scope that defines them.
+    const inspected = config.inspect<unknown[]>('customAgents');
+    const scopes: [vscode.ConfigurationTarget, unknown[] | undefined][] = [
+      [vscode.ConfigurationTarget.Workspace, inspected?.workspaceValue],
+      [vscode.ConfigurationTarget.Global, inspected?.globalValue],
+    ];
+    for (const [scope, list] of scopes) {
+      if (!Array.isArray(list)) continue;
+      let changed = false;
+      const next = list.map((entry) => {
+        if (entry && typeof entry === 'object' && custom.has(String((entry as { id?: unknown }).id))) {
+          changed = true;
+          return { ...(entry as object), model };
+        }
+        return entry;
+      });
+      if (changed) await config.update('customAgents', next, scope);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import type { Redactor } from './util/redact';
+
+/**
+ * Every question and notification Quorum shows goes through a `Prompter`. The real one is VS Code's
+ * window; integration tests swap in one that answers (see the test API returned by `activate`).
+ */
+export interface Prompter {
+  pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Thenable<T | undefined>;
+  input(options: vscode.InputBoxOptions & { id: string }): Thenable<string | undefined>;
+  /** A notification (or a modal question when `modal`); resolves to the chosen action's title. */
+  message(
+    level: 'info' | 'warning' | 'error',
+    text: string,
+    options: { id: string; modal?: boolean; detail?: string },
+    ...actions: string[]
+  ): Thenable<string | undefined>;
+}
+
+export const windowPrompter: Prompter = {
+  pick(items, options) {
+    const { id: _id, ...rest } = options;
+    void _id;
+    return vscode.window.showQuickPick(items, { ...rest, canPickMany: false });
+  },
+  input(options) {
+    const { id: _id, ...rest } = options;
+    void _id;
+    return vscode.window.showInputBox(rest);
+  },
+  message(level, text, options, ...actions) {
+    const opts: vscode.MessageOptions = { modal: options.modal ?? false, detail: options.detail };
+    if (level === 'error') return vscode.window.showErrorMessage(text, opts, ...actions);
+    if (level === 'warning') return vscode.window.showWarningMessage(text, opts, ...actions);
+    return vscode.window.showInformationMessage(text, opts, ...actions);
+  },
+};
+
+/**
+ * Holds the prompter in use; `activate` creates one and the test API can replace its target. Every text
+ * shown passes through the redactor, so that no message can carry a key.
+ */
+export class PrompterHolder implements Prompter {
+  private current: Prompter = windowPrompter;
+
+  constructor(private readonly redactor: Redactor) {}
+
+  use(prompter: Prompter | undefined): void {
+    this.current = prompter ?? windowPrompter;
+  }
+
+  pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Thenable<T | undefined> {
+    return this.current.pick(items, options);
+  }
+  input(options: vscode.InputBoxOptions & { id: string }): Thenable<string | undefined> {
+    return this.current.input(options);
+  }
+  message(level: 'info' | 'warning' | 'error', text: string, options: { id: string; modal?: boolean; detail?: string }, ...actions: string[]): Thenable<string | undefined> {
+    const detail = options.detail === undefined ? undefined : this.redactor.redact(options.detail);
+    return this.current.message(level, this.redactor.redact(text), { ...options, detail }, ...actions);
+  }
+}

@@ -1,0 +1,106 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CONTRIBUTED_COMMANDS, REVIEW_RUNNING_CONTEXT } from '../../../src/vscode/commands';
+import { DESCRIPTIVE_KEYS, settingLeaves, type JsonSchema } from './settingsJsonSchema';
+
+const root = resolve(__dirname, '..', '..', '..');
+const readJson = (p: string): unknown => JSON.parse(readFileSync(join(root, p), 'utf8'));
+
+interface Manifest {
+  activationEvents: string[];
+  contributes: {
+    configuration: { properties: Record<string, JsonSchema> };
+    commands: { command: string; title: string; category?: string; enablement?: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
+    keybindings: { command: string; key: string; mac?: string }[];
+  };
+}
+const manifest = readJson('package.json') as Manifest;
+const nlsEn = readJson('package.nls.json') as Record<string, string>;
+const nlsKo = readJson('package.nls.ko.json') as Record<string, string>;
+
+function withoutDescriptions(schema: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !DESCRIPTIVE_KEYS.includes(k)));
+}
+
+function nlsRefs(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    const m = /^%(.+)%$/.exec(value);
+    if (m) out.push(m[1] as string);
+  } else if (Array.isArray(value)) value.forEach((v) => nlsRefs(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => nlsRefs(v, out));
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('package.json manifest', () => {
+  it('mirrors every leaf of the settings schema, and nothing else, with the same types, defaults and limits', () => {
+    const expected = settingLeaves();
+    const actual = manifest.contributes.configuration.properties;
+    assert.deepEqual(Object.keys(actual).sort(), [...expected.keys()].sort());
+    for (const [key, schema] of expected) {
+      assert.deepEqual(withoutDescriptions(actual[key] as JsonSchema), schema, key);
+    }
+  });
+
+  it('describes every setting in English and Korean', () => {
+    for (const [key, entry] of Object.entries(manifest.contributes.configuration.properties)) {
+      const ref = nlsRefs(entry.markdownDescription ?? entry.description)[0];
+      assert.ok(ref, `${key} has a %description%`);
+      assert.ok(nlsEn[ref], `${key}: package.nls.json has ${ref}`);
+      assert.ok(nlsKo[ref], `${key}: package.nls.ko.json has ${ref}`);
+    }
+  });
+
+  it('every %key% in package.json exists in both nls files, and the two files have the same keys', () => {
+    const refs = nlsRefs(manifest);
+    assert.deepEqual(refs.filter((r) => !(r in nlsEn)), []);
+    assert.deepEqual(refs.filter((r) => !(r in nlsKo)), []);
+    assert.deepEqual(Object.keys(nlsKo).sort(), Object.keys(nlsEn).sort());
+  });
+
+  it('contributes exactly the commands in CONTRIBUTED_COMMANDS, all in the Quorum category', () => {
+    const contributed = manifest.contributes.commands.map((c) => c.command);
+    assert.deepEqual([...contributed].sort(), [...CONTRIBUTED_COMMANDS].sort());
+    for (const c of manifest.contributes.commands) assert.equal(c.category, 'Quorum', c.command);
+  });
+
+  it('enables Cancel Review only while a review runs', () => {
+    const cancel = manifest.contributes.commands.find((c) => c.command === 'quorum.cancelReview');
+    assert.equal(cancel?.enablement, REVIEW_RUNNING_CONTEXT);
+  });
+
+  it('offers review in the editor context menu and on Ctrl+Alt+R / Cmd+Alt+R', () => {
+    assert.ok(manifest.contributes.menus['editor/context']?.some((m) => m.command === 'quorum.reviewSelection'));
+    const kb = manifest.contributes.keybindings.find((k) => k.command === 'quorum.reviewSelection');
+    assert.equal(kb?.key, 'ctrl+alt+r');
+    assert.equal(kb?.mac, 'cmd+alt+r');
+  });
+
+  it('activates after startup (the status bar is visible from the start), not on every event', () => {
+    assert.ok(manifest.activationEvents.includes('onStartupFinished'));
+    // Besides startup, only the review panel's restore after a reload may activate Quorum.
+    assert.deepEqual(manifest.activationEvents.filter((e) => e !== 'onStartupFinished' && !e.startsWith('onWebviewPanel:')), []);
+    assert.ok(!manifest.activationEvents.includes('*'));
+  });
+
+  it('has a Korean translation for every vscode.l10n.t string in src/vscode', () => {
+    const bundle = readJson('l10n/bundle.l10n.ko.json') as Record<string, string>;
+    const missing: string[] = [];
+    for (const file of sourceFiles(join(root, 'src', 'vscode'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\bl10n\.t\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)) {
+        const message = (m[2] as string).replace(/\\(['"`\\])/g, '$1');
+        if (!(message in bundle)) missing.push(`${file.slice(root.length + 1)}: ${message}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+});
