@@ -1,0 +1,55 @@
+// Review makespan in `parallel` and `sequential` mode against the loopback test gateway with per-model latencies
+// (analyst 3 s, architecture 4 s, security 2 s, coding 3 s by default; BENCH_SCALE=0.1 makes it ten times faster).
+// Prints one JSON line per mode: {"mode","makespanMs","criticalPathMs","sumMs","overheadPct"}.
+import { CostLedger } from '../src/core/cost/ledger';
+import { createGateway } from '../src/core/gateway/client';
+import { ReviewPipeline } from '../src/core/review/pipeline';
+import type { ReviewTarget } from '../src/core/review/types';
+import { parseSettings } from '../src/core/settings/parse';
+import { DEFAULT_MODELS } from '../src/core/settings/schema';
+import { startTestGateway } from '../test/fixtures/gateway/server';
+
+const KEY = 'sk-bench-key-000000';
+const scale = Number(process.env.BENCH_SCALE ?? '1');
+const latency: Record<string, number> = {
+  [DEFAULT_MODELS.analyst]: 3000 * scale,
+  [DEFAULT_MODELS.architecture]: 4000 * scale,
+  [DEFAULT_MODELS.security]: 2000 * scale,
+  [DEFAULT_MODELS.coding]: 3000 * scale,
+};
+const reply: Record<string, string> = {
+  [DEFAULT_MODELS.analyst]: JSON.stringify({ findings: [{ severity: 'high', title: 'Unchecked index', explanation: 'items[i] may be undefined.', startLine: 3, endLine: 3, confidence: 0.8 }] }),
+  [DEFAULT_MODELS.architecture]: JSON.stringify({ findings: [] }),
+  [DEFAULT_MODELS.security]: JSON.stringify({ findings: [] }),
+  [DEFAULT_MODELS.coding]: JSON.stringify({ rationale: 'Guarded the index.', improvedCode: 'function pick(items, i) {\n  return i < items.length ? items[i] : undefined;\n}' }),
+};
+const target: ReviewTarget = { file: 'bench.js', language: 'javascript', text: 'function pick(items, i) {\n  // pick one\n  return items[i];\n}', startLine: 1, endLine: 4 };
+
+async function main(): Promise<void> {
+  const tg = await startTestGateway({ apiKey: KEY, tokensPerSecond: 0 });
+  tg.script((req) => (req.model && reply[req.model] !== undefined ? { text: reply[req.model], ttftMs: latency[req.model] } : undefined));
+  const criticalPathMs = Math.max(latency[DEFAULT_MODELS.analyst] as number, latency[DEFAULT_MODELS.architecture] as number, latency[DEFAULT_MODELS.security] as number) + (latency[DEFAULT_MODELS.coding] as number);
+  const sumMs = Object.values(latency).reduce((a, b) => a + b, 0);
+  try {
+    for (const mode of ['parallel', 'sequential'] as const) {
+      const settings = parseSettings({ gateway: { baseUrl: tg.url }, review: { mode }, limits: { maxConcurrent: 4 } }).settings;
+      const ledger = new CostLedger();
+      const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger });
+      const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger });
+      const started = performance.now();
+      const summary = await pipeline.run(target, { language: 'en', noCache: true }, () => undefined);
+      const makespanMs = Math.round(performance.now() - started);
+      gateway.dispose();
+      const failed = summary.agents.filter((a) => a.status !== 'ok').map((a) => a.agent);
+      const expected = mode === 'parallel' ? criticalPathMs : sumMs;
+      console.log(JSON.stringify({ mode, makespanMs, criticalPathMs, sumMs, overheadPct: Math.round(((makespanMs - expected) / expected) * 1000) / 10, ...(failed.length ? { failed } : {}) }));
+    }
+  } finally {
+    await tg.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
