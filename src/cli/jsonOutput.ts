@@ -64,10 +64,12 @@ function jsonFinding(f: Finding): z.infer<typeof jsonFindingSchema> {
   };
 }
 
+/** Numbers from a gateway are not trusted to be finite and non-negative. */
+const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
+const count = (n: number) => Math.floor(nonNegative(n));
+
 function jsonAgent(r: AgentResult, findings: Finding[]): z.infer<typeof jsonAgentSchema> {
   const status = r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
-  const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
-  const count = (n: number) => Math.floor(nonNegative(n));
   return {
     id: r.agent,
     model: r.model,
@@ -98,6 +100,6 @@ export function toJsonOutput(summary: ReviewSummary): JsonOutput {
   return {
     target: { file: summary.target.file, startLine: summary.target.startLine, endLine: summary.target.endLine },
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [])),
-    totals: { costUsd: t.costUsd, promptTokens: t.promptTokens, completionTokens: t.completionTokens, requests: t.requests, retries: t.retries },
+    totals: { costUsd: nonNegative(t.costUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries) },
   };
 }

@@ -117,14 +117,14 @@ function toFinding(raw: unknown, index: number, agent: string, target: Pick<Revi
     agents: [agent],
     severity: normalizeSeverity(pick(raw, ['severity', 'level', 'priority', 'risk'])),
     title: title.length > 200 ? title.slice(0, 197) + '...' : title,
-    explanation: explanation.trim(),
+    explanation: explanation.trim().slice(0, MAX_EXPLANATION),
     startLine: lines.startLine,
     endLine: lines.endLine,
     confidence: normalizeConfidence(pick(raw, ['confidence', 'certainty', 'probability'])),
   };
   // A suggestion replaces exactly the lines the model named: kept only when those lines are known and in range.
   const suggestion = pickString(raw, ['suggestion', 'replacement', 'suggestedCode', 'suggested_code', 'fix', 'fixedCode', 'fixed_code', 'patch']);
-  if (suggestion !== undefined && lines.known && !lines.clamped) finding.suggestion = cleanCode(suggestion, lines.startLine);
+  if (suggestion !== undefined && suggestion.length <= MAX_SUGGESTION && lines.known && !lines.clamped) finding.suggestion = cleanCode(suggestion, lines.startLine);
   const cwe = normalizeCwe(pick(raw, ['cwe', 'cwe_id', 'cweId', 'cwe-id']));
   if (cwe) finding.cwe = cwe;
   if (lines.clamped) finding.clamped = true;
@@ -144,12 +144,18 @@ function findingList(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
+/** Findings kept from one answer; a runaway answer must not make merging (quadratic) or the UI crawl. */
+export const MAX_FINDINGS_PER_AGENT = 100;
+const MAX_EXPLANATION = 8_000;
+const MAX_SUGGESTION = 100_000;
+
 /** Parses a reviewer's answer into findings in the FILE's numbering, clamped to the reviewed range. */
 export function parseFindings(text: string, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): ParsedFindings {
   const list = extractJson(text, findingList);
   if (!list) return { parsed: false, findings: [] };
   const findings: Finding[] = [];
   for (const raw of list) {
+    if (findings.length >= MAX_FINDINGS_PER_AGENT) break;
     const f = toFinding(raw, findings.length, agent, target);
     if (f) findings.push(f);
   }

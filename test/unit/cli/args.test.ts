@@ -1,0 +1,120 @@
+import { strict as assert } from 'node:assert';
+import { parseArgs, UsageError } from '../../../src/cli/args';
+import { formatMarkdown, formatText, formatUsd } from '../../../src/cli/format';
+import { jsonOutputSchema, toJsonOutput } from '../../../src/cli/jsonOutput';
+import { ProgressReporter } from '../../../src/cli/progress';
+import { exitCodeOf } from '../../../src/cli/run';
+import { languageOfFile, splitLines } from '../../../src/cli/target';
+import type { AgentResult, ReviewSummary } from '../../../src/core/review/types';
+
+const usage = { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 };
+function result(agent: string, over: Partial<AgentResult> = {}): AgentResult {
+  return { agent, title: agent, model: 'm', status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 1200, attempts: 1, cached: false, ...over };
+}
+function summary(over: Partial<ReviewSummary> = {}): ReviewSummary {
+  return {
+    reviewId: 'r', target: { file: 'a.ts', language: 'typescript', startLine: 3, endLine: 9 },
+    agents: [result('analyst'), result('security')], findings: [],
+    totals: { costUsd: 0.002, promptTokens: 20, completionTokens: 10, cachedTokens: 0, requests: 2, retries: 0 }, cancelled: false, elapsedMs: 1500, ...over,
+  };
+}
+const finding = { id: 'analyst-1', agents: ['analyst', 'security'], severity: 'high' as const, title: 'Bad <thing> | here', explanation: 'why', startLine: 4, endLine: 5, confidence: 0.8, suggestion: 'x();' };
+
+describe('CLI arguments', () => {
+  it('parses every option, in both --flag value and --flag=value forms', () => {
+    const a = parseArgs(['review', 'src/a.ts', '--lines', '10-40', '--agents=analyst,security', '--model', 'analyst=gpt-4o', '--model=security=gemini-2.5-pro',
+      '--base-url', 'http://127.0.0.1:8080/v1', '--language', 'ko', '--format', 'json', '--no-cache', '--max-concurrency', '2', '--fail-on', 'high']);
+    assert.deepEqual(a, {
+      command: 'review', file: 'src/a.ts', lines: { start: 10, end: 40 }, agents: ['analyst', 'security'],
+      models: { analyst: 'gpt-4o', security: 'gemini-2.5-pro' }, baseUrl: 'http://127.0.0.1:8080/v1', language: 'ko',
+      format: 'json', noCache: true, maxConcurrency: 2, failOn: 'high',
+    });
+  });
+
+  it('has defaults and accepts a single line', () => {
+    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none' });
+    assert.deepEqual(parseArgs(['--help']), { command: 'help' });
+  });
+
+  it('refuses bad input with one-line UsageErrors', () => {
+    for (const [argv, re] of [
+      [['review', 'f', '--lines', '0-3'], /START <= END/],
+      [['review', 'f', '--lines'], /--lines needs a value/],
+      [['review', 'f', '--format', 'json', '--format', 'text'], /given twice/],
+      [['review', 'f', '--model', 'analyst=gpt 4'], /model ids/],
+      [['review', 'f', '--model', 'a=x', '--model', 'a=y'], /twice for "a"/],
+      [['review', 'f', '--agents', 'Analyst'], /agent ids/],
+      [['review', 'f', '--max-concurrency', 'many'], /takes a number/],
+      [['review', 'f', '--base-url', 'localhost:8080'], /--base-url/],
+      [['review', 'f', '--language', 'korean!'], /--language/],
+      [['review'], /missing <file>/],
+    ] as [string[], RegExp][]) {
+      assert.throws(() => parseArgs(argv), (e: unknown) => e instanceof UsageError && re.test(e.message) && !e.message.includes('\n'), argv.join(' '));
+    }
+  });
+});
+
+describe('CLI output', () => {
+  it('maps a summary to exit codes: interrupted, then --fail-on, then failed agents', () => {
+    const withFinding = summary({ findings: [finding] });
+    assert.equal(exitCodeOf(withFinding, 'none', false), 0);
+    assert.equal(exitCodeOf(withFinding, 'high', false), 1);
+    assert.equal(exitCodeOf(withFinding, 'medium', false), 1);
+    assert.equal(exitCodeOf(withFinding, 'critical', false), 0);
+    const failed = summary({ agents: [result('analyst'), result('security', { status: 'error', error: { code: 'timeout', message: 't' } })] });
+    assert.equal(exitCodeOf(failed, 'none', false), 3);
+    assert.equal(exitCodeOf({ ...failed, findings: [finding] }, 'low', false), 1);
+    assert.equal(exitCodeOf(failed, 'none', true), 130);
+  });
+
+  it('lists each merged finding once in JSON, under the first agent that reported it, and keeps to the schema', () => {
+    const out = toJsonOutput(summary({ findings: [finding], agents: [result('analyst', { findings: [finding] }), result('security', { status: 'error', error: { code: 'quota', message: 'no credit' }, costUsd: Number.NaN })] }));
+    assert.ok(jsonOutputSchema.safeParse(out).success);
+    assert.equal(out.agents[0]?.findings.length, 1);
+    assert.equal(out.agents[1]?.findings.length, 0);
+    assert.deepEqual(out.agents[1]?.error, { code: 'quota', message: 'no credit' });
+    assert.equal(out.agents[1]?.costUsd, 0, 'a NaN from a gateway becomes 0');
+  });
+
+  it('formats text and Markdown, escaping model text in Markdown', () => {
+    const s = summary({ findings: [finding] });
+    assert.match(formatText(s), /a\.ts:4-5 \[high\] Bad <thing> \| here - analyst, security, confidence 80%/);
+    const md = formatMarkdown(s);
+    assert.match(md, /### HIGH: Bad \\<thing\\> \\\| here/);
+    assert.match(md, /```typescript\nx\(\);\n```/);
+    assert.equal(formatUsd(0), '$0');
+    assert.equal(formatUsd(0.00012), '$0.00012');
+    assert.equal(formatUsd(0.1234567), '$0.1235');
+  });
+
+  it('reports progress one line per state change, with a live line only on a terminal', () => {
+    const plain: string[] = [];
+    const p = new ProgressReporter({ write: (t: string) => plain.push(t) });
+    p.onEvent({ type: 'queued', reviewId: 'r', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1' });
+    p.onEvent({ type: 'started', reviewId: 'r', agent: 'analyst', model: 'gpt-4.1' });
+    p.onEvent({ type: 'delta', reviewId: 'r', agent: 'analyst', text: 'abc' });
+    p.onEvent({ type: 'done', reviewId: 'r', agent: 'analyst', result: result('analyst') });
+    assert.deepEqual(plain, ['quorum: [analyst] queued (gpt-4.1)\n', 'quorum: [analyst] started (gpt-4.1)\n', 'quorum: [analyst] done: 0 findings, 1.2s, $0.001\n']);
+
+    const tty: string[] = [];
+    let now = 0;
+    const t = new ProgressReporter({ write: (x: string) => tty.push(x), isTTY: true }, { now: () => now, redrawMs: 100 });
+    t.onEvent({ type: 'queued', reviewId: 'r', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1' });
+    t.onEvent({ type: 'started', reviewId: 'r', agent: 'analyst', model: 'gpt-4.1' });
+    now = 500;
+    t.onEvent({ type: 'delta', reviewId: 'r', agent: 'analyst', text: 'abcdef' });
+    assert.equal(tty.at(-1), 'analyst 6 chars');
+    t.onEvent({ type: 'delta', reviewId: 'r', agent: 'analyst', text: 'g' });
+    assert.equal(tty.at(-1), 'analyst 6 chars', 'not redrawn within redrawMs');
+    t.close();
+    assert.equal(tty.at(-1), '\r\x1b[K', 'the live line is cleared');
+  });
+
+  it('knows file languages and counts lines like an editor', () => {
+    assert.equal(languageOfFile('a/b/c.py'), 'python');
+    assert.equal(languageOfFile('Dockerfile'), 'dockerfile');
+    assert.equal(languageOfFile('x.unknown'), 'plaintext');
+    assert.deepEqual(splitLines('a\r\nb\n'), ['a', 'b']);
+    assert.deepEqual(splitLines('a\n\n'), ['a', '']);
+  });
+});
