@@ -117,6 +117,8 @@ export class AgentCard {
       setText(this.placeholder, a.state === 'queued' ? t('waitingTurn') : a.state === 'running' ? t('waitingFirstTokens') : o?.error ? '' : t('noAnswer'));
       if (!streaming && o?.error) this.placeholder.hidden = true;
     }
+    // A failure before any text: the error notice says it all.
+    this.answer.hidden = a.text.length === 0 && !streaming && o?.error !== undefined;
 
     if (o !== this.renderedOutcome || live !== this.renderedLive) {
       this.renderedOutcome = o;
@@ -140,7 +142,7 @@ export class AgentCard {
     } else if (a.estimateUsd !== undefined) {
       items.push([t('cost'), t('costEstimated', formatUsd(a.estimateUsd))]);
     }
-    this.metrics.replaceChildren(...items.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+    this.metrics.replaceChildren(...items.map(([k, v]) => h('div', { class: 'metric' }, h('dt', {}, k), h('dd', {}, v))));
 
     // Error or notice
     const notices: Node[] = [];

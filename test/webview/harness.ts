@@ -136,3 +136,20 @@ export async function waitForPosted(panel: PanelPage, predicate: (m: unknown) =>
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Resolves after the page has rendered two more animation frames (its updates are batched per frame). */
+export async function settle(panel: PanelPage): Promise<void> {
+  await panel.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/** Opens the panel and waits for its `ready`. */
+export async function openReady(options: OpenOptions = {}): Promise<PanelPage> {
+  const panel = await openPanel(options);
+  await waitForPosted(panel, (m) => (m as { type?: string }).type === 'ready');
+  return panel;
+}
+
+/** The messages posted after `ready`, without the `ready` itself. */
+export async function actions(panel: PanelPage): Promise<unknown[]> {
+  return (await panel.posted()).filter((m) => (m as { type?: string }).type !== 'ready');
+}
