@@ -23,6 +23,8 @@ export interface ReviewArgs {
   format: 'text' | 'markdown' | 'json';
   noCache: boolean;
   maxConcurrency?: number;
+  /** Seconds one agent's request may take in all (retries included); also caps the idle timeout. */
+  timeout?: number;
   failOn: FailOn;
 }
 
@@ -41,6 +43,7 @@ Options:
   --format text|markdown|json   how to print the result (default: text)
   --no-cache               accepted for symmetry with the editor; each run starts with an empty cache
   --max-concurrency N      requests in flight at once (default 4)
+  --timeout SECONDS        longest one agent's request may take, retries included (default 180)
   --fail-on critical|high|medium|low|none   exit 1 when a finding is at or above this severity (default none)
   -h, --help               show this help
   --version                show the version
@@ -88,6 +91,7 @@ const schema = z.object({
   format: z.enum(['text', 'markdown', 'json'], { message: '--format is text, markdown or json' }).default('text'),
   noCache: z.boolean().default(false),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
+  timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
   failOn: z.enum(FAIL_ON, { message: `--fail-on is one of ${FAIL_ON.join(', ')}` }).default('none'),
 });
 
@@ -99,6 +103,7 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--language': 'language',
   '--format': 'format',
   '--max-concurrency': 'maxConcurrency',
+  '--timeout': 'timeout',
   '--fail-on': 'failOn',
 };
 
@@ -162,6 +167,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     format: a.format,
     noCache: a.noCache,
     ...(a.maxConcurrency !== undefined ? { maxConcurrency: a.maxConcurrency } : {}),
+    ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
     failOn: a.failOn,
   };
 }

@@ -74,9 +74,13 @@ export async function runCli(io: CliIo): Promise<number> {
 
   if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
+  const defaults = parseSettings({}).settings.limits;
   const { settings, issues } = parseSettings({
     gateway: { baseUrl },
-    ...(args.maxConcurrency !== undefined ? { limits: { maxConcurrent: args.maxConcurrency } } : {}),
+    limits: {
+      ...(args.maxConcurrency !== undefined ? { maxConcurrent: args.maxConcurrency } : {}),
+      ...(args.timeout !== undefined ? { deadlineSeconds: args.timeout, idleTimeoutSeconds: Math.min(defaults.idleTimeoutSeconds, args.timeout) } : {}),
+    },
   });
   const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
   if (badUrl) return fail(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);

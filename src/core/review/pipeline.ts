@@ -198,6 +198,13 @@ export class ReviewPipeline {
     };
     const signal = options.signal;
     if (signal?.aborted) return this.finish({ ...base, status: 'cancelled', error: { code: 'cancelled', message: 'the review was cancelled' } }, reviewId, emit);
+    // A dependent agent runs with what it has, but not with nothing: when every review it reads failed, asking
+    // it costs money and time (twice the gateway's deadline on a dead gateway) for an answer without its inputs.
+    const dependencies = inputs.filter((r) => spec.dependsOn.includes(r.agent));
+    if (dependencies.length > 0 && dependencies.every((r) => r.status === 'error')) {
+      const message = `not run: every agent it depends on failed (${dependencies.map((r) => `${r.agent}: ${r.error?.code ?? 'error'}`).join(', ')})`;
+      return this.finish({ ...base, status: 'error', error: { code: 'inputs-failed', message } }, reviewId, emit);
+    }
 
     const messages = buildMessages({ agent: spec, target, language: plan.language, inputs: inputs.map(toInput) });
     const maxTokens = plan.settings.review.maxOutputTokens;
@@ -249,12 +256,8 @@ export class ReviewPipeline {
         step = await nextOrAbort(stream, signal);
       }
       const answer: StreamResult = step.value;
-      const parsed = this.parseAnswer(spec, answer.text, target);
-      const result: AgentResult = {
-        ...base,
-        ...parsed,
+      const spentOnAnswer = {
         model: answer.model || spec.model,
-        status: 'ok',
         text: answer.text,
         usage: { ...answer.usage },
         costUsd: answer.costUsd,
@@ -262,6 +265,13 @@ export class ReviewPipeline {
         latencyMs: answer.latencyMs,
         attempts: answer.attempts,
       };
+      if (answer.text.trim() === '') {
+        // Nothing to show or parse: an error, so that a CI run does not pass on a review that did not happen.
+        const message = `the model returned an empty answer (finish reason: ${answer.finishReason})`;
+        return this.finish({ ...base, ...spentOnAnswer, status: 'error', error: { code: 'empty-answer', message } }, reviewId, emit);
+      }
+      const parsed = this.parseAnswer(spec, answer.text, target);
+      const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
       if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
         this.deps.cache.set(key, {
           model: result.model,

@@ -180,6 +180,27 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.equal(out.agents.find((a) => a.id === 'architecture')?.error?.code, 'cancelled');
   });
 
+  it('ends every agent ok, error (with a code) or cancelled when the gateway misbehaves, within --timeout', async () => {
+    tg.script((req) => {
+      if (req.model === 'gpt-4.1') return { text: findings({ severity: 'high', title: 'x', explanation: 'y', startLine: 6 }), stallAfterTokens: 2 };
+      if (req.model === 'claude-sonnet-4.5') return { kind: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: '{"choices": "nope"' };
+      if (req.model === 'gemini-2.5-flash') return { text: '{"findings": [{"severity": 7, "title": {"a": 1}, "startLine": "NaN", "explanation": "odd"}, "str", null]}', usage: 'none' };
+      return { kind: 'drop' };
+    });
+    const run = await quorum(['review', fixture, '--format', 'json', '--timeout', '2'], env);
+    assert.equal(run.code, 3, run.stderr);
+    const out = parseJson(run);
+    for (const a of out.agents) {
+      assert.ok(a.status === 'ok' || a.status === 'cancelled' || (a.status === 'error' && a.error && a.error.code.length > 0), JSON.stringify(a));
+    }
+    const byId = Object.fromEntries(out.agents.map((a) => [a.id, a]));
+    assert.equal(byId.analyst?.status, 'error');
+    assert.equal(byId.analyst?.error?.code, 'timeout');
+    assert.equal(byId.security?.status, 'ok');
+    assert.equal(byId.security?.costSource, 'estimated', 'no usage reported: estimated');
+    assert.deepEqual(byId.security?.findings.map((f) => [f.title, f.severity, f.startLine, f.endLine]), [['odd', 'medium', 1, 9]]);
+  });
+
   describe('usage errors exit 2 with a one-line message', () => {
     const cases: [string, string[], Record<string, string | undefined>, RegExp][] = [
       ['no command', [], {}, /missing command/],
@@ -199,6 +220,7 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
       ['unknown agent', ['review', 'FIXTURE', '--agents', 'analyst,wizard'], {}, /unknown agent "wizard"/],
       ['bad fail-on', ['review', 'FIXTURE', '--fail-on', 'warning'], {}, /--fail-on is one of critical, high, medium, low, none/],
       ['bad concurrency', ['review', 'FIXTURE', '--max-concurrency', '0'], {}, /--max-concurrency is at least 1/],
+      ['bad timeout', ['review', 'FIXTURE', '--timeout', 'soon'], {}, /--timeout takes a number of seconds/],
       ['two files', ['review', 'FIXTURE', 'FIXTURE'], {}, /one file at a time/],
     ];
     for (const [name, args, extraEnv, message] of cases) {

@@ -131,6 +131,24 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.equal(summary.cancelled, false);
   });
 
+  it('does not run the coding agent when every input failed, and treats an empty answer as an error', async () => {
+    tg.script((req) => {
+      if (req.model === 'gpt-4.1') return { text: '' , finishReason: 'content_filter' };
+      if (req.model === 'deepseek-v3.2') return REPLIES['deepseek-v3.2'];
+      return { kind: 'error', status: 403, message: 'no' };
+    });
+    const { summary } = await run(make());
+    const byId = Object.fromEntries(summary.agents.map((a) => [a.agent, a]));
+    assert.equal(byId.analyst?.status, 'error');
+    assert.equal(byId.analyst?.error?.code, 'empty-answer');
+    assert.match(byId.analyst?.error?.message ?? '', /content_filter/);
+    assert.ok((byId.analyst?.usage.promptTokens ?? 0) > 0, 'what the empty answer cost is kept');
+    assert.equal(byId.coding?.status, 'error');
+    assert.equal(byId.coding?.error?.code, 'inputs-failed');
+    assert.match(byId.coding?.error?.message ?? '', /analyst: empty-answer, architecture: forbidden, security: forbidden/);
+    assert.equal(tg.requests.filter((r) => r.model === 'deepseek-v3.2').length, 0);
+  });
+
   it('cancels everything with one signal, mid-stream, and still resolves with what finished', async () => {
     tg.script((req) => {
       if (req.model === 'gemini-2.5-flash') return REPLIES['gemini-2.5-flash'];
