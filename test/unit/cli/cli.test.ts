@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { runCli } from '../../../src/cli/run';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 
 const root = resolve(__dirname, '..', '..', '..');
@@ -55,6 +56,16 @@ function quorum(args: string[], env: Record<string, string | undefined> = {}, on
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
   });
+}
+
+async function inProcess(argv: string[], env: Record<string, string | undefined>): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli({
+    argv, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...env }, version: '0.0.0', signal: new AbortController().signal,
+    stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
+  });
+  return { code, stdout, stderr };
 }
 
 const findings = (...list: object[]) => JSON.stringify({ findings: list });
@@ -223,9 +234,12 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
       ['bad timeout', ['review', 'FIXTURE', '--timeout', 'soon'], {}, /--timeout takes a number of seconds/],
       ['two files', ['review', 'FIXTURE', 'FIXTURE'], {}, /one file at a time/],
     ];
+    // A few through the built binary; the rest in-process through the same runCli, which is much faster.
+    const spawned = new Set(['no command', 'missing key', 'unreadable file', 'bad base URL']);
     for (const [name, args, extraEnv, message] of cases) {
       it(name, async () => {
-        const run = await quorum(args.map((a) => (a === 'FIXTURE' ? fixture : a)), { ...env, ...extraEnv });
+        const argv = args.map((a) => (a === 'FIXTURE' ? fixture : a));
+        const run = spawned.has(name) ? await quorum(argv, { ...env, ...extraEnv }) : await inProcess(argv, { ...env, ...extraEnv });
         assert.equal(run.code, 2, run.stderr);
         assert.match(run.stderr, message);
         assert.equal(run.stderr.trim().split('\n').length, 1, `one line: ${run.stderr}`);
@@ -237,7 +251,7 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     it('a range that is too large', async () => {
       const big = join(dir, 'big.ts');
       writeFileSync(big, Array.from({ length: 6000 }, (_, i) => `const v${i} = ${i};`).join('\n'));
-      const run = await quorum(['review', big], env);
+      const run = await inProcess(['review', big], env);
       assert.equal(run.code, 2);
       assert.match(run.stderr, /the range is 6000 lines; review at most 5000/);
     });
@@ -245,7 +259,7 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     it('a file that is not text', async () => {
       const bin = join(dir, 'blob.bin');
       writeFileSync(bin, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]));
-      const run = await quorum(['review', bin], env);
+      const run = await inProcess(['review', bin], env);
       assert.equal(run.code, 2);
       assert.match(run.stderr, /not a text file/);
     });
