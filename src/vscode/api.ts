@@ -16,6 +16,8 @@ import type { SettingsService } from './settings';
 export interface QuorumApi {
   /** The shared gateway client's counters (requests sent, retries, 429s…). */
   gatewayStats(): GatewayStats;
+  /** The gateway client's counters as `activate()` ended: activation does no network I/O, so all zero. */
+  activationStats: GatewayStats;
   ledger: CostLedger;
   cost: CostController;
   controller: ReviewController;

@@ -89,13 +89,14 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
     settings.onDidChange((s) => {
-      if (keyCommands && s.gateway.baseUrl) void keyCommands.warnIfInsecure();
+      if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),
   );
   log.info(`Quorum ${String(context.extension.packageJSON.version)} activated (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
 
   return {
     gatewayStats: () => gateway.stats(),
+    activationStats: gateway.stats(),
     ledger,
     cost,
     controller,

@@ -78,7 +78,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     }
     const checked = await this.check(fix);
     if (!checked) {
-      await this.prompter.message(
+      void this.prompter.message(
         'warning',
         vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the selection again for a fresh fix.'),
         { id: 'fix.changed' },
@@ -89,7 +89,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     edit.replace(fix.uri, checked.range, replacementText(fix, checked.doc.eol));
     const ok = await vscode.workspace.applyEdit(edit);
     if (!ok) {
-      await this.prompter.message('error', vscode.l10n.t('VS Code could not apply the fix (is the file read-only?).'), { id: 'fix.failed' });
+      void this.prompter.message('error', vscode.l10n.t('VS Code could not apply the fix (is the file read-only?).'), { id: 'fix.failed' });
       return 'failed';
     }
     // The fix is done: its diagnostic goes (other findings on these lines stay, and will be refused as changed).
@@ -102,7 +102,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   }
 
   private async gone(): Promise<void> {
-    await this.prompter.message('info', vscode.l10n.t('This fix is no longer available: the review was discarded or its lines were edited.'), { id: 'fix.gone' });
+    void this.prompter.message('info', vscode.l10n.t('This fix is no longer available: the review was discarded or its lines were edited.'), { id: 'fix.gone' });
   }
 
   dispose(): void {

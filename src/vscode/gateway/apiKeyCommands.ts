@@ -70,12 +70,12 @@ export class ApiKeyCommands {
     if (key === undefined) return false;
     const problem = checkApiKey(key);
     if (problem) {
-      await this.prompter.message('error', problemText(problem), { id: 'apiKey.invalid' });
+      void this.prompter.message('error', problemText(problem), { id: 'apiKey.invalid' });
       return false;
     }
     await this.keys.set(this.baseUrl, key);
     this.log.info(`API key stored for ${this.keys.normalized(this.baseUrl)}`);
-    await this.warnIfInsecure();
+    void this.warnIfInsecure();
     void vscode.window.setStatusBarMessage(vscode.l10n.t('$(key) Quorum: API key saved for {0}', host), 4000);
     return true;
   }
@@ -83,7 +83,7 @@ export class ApiKeyCommands {
   async clearKey(): Promise<void> {
     const had = await this.keys.clear(this.baseUrl);
     this.log.info(`API key ${had ? 'removed' : 'was not set'} for ${this.keys.normalized(this.baseUrl)}`);
-    await this.prompter.message(
+    void this.prompter.message(
       'info',
       had ? vscode.l10n.t('The API key for {0} was removed.', displayHost(this.baseUrl)) : vscode.l10n.t('No API key was stored for {0}.', displayHost(this.baseUrl)),
       { id: 'apiKey.cleared' },
@@ -97,7 +97,7 @@ export class ApiKeyCommands {
   async ensureKey(): Promise<string | undefined> {
     const existing = await this.keys.get(this.baseUrl);
     if (existing) {
-      await this.warnIfInsecure();
+      void this.warnIfInsecure();
       return existing;
     }
     const set = vscode.l10n.t('Set API Key');
@@ -158,7 +158,7 @@ export class ApiKeyCommands {
             report = { ok: true, latencyMs: performance.now() - t0, via: 'chat' };
           }
           this.log.info(`Connection test to ${this.keys.normalized(this.baseUrl)}: ok in ${Math.round(report.latencyMs)} ms via ${report.via}${report.models !== undefined ? `, ${report.models} models` : ''}`);
-          await this.prompter.message(
+          void this.prompter.message(
             'info',
             report.via === 'models'
               ? vscode.l10n.t('Connected to {0} in {1}: {2} models available.', host, formatMs(report.latencyMs), report.models ?? 0)

@@ -85,7 +85,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** "Quorum: Review Selection": the selection of the active editor, or the whole file. */
   async reviewEditor(editor = vscode.window.activeTextEditor): Promise<ReviewSummary | undefined> {
     if (!editor) {
-      await this.deps.prompter.message('info', vscode.l10n.t('Open a file and select the code to review, then run Quorum: Review Selection again.'), { id: 'review.noEditor' });
+      void this.deps.prompter.message('info', vscode.l10n.t('Open a file and select the code to review, then run Quorum: Review Selection again.'), { id: 'review.noEditor' });
       return undefined;
     }
     const prepared = targetFromEditor(editor);
@@ -96,7 +96,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
           : prepared.kind === 'binary'
             ? vscode.l10n.t('This looks like binary content, which Quorum cannot review. Open a text file.')
             : vscode.l10n.t('This is too large to review ({0} KB; the limit is {1} KB). Select the part to review.', Math.round(prepared.chars / 1024), Math.round(MAX_REVIEW_CHARS / 1024));
-      await this.deps.prompter.message('warning', text, { id: `review.${prepared.kind}` });
+      void this.deps.prompter.message('warning', text, { id: `review.${prepared.kind}` });
       return undefined;
     }
     const limit = this.settings.review.confirmWholeFileOverLines;
@@ -338,7 +338,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private async configError(error: unknown): Promise<void> {
     if (!(error instanceof ReviewConfigError)) {
       this.deps.log.error(error instanceof Error ? error : String(error));
-      await this.deps.prompter.message('error', vscode.l10n.t('Quorum could not run the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'review.internal' });
+      void this.deps.prompter.message('error', vscode.l10n.t('Quorum could not run the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'review.internal' });
       return;
     }
     this.deps.log.warn(`Review not started: ${error.code}: ${error.message}`);
@@ -392,11 +392,11 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     try {
       doc = await vscode.workspace.openTextDocument(uri);
     } catch {
-      await this.deps.prompter.message('warning', vscode.l10n.t('The reviewed document is no longer available.'), { id: 'review.gone' });
+      void this.deps.prompter.message('warning', vscode.l10n.t('The reviewed document is no longer available.'), { id: 'review.gone' });
       return undefined;
     }
     if (end > doc.lineCount) {
-      await this.deps.prompter.message('warning', vscode.l10n.t('The reviewed lines no longer exist; select the code and review it again.'), { id: 'review.linesGone' });
+      void this.deps.prompter.message('warning', vscode.l10n.t('The reviewed lines no longer exist; select the code and review it again.'), { id: 'review.linesGone' });
       return undefined;
     }
     const text = doc.getText(new vscode.Range(start - 1, 0, end - 1, doc.lineAt(end - 1).text.length)).replace(/\r\n?/g, '\n');
