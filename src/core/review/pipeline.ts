@@ -257,7 +257,7 @@ export class ReviewPipeline {
       }
       const answer: StreamResult = step.value;
       const spentOnAnswer = {
-        model: answer.model || spec.model,
+        model: answeredBy(spec, answer.model),
         text: answer.text,
         usage: { ...answer.usage },
         costUsd: answer.costUsd,
@@ -350,6 +350,17 @@ export class ReviewPipeline {
     }
     return result;
   }
+}
+
+/**
+ * The configured model that answered: the fallback when the gateway's model name says so, else the primary.
+ * Gateways name snapshots (`gpt-4.1-2025-04-14`) or anything at all; results name the model the user chose.
+ */
+function answeredBy(spec: AgentSpec, reported: string): string {
+  const r = reported.toLowerCase();
+  const fallback = spec.fallbackModel.toLowerCase();
+  if (fallback && r.startsWith(fallback) && !r.startsWith(spec.model.toLowerCase())) return spec.fallbackModel;
+  return spec.model;
 }
 
 function toInput(r: AgentResult): AgentInput {

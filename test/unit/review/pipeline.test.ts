@@ -149,6 +149,20 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.equal(tg.requests.filter((r) => r.model === 'deepseek-v3.2').length, 0);
   });
 
+  it('names the configured model that answered: the fallback when used, never a gateway\'s snapshot name', async () => {
+    raw.agents = { analyst: { fallbackModel: 'gpt-4o' } };
+    settings = parseSettings(raw).settings;
+    tg.script((req) => {
+      if (req.model === 'gpt-4.1') return { kind: 'error', status: 403, message: 'not for you' };
+      if (req.model === 'gpt-4o') return { text: findings(sqli), model: 'gpt-4o-2024-08-06' };
+      if (req.model === 'gemini-2.5-flash') return { text: findings(sqli), model: 'models/gemini-2.5-flash-001' };
+      return undefined;
+    });
+    const { summary } = await run(make(), { agents: ['analyst', 'security'] });
+    assert.deepEqual(summary.agents.map((a) => [a.agent, a.status, a.model, a.attempts]), [['analyst', 'ok', 'gpt-4o', 2], ['security', 'ok', 'gemini-2.5-flash', 1]]);
+    assert.equal(summary.totals.retries, 1);
+  });
+
   it('cancels everything with one signal, mid-stream, and still resolves with what finished', async () => {
     tg.script((req) => {
       if (req.model === 'gemini-2.5-flash') return REPLIES['gemini-2.5-flash'];
