@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCodeAnswer } from '../../../src/core/agents/codeAnswer';
-import { parseFindings } from '../../../src/core/agents/findings';
+import { MAX_FINDINGS_PER_AGENT, parseFindings } from '../../../src/core/agents/findings';
 
 const dir = join(__dirname, '..', '..', 'fixtures', 'answers');
 const read = (name: string) => readFileSync(join(dir, name), 'utf8');
@@ -46,3 +46,13 @@ describe('coding-agent answer parser over a corpus', () => {
     });
   }
 });
+
+describe('findings parser limits', () => {
+  it('keeps at most MAX_FINDINGS_PER_AGENT findings of a runaway answer', () => {
+    const many = JSON.stringify({ findings: Array.from({ length: 500 }, (_, i) => ({ severity: 'low', title: `t${i}`, explanation: 'e', startLine: 12 })) });
+    const result = parseFindings(many, 'analyst', findingsTarget);
+    assert.equal(result.findings.length, MAX_FINDINGS_PER_AGENT);
+    assert.deepEqual(new Set(result.findings.map((f) => f.id)).size, MAX_FINDINGS_PER_AGENT, 'ids are unique');
+  });
+});
+
