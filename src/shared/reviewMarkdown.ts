@@ -21,7 +21,11 @@ const SEVERITY_KEY: Record<string, PanelStringKey> = {
 
 /** Escapes text for a Markdown paragraph or table cell: no HTML, no emphasis, no links, one line. */
 export function escapeInline(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_{}[\]()<>#+!|~&-]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\r?\n/g, ' ')
+    .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`)
+    .replace(/^(\s*)([#+-])(?=\s|$)/, '$1\\$2')
+    .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
 }
 
 /** A fenced code block whose fence cannot be closed by the content. */

@@ -47,7 +47,7 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       a.state = 'queued';
       a.text = '';
       a.chunks = 0;
-      a.outcome = undefined;
+      delete a.outcome;
       if (event.estimateUsd !== undefined) a.estimateUsd = event.estimateUsd;
       changes.agents.add(a.agent);
       changes.header = true;

@@ -1,0 +1,64 @@
+import { strict as assert } from 'node:assert';
+import MarkdownIt from 'markdown-it';
+import { PANEL_STRINGS } from '../../../src/shared/panelStrings';
+import type { ReviewView } from '../../../src/shared/protocol';
+import { escapeInline, fence, reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
+
+const md = new MarkdownIt({ html: true, linkify: false });
+const usage = { promptTokens: 1200, completionTokens: 300, cachedTokens: 0, reasoningTokens: 0 };
+
+function review(): ReviewView {
+  return {
+    sessionId: 's', targetKey: 'k', target: { file: 'src/db.ts', language: 'typescript', startLine: 3, endLine: 9 },
+    status: 'done', startedAt: 0, elapsedMs: 4200, live: true, dismissed: ['d'],
+    totals: { costUsd: 0.0123, promptTokens: 2400, completionTokens: 600, cachedTokens: 0, requests: 2, retries: 0 },
+    agents: [
+      { agent: 'security', title: 'Security', model: 'gemini-2.5-flash', state: 'done', text: '', chunks: 0,
+        outcome: { state: 'done', model: 'gemini-2.5-flash', text: '', cached: false, usage, costUsd: 0.004, costSource: 'reported', latencyMs: 1500, attempts: 1, findingCount: 2 } },
+      { agent: 'coding', title: 'Coding', model: 'deepseek-v3.2', state: 'done', text: '', chunks: 0,
+        outcome: { state: 'done', model: 'deepseek-v3.2', text: '', cached: true, usage, costUsd: 0, costSource: 'cached', latencyMs: 2, attempts: 1, findingCount: 0,
+          improvedCode: 'const q = `SELECT ?`;\n```\nnot a fence end\n```', rationale: 'Use <b>parameters</b>' } },
+      { agent: 'analyst', title: 'Analyst', model: 'gpt-4.1', state: 'failed', text: '', chunks: 0,
+        outcome: { state: 'failed', model: 'gpt-4.1', text: '', cached: false, usage, costUsd: 0, costSource: 'estimated', latencyMs: 9, attempts: 3, findingCount: 0, error: { code: 'auth', message: 'HTTP 401' } } },
+    ],
+    findings: [
+      { id: 'low', agents: ['security'], severity: 'low', title: 'Low one', explanation: 'meh', startLine: 4, endLine: 4, confidence: 0.3 },
+      { id: 'crit', agents: ['security'], severity: 'critical', title: '<img src=x onerror=alert(1)> [link](javascript:alert(1))', explanation: 'SQL *injection*', startLine: 5, endLine: 6, confidence: 0.9, cwe: 'CWE-89', suggestion: 'db.get(sql, [name])' },
+      { id: 'd', agents: ['security'], severity: 'high', title: 'Dismissed one', explanation: '', startLine: 1, endLine: 1, confidence: 1 },
+    ],
+  };
+}
+
+describe('panel: Markdown export', () => {
+  it('has the target, status, costs per agent, findings most severe first, and the improved code', () => {
+    const text = reviewToMarkdown(review(), { ...PANEL_STRINGS }, new Date('2026-01-02T03:04:05Z'));
+    assert.match(text, /^# Quorum review of src\/db\.ts \(lines 3–9\)\n/);
+    assert.match(text, /Review complete/);
+    assert.match(text, /Cost \$0\.0123/);
+    assert.match(text, /2026-01-02T03:04:05\.000Z/);
+    assert.match(text, /\| Security \| gemini-2\.5-flash \| Done \| 1\.5 s \| 1,200 in · 300 out \| \$0\.0040 \(reported by the gateway\) \|/);
+    assert.match(text, /Done \(Cached\)/);
+    assert.match(text, /Analyst: auth — HTTP 401/);
+    assert.ok(text.indexOf('Critical') < text.indexOf('Low one'), 'critical before low');
+    assert.doesNotMatch(text, /Dismissed one/);
+    assert.match(text, /## Findings \(2\)/);
+    assert.match(text, /CWE-89/);
+    assert.match(text, /````typescript\nconst q = `SELECT \?`;\n```\nnot a fence end\n```\n````/);
+  });
+
+  it('model text cannot become HTML or links in the exported document', () => {
+    const html = md.render(reviewToMarkdown(review(), { ...PANEL_STRINGS }, new Date()));
+    assert.doesNotMatch(html, /<img/);
+    assert.doesNotMatch(html, /<b>/);
+    assert.doesNotMatch(html, /href="javascript/);
+    assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
+  });
+
+  it('escapes inline text and picks a fence longer than any backtick run', () => {
+    assert.equal(escapeInline('a *b* <c>\nd | [x](y)'), 'a \\*b\\* \\<c\\> d \\| \\[x\\](y)');
+    assert.equal(escapeInline('# not a heading'), '\\# not a heading');
+    assert.equal(escapeInline('1. not a list'), '1\\. not a list');
+    assert.equal(fence('x ````` y', 'ts'), '``````ts\nx ````` y\n``````');
+    assert.equal(fence('plain', 'bad lang!'), '```\nplain\n```');
+  });
+});
