@@ -9,8 +9,8 @@ function words(title: string): Set<string> {
 
 /** 0..1: the better of edit-distance similarity and shared-word overlap of two titles. */
 export function titleSimilarity(a: string, b: string): number {
-  const x = a.trim().toLowerCase();
-  const y = b.trim().toLowerCase();
+  const x = a.trim().toLowerCase().slice(0, 160);
+  const y = b.trim().toLowerCase().slice(0, 160);
   if (!x || !y) return 0;
   const edit = 1 - distance(x, y) / Math.max(x.length, y.length);
   const wa = words(x);

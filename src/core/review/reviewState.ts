@@ -21,7 +21,7 @@ export interface ReviewState {
   /** Agent ids in the order they were queued. */
   order: string[];
   agents: Record<string, AgentState>;
-  /** Merged across agents, most severe first. */
+  /** Merged across the agents that have finished, most severe first. */
   findings: Finding[];
   totals: ReviewTotals;
   done: boolean;
@@ -77,8 +77,9 @@ export function applyReviewEvent(state: ReviewState, e: ReviewEvent): ReviewStat
       break;
     case 'finding': {
       const a = agentOf(state, e.agent);
+      // Listed with the agent at once; merged across agents when the agent finishes (merging is quadratic,
+      // and an agent's findings arrive in one burst just before its `done`).
       if (!a.findings.some((f) => f.id === e.finding.id)) a.findings.push(e.finding);
-      refresh(state);
       break;
     }
     case 'done':

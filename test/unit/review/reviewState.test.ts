@@ -32,11 +32,15 @@ describe('review state from events', () => {
       { type: 'started', reviewId: 'r1', agent: 'security', model: 'gemini-2.5-flash' },
       { type: 'finding', reviewId: 'r1', agent: 'security', finding: f('security', 'SQL injection in the query') },
     ]);
+    assert.equal(s.agents.security?.findings.length, 1, 'listed with its agent at once');
+    assert.equal(s.findings.length, 1);
+    assert.deepEqual(s.findings[0]?.agents, ['analyst'], 'merged when the agent finishes');
+    applyReviewEvent(s, { type: 'done', reviewId: 'r1', agent: 'security', result: result('security', { findings: [f('security', 'SQL injection in the query')] }) });
     assert.equal(s.findings.length, 1);
     assert.deepEqual(new Set(s.findings[0]?.agents), new Set(['analyst', 'security']));
-    assert.equal(s.totals.costUsd, 0.01);
-    assert.equal(s.totals.requests, 1);
-    assert.equal(s.totals.retries, 1);
+    assert.equal(s.totals.costUsd, 0.02);
+    assert.equal(s.totals.requests, 2);
+    assert.equal(s.totals.retries, 2);
     assert.equal(s.agents.analyst?.text, 'full');
   });
 
