@@ -9,6 +9,9 @@ async function main(): Promise<void> {
     process.stderr.write('\nquorum: cancelling (Ctrl-C again to quit at once)\n');
     controller.abort();
   };
+  // `quorum … | head` closes stdout early: that is not a crash.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   let code: number;
