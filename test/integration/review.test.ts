@@ -353,8 +353,6 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     });
   });
 
-
-
   describe('after everything above', () => {
     it('never lets the key reach the panel, notifications, settings or the log', async () => {
       assert.ok(posted.length > 0, 'the panel was sent messages');
