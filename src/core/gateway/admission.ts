@@ -21,6 +21,8 @@ export interface AdmitRequest {
 }
 
 export interface Reservation {
+  /** Send order of the request, for `observe`. */
+  seq: number;
   /** Replaces the reserved tokens by what was used (0 when the request never reached the model). */
   settle(tokens: number): void;
 }
@@ -34,9 +36,9 @@ export class Admission {
   /** The whole client waits until this time (a 429's Retry-After, with jitter per waiter). */
   coolDownUntil = 0;
   private coolDownSpreadMs = 0;
-  /** Spacing between sends while the gateway reports nothing remaining. */
-  private paceMs = 0;
-  private pacedUntil = 0;
+  /** The gateway's request budget as last reported, and how fast it comes back. */
+  private budget: { remaining: number; atSeq: number; unitMs: number; until: number } | undefined;
+  private sendSeq = 0;
   private nextSendAt = 0;
   private tokenPauseUntil = 0;
   private sent: number[] = [];
@@ -59,20 +61,32 @@ export class Admission {
     }
   }
 
-  /** Rate-limit headers of an answer: pace sends when nothing remains. */
-  observe(state: RateLimitState): void {
+  /**
+   * Rate-limit headers of an answer to the request sent as number `sentSeq`: what remains of the gateway's
+   * request budget, less what was sent since, may go at once; beyond it sends are paced at the rate the
+   * budget comes back (`reset` is the time until the whole limit is back, so one request returns every
+   * reset/limit ms; without a limit, the whole reset is waited).
+   */
+  observe(state: RateLimitState, sentSeq: number): void {
     const now = this.clock.now();
-    if (state.remainingRequests === 0 && state.resetRequestsMs !== undefined) {
-      // `reset` is the time until the whole limit is back; with a known limit one request comes back every
-      // reset/limit ms, which is the pace to keep. Without a limit, wait for the reset itself.
-      const unit = state.limitRequests ? state.resetRequestsMs / state.limitRequests : state.resetRequestsMs;
-      this.paceMs = Math.max(1, unit);
-      this.pacedUntil = Math.max(this.pacedUntil, now + state.resetRequestsMs);
-      this.nextSendAt = Math.max(this.nextSendAt, now + this.paceMs);
+    const remaining = state.remainingRequests;
+    const reset = state.resetRequestsMs;
+    if (remaining !== undefined && reset !== undefined && (!this.budget || sentSeq >= this.budget.atSeq || now >= this.budget.until)) {
+      // A few percent slower than the budget returns, so that sends do not arrive a hair early.
+      const unit = Math.max(1, (state.limitRequests ? reset / state.limitRequests : reset) * 1.03);
+      this.budget = { remaining, atSeq: sentSeq, unitMs: unit, until: now + reset };
+      if (this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + unit);
     }
     if (state.remainingTokens === 0 && state.resetTokensMs !== undefined) {
       this.tokenPauseUntil = Math.max(this.tokenPauseUntil, now + state.resetTokensMs);
     }
+  }
+
+  /** Requests the last observed budget still allows at once (Infinity when nothing is known). */
+  private left(): number {
+    const b = this.budget;
+    if (!b || this.clock.now() >= b.until) return Infinity;
+    return b.remaining - (this.sendSeq - b.atSeq);
   }
 
   /** Waits until the request may be sent and reserves its place in the windows. */
@@ -85,7 +99,7 @@ export class Admission {
       let wait = 0;
       if (this.coolDownUntil > now) wait = Math.max(wait, this.coolDownUntil + jitter * this.coolDownSpreadMs - now);
       if (this.tokenPauseUntil > now) wait = Math.max(wait, this.tokenPauseUntil - now);
-      if (now < this.pacedUntil && this.nextSendAt > now) wait = Math.max(wait, this.nextSendAt - now);
+      if (this.left() <= 0 && this.nextSendAt > now) wait = Math.max(wait, this.nextSendAt - now);
       if (req.requestsPerMinute > 0 && this.sent.length >= req.requestsPerMinute) {
         wait = Math.max(wait, (this.sent[this.sent.length - req.requestsPerMinute] as number) + this.windowMs - now);
       }
@@ -133,10 +147,12 @@ export class Admission {
 
   private reserve(now: number, tokens: number): Reservation {
     this.sent.push(now);
-    if (now < this.pacedUntil) this.nextSendAt = Math.max(this.nextSendAt, now) + this.paceMs;
+    if (this.left() <= 0 && this.budget) this.nextSendAt = Math.max(this.nextSendAt, now) + this.budget.unitMs;
+    const seq = ++this.sendSeq;
     const entry: TokenEntry = { at: now, tokens: Math.max(0, tokens) };
     this.tokenLog.push(entry);
     return {
+      seq,
       settle: (used: number) => {
         const before = entry.tokens;
         entry.tokens = Math.max(0, used);

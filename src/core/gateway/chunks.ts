@@ -32,6 +32,7 @@ const errorSchema = z.looseObject({
 });
 
 const choiceSchema = z.looseObject({
+  index: z.number().optional().catch(undefined),
   delta: z.looseObject({ content: text, reasoning_content: text, reasoning: text }).nullish().catch(undefined),
   message: z.looseObject({ content: text, reasoning_content: text, reasoning: text }).nullish().catch(undefined),
   finish_reason: z.string().nullish().catch(undefined),
@@ -112,7 +113,8 @@ export function parseChunk(json: unknown): ParsedChunk | undefined {
   }
   for (const raw of c.data.choices ?? []) {
     const choice = choiceSchema.safeParse(raw);
-    if (!choice.success) continue;
+    // Only the first completion: a gateway that streams several (`n` > 1) must not interleave them.
+    if (!choice.success || (choice.data.index !== undefined && choice.data.index !== 0)) continue;
     const part = choice.data.delta ?? choice.data.message;
     if (part) {
       out.content += part.content ?? '';

@@ -6,7 +6,7 @@ import type { CostLedger } from '../cost/ledger';
 import { estimateCost } from '../cost/prices';
 import type { QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
-import { Admission, sleep } from './admission';
+import { Admission, sleep, type Reservation } from './admission';
 import { Channel } from './channel';
 import { parseChunk, parseError, toFinishReason, type ReportedUsage } from './chunks';
 import { classifyHttp, classifyStreamError, redact, type Failure } from './errors';
@@ -301,8 +301,25 @@ export function createGateway(options: GatewayOptions): GatewayClient {
         absorb(JSON.parse(text), into, onText);
         return 'done';
       }
-      for await (const item of readSse(bytes)) {
+      // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
+      // text (bounded) to read it as such at the end.
+      let events = 0;
+      const raw: Uint8Array[] = [];
+      let rawSize = 0;
+      const teed: AsyncIterable<Uint8Array> = {
+        async *[Symbol.asyncIterator]() {
+          for await (const b of bytes) {
+            if (events === 0 && rawSize + b.byteLength <= MAX_JSON_BODY_BYTES) {
+              raw.push(b);
+              rawSize += b.byteLength;
+            }
+            yield b;
+          }
+        },
+      };
+      for await (const item of readSse(teed)) {
         if (item.kind === 'comment') continue;
+        events++;
         onData();
         if (item.data.trim() === '[DONE]') return 'done';
         let json: unknown;
@@ -317,6 +334,14 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           throw new StreamErrorSignal(err ?? { message: 'error event' });
         }
         absorb(json, into, onText);
+      }
+      if (events === 0 && rawSize > 0) {
+        const text = new TextDecoder().decode(Buffer.concat(raw)).trim();
+        if (text.startsWith('{')) {
+          absorb(JSON.parse(text), into, onText);
+          return 'done';
+        }
+        throw new SyntaxError(`the answer is neither a stream nor JSON: ${text.slice(0, 80)}`);
       }
       return 'eof';
     } finally {
@@ -360,7 +385,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     const { request, model, settings } = ctx;
     const release = await acquire(ctx.signal);
     const into: Attempted = { text: '', reasoning: '' };
-    let reservation: { settle(n: number): void } | undefined;
+    let reservation: Reservation | undefined;
     let key: string | undefined;
     let reached = false;
     let sent = false;
@@ -409,13 +434,16 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           response = await client.chat.completions.create(body, { signal: controller.signal, timeout: remaining, maxRetries: 0 }).asResponse();
         } catch (e) {
           const failure = failureFromSdk(e, model, controller.signal, settings);
+          if (e instanceof OpenAI.APIError && e.headers) admission.observe(rateLimitState(e.headers as HeaderSource), reservation.seq);
           if (failure.rateLimited) {
             stats.rateLimited++;
             consecutive429++;
             const wait = failure.waitMs ?? Math.min(tuning.rateLimitDefaultWaitMs * 2 ** (consecutive429 - 1), tuning.backoffMaxMs * 4);
             admission.coolDown(wait);
-            stats.coolDownUntil = admission.coolDownUntil;
             log('warn', `${model}: 429 from the gateway; the client waits ${wait} ms`, { model, agent: tag?.agent, waitMs: wait, requestId: failure.error.requestId, attempt: ctx.attempt }, key);
+          } else if (failure.retryable && failure.waitMs !== undefined) {
+            admission.coolDown(failure.waitMs);
+            log('warn', `${model}: HTTP ${failure.error.status} asks to wait ${failure.waitMs} ms`, { model, agent: tag?.agent, waitMs: failure.waitMs, requestId: failure.error.requestId }, key);
           }
           if (failure.error.code === 'model-not-found' && failure.error.status === 404) {
             failure.error = await withSuggestions(failure.error, model, settings, key);
@@ -424,14 +452,18 @@ export function createGateway(options: GatewayOptions): GatewayClient {
         }
         reached = true;
         into.requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
-        admission.observe(rateLimitState(response.headers));
+        admission.observe(rateLimitState(response.headers), reservation.seq);
         let ended: 'done' | 'eof';
+        const finishedThenIdle = () =>
+          controller.signal.reason instanceof AbortReason && controller.signal.reason.kind === 'idle' && into.finish !== undefined && into.finish !== 'error';
         try {
           ended = await readAnswer(response, into, kick, (t) => ctx.onText(t), controller.signal);
         } catch (e) {
-          throw new AttemptError(streamFailure(e, into, model, controller.signal, settings));
+          // A gateway that sent its finish_reason but then neither [DONE] nor the end of the response: the answer is complete.
+          if (!finishedThenIdle()) throw new AttemptError(streamFailure(e, into, model, controller.signal, settings));
+          ended = 'eof';
         }
-        if (controller.signal.aborted) throw new AttemptError(streamFailure(undefined, into, model, controller.signal, settings));
+        if (controller.signal.aborted && !finishedThenIdle()) throw new AttemptError(streamFailure(undefined, into, model, controller.signal, settings));
         const finish: FinishReason = toFinishReason(into.finish);
         if (into.finish === 'error') {
           throw new AttemptError(partialAware(new GatewayError({ code: 'server', message: `${model}: the model stopped with an error${into.text ? ' (the answer is partial)' : ''}`, model }), into, true));
@@ -580,6 +612,9 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     } catch (e) {
       if (e instanceof SyntaxError) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models with something that is not JSON' });
       const f = failureFromSdk(e, '/models', signal, settings);
+      if (f.error.status === 404 || f.error.status === 405) {
+        throw new GatewayError({ code: 'bad-response', message: `The gateway does not offer /models (HTTP ${f.error.status}); type the model id instead`, status: f.error.status });
+      }
       throw f.error;
     }
     const list = modelsSchema.safeParse(json);

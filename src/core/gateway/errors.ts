@@ -92,9 +92,15 @@ export function classifyHttp(info: HttpErrorInfo): Failure {
   if (s === 400 && RESPONSE_FORMAT.test(text)) {
     return { ...base, error: make('bad-response', info, 'the gateway rejected response_format'), retryable: false, responseFormatRejected: true, fallbackAllowed: true };
   }
-  if (s === 408) return { ...base, error: make('timeout', info, 'the gateway timed out'), retryable: true, fallbackAllowed: true };
-  if (s === 409 || (s >= 500 && s !== 501 && s !== 505) || s === 529) {
-    return { ...base, error: make('server', info, 'the gateway or the model failed'), retryable: true, fallbackAllowed: true };
+  if (s === 408 || s === 409 || (s >= 500 && s !== 501 && s !== 505)) {
+    const code = s === 408 ? 'timeout' : 'server';
+    const what = s === 408 ? 'the gateway timed out' : 'the gateway or the model failed';
+    const wait = info.waitMs;
+    if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
+      return { ...base, error: make(code, info, `${what}; it asks to wait ${Math.ceil(wait / 1000)} s, longer than ${MAX_RETRY_AFTER_MS / 1000} s`, { retryAfterMs: wait }), retryable: false, fallbackAllowed: true };
+    }
+    // A Retry-After on an overloaded answer (503, 529) is honoured like a 429's, by the whole client.
+    return { ...base, error: make(code, info, what, wait !== undefined ? { retryAfterMs: wait } : {}), retryable: true, waitMs: wait, fallbackAllowed: true };
   }
   if (s >= 500) return { ...base, error: make('server', info, 'the gateway cannot serve this request'), retryable: false, fallbackAllowed: true };
   return { ...base, error: make('bad-response', info, 'the gateway refused the request'), retryable: false, fallbackAllowed: true };

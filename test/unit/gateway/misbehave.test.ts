@@ -170,4 +170,36 @@ describe('gateway client: streams that misbehave', () => {
     const next = await drain(r.client.stream(ask('gpt-4.1')));
     assert.equal(next.error, undefined);
   });
+
+  it('accepts an answer whose stream went quiet after its finish_reason (no [DONE], connection left open)', async () => {
+    r = await rig({ settings: { limits: { idleTimeoutSeconds: 1 } } });
+    r.gw.enqueue({ text: 'done but open', omitDone: true, holdOpen: true, keepAliveMs: 100 });
+    const out = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.equal(out.error, undefined);
+    assert.equal(out.result?.text, 'done but open');
+    assert.equal(out.result?.usageSource, 'reported');
+    assert.equal(r.gw.requests.length, 1);
+  });
+
+  it('reads one JSON completion sent without a content type', async () => {
+    r = await rig();
+    r.gw.enqueue({ kind: 'raw', status: 200, headers: {}, body: JSON.stringify({ choices: [{ index: 0, message: { content: 'plain json' }, finish_reason: 'stop' }], usage: { prompt_tokens: 9, completion_tokens: 2 } }) });
+    const { result } = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.equal(result?.text, 'plain json');
+    assert.equal(result?.usage.promptTokens, 9);
+  });
+
+  it('shows only the first completion when a gateway streams several', async () => {
+    r = await rig();
+    const ev = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;
+    const body =
+      ev({ choices: [{ index: 0, delta: { content: 'first ' } }] }) +
+      ev({ choices: [{ index: 1, delta: { content: 'SECOND ' } }] }) +
+      ev({ choices: [{ index: 0, delta: { content: 'answer' }, finish_reason: 'stop' }] }) +
+      'data: [DONE]\n\n';
+    r.gw.enqueue({ kind: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, body });
+    const { result } = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.equal(result?.text, 'first answer');
+    assert.equal(result?.usageSource, 'estimated');
+  });
 });

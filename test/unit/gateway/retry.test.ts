@@ -168,4 +168,42 @@ describe('gateway client: retries and error codes', () => {
     assert.equal(out.error, undefined);
     assert.equal(out.result?.attempts, 2);
   });
+
+  it('fails at once when a 503 asks to wait more than 120 s, and honours a shorter Retry-After for everyone', async () => {
+    r = await rig();
+    r.gw.enqueue({ kind: 'error', status: 503, message: 'maintenance', headers: { 'retry-after': '600' } });
+    const error = await fails(r);
+    assert.equal(error.code, 'server');
+    assert.equal(error.retryAfterMs, 600_000);
+    assert.match(error.message, /600 s/);
+    r.gw.enqueue({ kind: 'error', status: 503, message: 'busy', headers: { 'retry-after-ms': '300' } });
+    const ok = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.equal(ok.result?.attempts, 2);
+    const [, busy, retry] = chats(r);
+    assert.ok(busy && retry && retry.at - busy.at >= 300);
+  });
+
+  it('says so when the gateway has no /models', async () => {
+    r = await rig();
+    r.gw.script((q) => (q.path.endsWith('/models') ? { kind: 'error', status: 404, message: 'Not Found' } : undefined));
+    await assert.rejects(r.client.listModels(), (e: unknown) => e instanceof GatewayError && e.code === 'bad-response' && /\/models/.test(e.message));
+  });
+
+  it('maps /models errors to codes (auth) and cancellation to cancelled', async () => {
+    r = await rig({ key: 'sk-other-key-abcdefgh' });
+    await assert.rejects(r.client.listModels(), (e: unknown) => e instanceof GatewayError && e.code === 'auth');
+    const ac = new AbortController();
+    r.gw.script(() => ({ kind: 'hang' }));
+    const p = r.client.listModels({ signal: ac.signal });
+    ac.abort();
+    await assert.rejects(p, (e: unknown) => e instanceof GatewayError && e.code === 'cancelled');
+  });
+
+  it('refuses new requests after dispose with code cancelled', async () => {
+    r = await rig();
+    r.client.dispose();
+    r.client.dispose();
+    const error = await fails(r);
+    assert.equal(error.code, 'cancelled');
+  });
 });
