@@ -104,14 +104,14 @@ function firstSentence(text: string): string {
   return sentence.length > 100 ? sentence.slice(0, 97) + '...' : sentence;
 }
 
-function toFinding(raw: unknown, index: number, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): Finding | undefined {
+function toFinding(raw: unknown, index: number, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>, shift: number): Finding | undefined {
   if (!isRecord(raw)) return undefined;
   const explanation = pickString(raw, ['explanation', 'description', 'details', 'detail', 'reason', 'message', 'body', 'impact']) ?? '';
   const titleText = pickString(raw, ['title', 'summary', 'issue', 'name', 'headline', 'problem', 'finding']);
   if (!titleText && !explanation) return undefined;
   const title = (titleText ?? firstSentence(explanation)).trim().replace(/\s+/g, ' ');
   const { start, end } = linesOf(raw);
-  const lines = clampLines(start, end, target);
+  const lines = clampLines(start === undefined ? start : start + shift, end === undefined ? end : end + shift, target);
   const finding: Finding = {
     id: `${agent}-${index + 1}`,
     agents: [agent],
@@ -144,6 +144,24 @@ function findingList(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
+/**
+ * Some models number lines from 1 within the snippet despite the line-number column. When EVERY located finding
+ * lies above the reviewed range and inside 1..(length of the range), the answer is read as relative and shifted
+ * into the file's numbering; a single finding in or across the range means the numbers are the file's.
+ */
+function relativeShift(list: readonly unknown[], target: Pick<ReviewTarget, 'startLine' | 'endLine'>): number {
+  if (target.startLine <= 1) return 0;
+  const length = target.endLine - target.startLine + 1;
+  const located = list.filter(isRecord).map(linesOf).filter((l) => l.start !== undefined);
+  if (located.length === 0) return 0;
+  const relative = located.every((l) => {
+    const lo = Math.min(l.start as number, l.end ?? (l.start as number));
+    const hi = Math.max(l.start as number, l.end ?? (l.start as number));
+    return lo >= 1 && hi <= length && hi < target.startLine;
+  });
+  return relative ? target.startLine - 1 : 0;
+}
+
 /** Findings kept from one answer; a runaway answer must not make merging (quadratic) or the UI crawl. */
 export const MAX_FINDINGS_PER_AGENT = 100;
 const MAX_EXPLANATION = 8_000;
@@ -153,10 +171,11 @@ const MAX_SUGGESTION = 100_000;
 export function parseFindings(text: string, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): ParsedFindings {
   const list = extractJson(text, findingList);
   if (!list) return { parsed: false, findings: [] };
+  const shift = relativeShift(list, target);
   const findings: Finding[] = [];
   for (const raw of list) {
     if (findings.length >= MAX_FINDINGS_PER_AGENT) break;
-    const f = toFinding(raw, findings.length, agent, target);
+    const f = toFinding(raw, findings.length, agent, target, shift);
     if (f) findings.push(f);
   }
   return { parsed: true, findings };
