@@ -1,14 +1,28 @@
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage } from '../gateway/types';
 
 /**
  * Token counts for pre-send estimates and for usage a gateway did not report. The `o200k_base` encoding
  * (GPT-4o / GPT-4.1 family) is exact for OpenAI models and a close estimate for the others, far closer than
  * characters ÷ 2 or ÷ 4 for code and for Korean text.
+ *
+ * The encoding is loaded on first use, not at import: building its tables takes about a second of CPU, which
+ * extension activation and `quorum --help` must not pay.
  */
+type Counter = (text: string) => number;
+let counter: Counter | undefined;
+
+function encoder(): Counter {
+  if (!counter) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
+    const mod = require('gpt-tokenizer/encoding/o200k_base') as { countTokens: Counter };
+    counter = mod.countTokens;
+  }
+  return counter;
+}
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return countO200k(text);
+  return encoder()(text);
 }
 
 /** Per-message framing of the chat format (`<|start|>role…<|end|>`) and the reply priming, as OpenAI counts it. */
