@@ -87,6 +87,16 @@ describe('gateway client: concurrency, rate windows and cool-down', () => {
     assert.ok(b.at - a.at >= 290, `second sent ${b.at - a.at} ms after the first`);
   });
 
+  it('pauses when x-ratelimit-remaining-tokens reaches zero until reset-tokens', async () => {
+    r = await rig({ settings: { limits: { maxConcurrent: 1 } } });
+    r.gw.enqueue({ text: 'ok', headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '350ms' } });
+    await drain(r.client.stream(ask('gpt-4.1')));
+    await drain(r.client.stream(ask('gpt-4.1')));
+    const [a, b] = chats(r);
+    assert.ok(a && b);
+    assert.ok(b.at - a.at >= 340, `second sent ${b.at - a.at} ms after the first`);
+  });
+
   it('completes every request against a gateway-wide rate limit, each 429 free in the ledger', async () => {
     r = await rig({ settings: { limits: { maxConcurrent: 4, maxRetries: 6 } }, gateway: { rateLimit: { requests: 3, perMs: 300 }, ttftMs: 5 } });
     const all = await Promise.all(Array.from({ length: 12 }, (_, i) => drain(r.client.stream(ask('gpt-4.1', `q${i}`, { tag: { agent: 'analyst' } })))));
