@@ -281,6 +281,27 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     assert.ok(gateway.maxInFlight >= 2);
   });
 
+  it('closing the review panel cancels its running review', async () => {
+    gateway.setOptions({ ttftMs: 2000 });
+    const editor = await openSample('orders.py');
+    select(editor, 9, 13);
+    const isPanel = (t: vscode.Tab) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('quorum.review');
+    const opened = new Promise<vscode.Tab>((resolve) => {
+      const sub = vscode.window.tabGroups.onDidChangeTabs((e) => {
+        const tab = e.opened.find(isPanel);
+        if (!tab) return;
+        sub.dispose();
+        resolve(tab);
+      });
+    });
+    const review = vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
+    const panelTab = await opened;
+    assert.equal(api.controller.runningSessions().length, 1);
+    await vscode.window.tabGroups.close(panelTab);
+    const summary = await review;
+    assert.equal(summary.cancelled, true);
+  });
+
   describe('failures give their message and the action that fixes them', () => {
     before(async () => {
       // One agent is enough to see each failure.

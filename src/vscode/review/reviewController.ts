@@ -15,6 +15,7 @@ import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
+import { PANEL_VIEW_TYPE } from '../panel/panelHtml';
 import type { SettingsService } from '../settings';
 import { ReviewSession } from './reviewSession';
 import { MAX_REVIEW_CHARS, displayFile, targetFromEditor, targetKeyOf, type PreparedTarget } from './reviewTarget';
@@ -22,6 +23,8 @@ import type { PanelActions, ReviewSessionHandle } from './session';
 
 export interface ReviewPanelsLike {
   show(session: ReviewSessionHandle): void;
+  /** The target keys of the open panels. */
+  openTargets(): string[];
 }
 
 export interface ReviewControllerDeps {
@@ -54,6 +57,7 @@ const ERROR_PRIORITY = ['auth', 'quota', 'forbidden', 'model-not-found', 'too-la
  */
 export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly sessions = new Map<string, ReviewSession>();
+  private readonly subscriptions: vscode.Disposable[] = [];
   /** The latest session of each target. */
   private readonly latest = new Map<string, ReviewSession>();
   private panels: ReviewPanelsLike | undefined;
@@ -64,6 +68,25 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   constructor(private readonly deps: ReviewControllerDeps) {
     void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, false);
+    // Closing a review's panel cancels the review: when a review panel's tab closes, running reviews whose
+    // target no longer has a panel stop. (The panel forgets itself on dispose, which may come just after.)
+    this.subscriptions.push(
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (!e.closed.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(PANEL_VIEW_TYPE))) return;
+        this.cancelOrphans();
+        setTimeout(() => this.cancelOrphans(), 200);
+      }),
+    );
+  }
+
+  private cancelOrphans(): void {
+    if (!this.panels) return;
+    const open = new Set(this.panels.openTargets());
+    for (const s of this.runningSessions()) {
+      if (open.has(s.targetKey) || s.cancelled) continue;
+      this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
+      s.cancel();
+    }
   }
 
   attachPanels(panels: ReviewPanelsLike): void {
@@ -465,6 +488,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   dispose(): void {
+    for (const d of this.subscriptions.splice(0)) d.dispose();
     for (const s of this.sessions.values()) {
       s.cancel();
       s.dispose();
