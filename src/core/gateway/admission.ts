@@ -92,6 +92,8 @@ export class Admission {
   /** Waits until the request may be sent and reserves its place in the windows. */
   async admit(req: AdmitRequest): Promise<Reservation> {
     const jitter = this.clock.random();
+    /** While paced, the send time this request was given, in arrival order. */
+    let ticket: number | undefined;
     for (;;) {
       if (req.signal.aborted) throw req.signal.reason;
       const now = this.clock.now();
@@ -99,12 +101,19 @@ export class Admission {
       let wait = 0;
       if (this.coolDownUntil > now) wait = Math.max(wait, this.coolDownUntil + jitter * this.coolDownSpreadMs - now);
       if (this.tokenPauseUntil > now) wait = Math.max(wait, this.tokenPauseUntil - now);
-      if (this.left() <= 0 && this.nextSendAt > now) wait = Math.max(wait, this.nextSendAt - now);
       if (req.requestsPerMinute > 0 && this.sent.length >= req.requestsPerMinute) {
         wait = Math.max(wait, (this.sent[this.sent.length - req.requestsPerMinute] as number) + this.windowMs - now);
       }
       if (req.tokensPerMinute > 0) wait = Math.max(wait, this.tokenWait(now, Math.min(req.tokens, req.tokensPerMinute), req.tokensPerMinute));
-      if (wait <= 0) return this.reserve(now, req.tokens);
+      if (wait <= 0 && this.budget && this.left() <= 0) {
+        // Paced: take the next free send time once, so that waiters go in arrival order, one unit apart.
+        if (ticket === undefined) {
+          ticket = Math.max(now, this.nextSendAt);
+          this.nextSendAt = ticket + this.budget.unitMs;
+        }
+        if (ticket > now) wait = ticket - now;
+      }
+      if (wait <= 0) return this.reserve(now, req.tokens, ticket !== undefined);
       await this.nap(Math.min(wait, 1000), req.signal);
     }
   }
@@ -145,10 +154,11 @@ export class Admission {
     return 0;
   }
 
-  private reserve(now: number, tokens: number): Reservation {
+  private reserve(now: number, tokens: number, ticketed: boolean): Reservation {
     this.sent.push(now);
-    if (this.left() <= 0 && this.budget) this.nextSendAt = Math.max(this.nextSendAt, now) + this.budget.unitMs;
     const seq = ++this.sendSeq;
+    // The send that used the last of the budget: the next one waits a unit.
+    if (!ticketed && this.budget && this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + this.budget.unitMs);
     const entry: TokenEntry = { at: now, tokens: Math.max(0, tokens) };
     this.tokenLog.push(entry);
     return {
