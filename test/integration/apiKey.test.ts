@@ -95,6 +95,22 @@ describe('API key: set, test, clear (SecretStorage, per base URL)', () => {
     await vscode.commands.executeCommand('quorum.setApiKey');
   });
 
+  it('tests with one tiny chat request when the gateway has no /models, and reports the latency', async () => {
+    gateway.script((req) => (req.method === 'GET' ? { kind: 'error', status: 404, message: 'Not found' } : undefined));
+    try {
+      const report = await vscode.commands.executeCommand<ConnectionReport>('quorum.testConnection');
+      assert.equal(report?.ok, true);
+      assert.equal(report?.via, 'chat');
+      assert.ok((report?.latencyMs ?? -1) >= 0);
+      const ping = gateway.requests.at(-1);
+      assert.equal(ping?.path, '/v1/chat/completions');
+      assert.equal(ping?.body?.max_tokens ?? ping?.body?.max_completion_tokens, 1);
+      assert.match(prompter.messagesWith('connection.ok')[0]?.text ?? '', /a test request answered in \d/);
+    } finally {
+      gateway.script(undefined);
+    }
+  });
+
   it('warns once when the base URL is plain http to another machine', async () => {
     await setSetting(api, 'gateway.baseUrl', 'http://gateway.example.invalid/v1');
     await setSetting(api, 'gateway.extraHeaders', { 'X-Team': 'core' });

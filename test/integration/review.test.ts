@@ -253,11 +253,13 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     const first = vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
     const firstId = await started;
     assert.equal(api.controller.runningSessions().length, 1);
+    assert.match(api.cost.statusBar.text, /^\$\(sync~spin\) /, 'a spinner while the review runs');
     assert.equal(await vscode.commands.executeCommand('quorum.cancelReview'), 1);
     const cancelled = await first;
     assert.equal(cancelled.reviewId, firstId);
     assert.equal(cancelled.cancelled, true);
     assert.equal(api.controller.runningSessions().length, 0);
+    assert.match(api.cost.statusBar.text, /^\$\(pulse\) /);
 
     // Same lines twice: the first is replaced (cancelled), the second completes.
     const a = vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
