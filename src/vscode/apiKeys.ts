@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { normalizeBaseUrl, secretKeyFor } from './util/baseUrl';
 import type { Redactor } from './util/redact';
 
@@ -6,20 +6,11 @@ import type { Redactor } from './util/redact';
  * The gateway API key, one per base URL, kept only in VS Code's SecretStorage (`quorum.apiKey:<base URL>`).
  * Every key read or stored is handed to the redactor so that it can never be logged.
  */
-export class ApiKeyStore implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<string>();
-  private readonly subscription: vscode.Disposable;
-  /** Fires with the normalized base URL whose key changed (here or in another window). */
-  readonly onDidChange = this.emitter.event;
-
+export class ApiKeyStore {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly redactor: Redactor,
-  ) {
-    this.subscription = secrets.onDidChange((e) => {
-      if (e.key.startsWith('quorum.apiKey:')) this.emitter.fire(e.key.slice('quorum.apiKey:'.length));
-    });
-  }
+  ) {}
 
   async get(baseUrl: string): Promise<string | undefined> {
     const key = await this.secrets.get(secretKeyFor(baseUrl));
@@ -41,10 +32,5 @@ export class ApiKeyStore implements vscode.Disposable {
 
   normalized(baseUrl: string): string {
     return normalizeBaseUrl(baseUrl);
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
   }
 }

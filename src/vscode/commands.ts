@@ -21,8 +21,6 @@ export const InternalCommands = {
   previewFix: 'quorum.internal.previewFix',
   applyFix: 'quorum.internal.applyFix',
   dismissFinding: 'quorum.internal.dismissFinding',
-  previewImprovedCode: 'quorum.internal.previewImprovedCode',
-  applyImprovedCode: 'quorum.internal.applyImprovedCode',
 } as const;
 
 export const CONTRIBUTED_COMMANDS: readonly CommandId[] = Object.values(Commands);

@@ -67,7 +67,6 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   context.subscriptions.push(
     log,
     settings,
-    keys,
     { dispose: () => gateway.dispose() },
     cost,
     store,

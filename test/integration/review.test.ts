@@ -229,7 +229,7 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     await setSetting(api, 'budget.sessionUsd', undefined);
   });
 
-  it('refuses binary content and an empty selection with a clear message', async () => {
+  it('refuses binary, empty and huge content with a clear message', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: 'PK\u0003\u0004\u0000\u0000binary\u0000data' });
     await vscode.window.showTextDocument(doc);
     assert.equal(await vscode.commands.executeCommand('quorum.reviewSelection'), undefined);
@@ -238,6 +238,12 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     await vscode.window.showTextDocument(empty);
     assert.equal(await vscode.commands.executeCommand('quorum.reviewSelection'), undefined);
     assert.match(prompter.messagesWith('review.empty')[0]?.text ?? '', /nothing to review/);
+    const huge = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'const x = 1;\n'.repeat(40_000) });
+    await vscode.window.showTextDocument(huge);
+    await setSetting(api, 'review.confirmWholeFileOverLines', 0);
+    assert.equal(await vscode.commands.executeCommand('quorum.reviewSelection'), undefined);
+    assert.match(prompter.messagesWith('review.huge')[0]?.text ?? '', /too large to review \(508 KB; the limit is 391 KB\)/);
+    await setSetting(api, 'review.confirmWholeFileOverLines', undefined);
   });
 
   it('Cancel Review stops a running review; a new review of the same lines replaces the running one; other lines run alongside', async () => {

@@ -26,8 +26,6 @@ export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed';
  */
 export class FixService implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly registration: vscode.Disposable;
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
 
   constructor(
     private readonly store: FindingStore,
@@ -107,6 +105,5 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
 
   dispose(): void {
     this.registration.dispose();
-    this.emitter.dispose();
   }
 }
