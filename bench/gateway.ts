@@ -52,8 +52,19 @@ function messages(i: number) {
   ];
 }
 
+/** `--no-headers`: the gateway sends no x-ratelimit-* headers, so only its 429s say anything. */
+const HEADERS = !process.argv.includes('--no-headers');
+
 async function startGateway(): Promise<TestGateway> {
-  return startTestGateway({ apiKey: KEY, reply: REPLY, ttftMs: TTFT_MS, tokensPerSecond: TOKENS_PER_SECOND, rateLimit: { requests: RATE, perMs: 1000 }, maxConcurrent: CAP });
+  return startTestGateway({
+    apiKey: KEY,
+    reply: REPLY,
+    ttftMs: TTFT_MS,
+    tokensPerSecond: TOKENS_PER_SECOND,
+    rateLimit: { requests: RATE, perMs: 1000 },
+    maxConcurrent: CAP,
+    rateLimitHeaders: HEADERS,
+  });
 }
 
 /** Runs `one(i)` for 200 requests: `agents` loops each sending its share in turn (or all at once). */
@@ -181,7 +192,7 @@ async function warmUp(): Promise<void> {
 async function main(): Promise<void> {
   await warmUp();
   // `npm run bench:gateway -- quorum` runs one strategy; no argument runs all three.
-  const only = process.argv.slice(2);
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const all: [string, () => Promise<Line>][] = [['quorum', quorum], ['sdk-defaults', sdkDefaults], ['seeds', seeds]];
   for (const [name, run] of all) {
     if (only.length > 0 && !only.includes(name)) continue;

@@ -40,6 +40,9 @@ export class Admission {
   private budget: { remaining: number; atSeq: number; unitMs: number; until: number } | undefined;
   private sendSeq = 0;
   private nextSendAt = 0;
+  /** Spacing learnt from 429s when the gateway sends no rate-limit headers. */
+  private gapMs = 0;
+  private slowedAtSeq = 0;
   private tokenPauseUntil = 0;
   private sent: number[] = [];
   private tokenLog: TokenEntry[] = [];
@@ -75,11 +78,41 @@ export class Admission {
       // A few percent slower than the budget returns, so that sends do not arrive a hair early.
       const unit = Math.max(1, (state.limitRequests ? reset / state.limitRequests : reset) * 1.03);
       this.budget = { remaining, atSeq: sentSeq, unitMs: unit, until: now + reset };
+      this.gapMs = 0; // the gateway says how much remains: no need to guess from 429s
       if (this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + unit);
     }
     if (state.remainingTokens === 0 && state.resetTokensMs !== undefined) {
       this.tokenPauseUntil = Math.max(this.tokenPauseUntil, now + state.resetTokensMs);
     }
+  }
+
+  /**
+   * A 429 from a gateway that sends no `x-ratelimit-*` headers: besides the cool-down, space sends by the
+   * wait it asked for (a token bucket's time for one request; at most a second) or half again the current
+   * spacing, and let the spacing shrink by 1% with every answer that gets through (additive-increase,
+   * multiplicative-decrease in reverse: slow down fast, speed up slowly).
+   */
+  slowDown(waitMs: number, sentSeq: number): void {
+    const asked = Math.min(1000, Math.max(5, waitMs));
+    if (sentSeq > this.slowedAtSeq) {
+      // The first 429 among requests sent since the last slow-down: half again as slow. 429s of requests
+      // that were already on their way when the spacing grew do not count twice.
+      this.gapMs = Math.min(1000, Math.max(this.gapMs * 1.5, asked));
+      this.slowedAtSeq = this.sendSeq;
+    } else {
+      this.gapMs = Math.max(this.gapMs, asked);
+    }
+  }
+
+  /** An answer got through (2xx headers). */
+  succeeded(): void {
+    if (this.gapMs > 0) this.gapMs = this.gapMs < 1 ? 0 : this.gapMs * 0.99;
+  }
+
+  /** The spacing between sends right now, or 0 when they may go at once. */
+  private paceUnit(): number {
+    if (this.budget && this.left() <= 0) return this.budget.unitMs;
+    return this.gapMs;
   }
 
   /** Requests the last observed budget still allows at once (Infinity when nothing is known). */
@@ -105,11 +138,12 @@ export class Admission {
         wait = Math.max(wait, (this.sent[this.sent.length - req.requestsPerMinute] as number) + this.windowMs - now);
       }
       if (req.tokensPerMinute > 0) wait = Math.max(wait, this.tokenWait(now, Math.min(req.tokens, req.tokensPerMinute), req.tokensPerMinute));
-      if (wait <= 0 && this.budget && this.left() <= 0) {
+      const unit = this.paceUnit();
+      if (wait <= 0 && unit > 0) {
         // Paced: take the next free send time once, so that waiters go in arrival order, one unit apart.
         if (ticket === undefined) {
           ticket = Math.max(now, this.nextSendAt);
-          this.nextSendAt = ticket + this.budget.unitMs;
+          this.nextSendAt = ticket + unit;
         }
         if (ticket > now) wait = ticket - now;
       }
@@ -158,7 +192,8 @@ export class Admission {
     this.sent.push(now);
     const seq = ++this.sendSeq;
     // The send that used the last of the budget: the next one waits a unit.
-    if (!ticketed && this.budget && this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + this.budget.unitMs);
+    const unit = this.paceUnit();
+    if (!ticketed && unit > 0) this.nextSendAt = Math.max(this.nextSendAt, now + unit);
     const entry: TokenEntry = { at: now, tokens: Math.max(0, tokens) };
     this.tokenLog.push(entry);
     return {

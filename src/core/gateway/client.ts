@@ -434,12 +434,14 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           response = await client.chat.completions.create(body, { signal: controller.signal, timeout: remaining, maxRetries: 0 }).asResponse();
         } catch (e) {
           const failure = failureFromSdk(e, model, controller.signal, settings);
-          if (e instanceof OpenAI.APIError && e.headers) admission.observe(rateLimitState(e.headers as HeaderSource), reservation.seq);
+          const limits = e instanceof OpenAI.APIError && e.headers ? rateLimitState(e.headers as HeaderSource) : {};
+          admission.observe(limits, reservation.seq);
           if (failure.rateLimited) {
             stats.rateLimited++;
             consecutive429++;
             const wait = failure.waitMs ?? Math.min(tuning.rateLimitDefaultWaitMs * 2 ** (consecutive429 - 1), tuning.backoffMaxMs * 4);
             admission.coolDown(wait);
+            if (limits.remainingRequests === undefined) admission.slowDown(wait, reservation.seq);
             log('warn', `${model}: 429 from the gateway; the client waits ${wait} ms`, { model, agent: tag?.agent, waitMs: wait, requestId: failure.error.requestId, attempt: ctx.attempt }, key);
           } else if (failure.retryable && failure.waitMs !== undefined) {
             admission.coolDown(failure.waitMs);
@@ -451,6 +453,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           throw new AttemptError(failure);
         }
         reached = true;
+        admission.succeeded();
         into.requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
         admission.observe(rateLimitState(response.headers), reservation.seq);
         let ended: 'done' | 'eof';
