@@ -103,6 +103,19 @@ describe('Switch Model… (gateway /models with prices, saved to settings)', fun
     assert.equal(await validate('openai/gpt-4o'), undefined);
     const config = vscode.workspace.getConfiguration('quorum');
     for (const a of BUILTINS) assert.equal(config.inspect<string>(`agents.${a}.model`)?.workspaceValue, 'openai/gpt-4o', a);
+    assert.equal(api.settings.current.agents.coding.model, 'openai/gpt-4o');
+
+    // Now the workspace overrides the user setting: Quorum offers the workspace first and says why.
+    const again = new ScriptedPrompter()
+      .onPick('switchModel.agent', (items) => labelled(items, 'Coding'))
+      .onPick('switchModel.model', (items) => labelled(items, 'gpt-4.1-mini'))
+      .onPick('switchModel.target', (items) => items[0]);
+    api.usePrompter(again);
+    await vscode.commands.executeCommand('quorum.switchModel');
+    const targets = again.calls.find((c) => c.id === 'switchModel.target')?.items ?? [];
+    assert.match(targets[0]?.label ?? '', /Workspace settings/);
+    assert.match(targets[0]?.detail ?? '', /overrides the user setting/);
+    assert.equal(config.inspect<string>('agents.coding.model')?.workspaceValue, 'gpt-4.1-mini');
     for (const a of BUILTINS) await config.update(`agents.${a}.model`, undefined, vscode.ConfigurationTarget.Workspace);
   });
 

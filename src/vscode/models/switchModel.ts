@@ -77,7 +77,7 @@ export class ModelSwitcher {
     const current = [...new Set(chosen.map((r) => r.model))];
     const model = await this.pickModel(current, suggestions);
     if (!model) return undefined;
-    const target = await this.pickTarget();
+    const target = await this.pickTarget(chosen);
     if (target === undefined) return undefined;
     await this.save(chosen, model, target);
     const where = target === vscode.ConfigurationTarget.Global ? vscode.l10n.t('user settings') : vscode.l10n.t('workspace settings');
@@ -135,12 +135,19 @@ export class ModelSwitcher {
     return parsed.success ? parsed.data : undefined;
   }
 
-  private async pickTarget(): Promise<vscode.ConfigurationTarget | undefined> {
+  private async pickTarget(rows: readonly AgentRow[]): Promise<vscode.ConfigurationTarget | undefined> {
     if (!vscode.workspace.workspaceFolders?.length) return vscode.ConfigurationTarget.Global;
-    const items: TargetItem[] = [
-      { target: vscode.ConfigurationTarget.Global, label: `$(account) ${vscode.l10n.t('User settings')}`, description: vscode.l10n.t('All your workspaces') },
-      { target: vscode.ConfigurationTarget.Workspace, label: `$(folder) ${vscode.l10n.t('Workspace settings')}`, description: vscode.l10n.t('Only this workspace') },
-    ];
+    const config = vscode.workspace.getConfiguration('quorum');
+    // A model set in the workspace overrides the user setting there: offer the workspace first then.
+    const inWorkspace = rows.some((r) => (r.custom ? config.inspect('customAgents')?.workspaceValue : config.inspect(`agents.${r.id}.model`)?.workspaceValue) !== undefined);
+    const user: TargetItem = { target: vscode.ConfigurationTarget.Global, label: `$(account) ${vscode.l10n.t('User settings')}`, description: vscode.l10n.t('All your workspaces') };
+    const workspace: TargetItem = {
+      target: vscode.ConfigurationTarget.Workspace,
+      label: `$(folder) ${vscode.l10n.t('Workspace settings')}`,
+      description: vscode.l10n.t('Only this workspace'),
+      detail: inWorkspace ? vscode.l10n.t('This workspace already sets the model, which overrides the user setting here') : undefined,
+    };
+    const items = inWorkspace ? [workspace, user] : [user, workspace];
     const picked = await this.prompter.pick(items, { id: 'switchModel.target', title: vscode.l10n.t('Quorum: Switch Model — save where?') });
     return picked?.target;
   }
