@@ -23,6 +23,8 @@ export interface AdmitRequest {
 export interface Reservation {
   /** Send order of the request, for `observe`. */
   seq: number;
+  /** When its send time was set (for `slowDown`). */
+  decidedAt: number;
   /** Replaces the reserved tokens by what was used (0 when the request never reached the model). */
   settle(tokens: number): void;
 }
@@ -42,7 +44,7 @@ export class Admission {
   private nextSendAt = 0;
   /** Spacing learnt from 429s when the gateway sends no rate-limit headers. */
   private gapMs = 0;
-  private slowedAtSeq = 0;
+  private slowedAt = 0;
   private tokenPauseUntil = 0;
   private sent: number[] = [];
   private tokenLog: TokenEntry[] = [];
@@ -92,13 +94,13 @@ export class Admission {
    * spacing, and let the spacing shrink by 1% with every answer that gets through (additive-increase,
    * multiplicative-decrease in reverse: slow down fast, speed up slowly).
    */
-  slowDown(waitMs: number, sentSeq: number): void {
+  slowDown(waitMs: number, decidedAt: number): void {
     const asked = Math.min(1000, Math.max(5, waitMs));
-    if (sentSeq > this.slowedAtSeq) {
-      // The first 429 among requests sent since the last slow-down: half again as slow. 429s of requests
-      // that were already on their way when the spacing grew do not count twice.
+    if (decidedAt > this.slowedAt) {
+      // The first 429 among requests let through since the last slow-down: half again as slow. 429s of
+      // requests whose send time was set before the spacing grew do not count twice.
       this.gapMs = Math.min(1000, Math.max(this.gapMs * 1.5, asked));
-      this.slowedAtSeq = this.sendSeq;
+      this.slowedAt = this.clock.now();
     } else {
       this.gapMs = Math.max(this.gapMs, asked);
     }
@@ -127,6 +129,7 @@ export class Admission {
     const jitter = this.clock.random();
     /** While paced, the send time this request was given, in arrival order. */
     let ticket: number | undefined;
+    let ticketAt: number | undefined;
     for (;;) {
       if (req.signal.aborted) throw req.signal.reason;
       const now = this.clock.now();
@@ -142,12 +145,13 @@ export class Admission {
       if (wait <= 0 && unit > 0) {
         // Paced: take the next free send time once, so that waiters go in arrival order, one unit apart.
         if (ticket === undefined) {
+          ticketAt = now;
           ticket = Math.max(now, this.nextSendAt);
           this.nextSendAt = ticket + unit;
         }
         if (ticket > now) wait = ticket - now;
       }
-      if (wait <= 0) return this.reserve(now, req.tokens, ticket !== undefined);
+      if (wait <= 0) return this.reserve(now, req.tokens, ticket !== undefined, ticketAt ?? now);
       await this.nap(Math.min(wait, 1000), req.signal);
     }
   }
@@ -188,7 +192,7 @@ export class Admission {
     return 0;
   }
 
-  private reserve(now: number, tokens: number, ticketed: boolean): Reservation {
+  private reserve(now: number, tokens: number, ticketed: boolean, decidedAt: number): Reservation {
     this.sent.push(now);
     const seq = ++this.sendSeq;
     // The send that used the last of the budget: the next one waits a unit.
@@ -198,6 +202,7 @@ export class Admission {
     this.tokenLog.push(entry);
     return {
       seq,
+      decidedAt,
       settle: (used: number) => {
         const before = entry.tokens;
         entry.tokens = Math.max(0, used);

@@ -441,7 +441,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
             consecutive429++;
             const wait = failure.waitMs ?? Math.min(tuning.rateLimitDefaultWaitMs * 2 ** (consecutive429 - 1), tuning.backoffMaxMs * 4);
             admission.coolDown(wait);
-            if (limits.remainingRequests === undefined) admission.slowDown(wait, reservation.seq);
+            if (limits.remainingRequests === undefined) admission.slowDown(wait, reservation.decidedAt);
             log('warn', `${model}: 429 from the gateway; the client waits ${wait} ms`, { model, agent: tag?.agent, waitMs: wait, requestId: failure.error.requestId, attempt: ctx.attempt }, key);
           } else if (failure.retryable && failure.waitMs !== undefined) {
             admission.coolDown(failure.waitMs);

@@ -108,4 +108,14 @@ describe('gateway client: concurrency, rate windows and cool-down', () => {
     assert.equal(r.ledger.totals().session.requests, 12);
     assert.equal(r.ledger.totals().session.retries, r.gw.rateLimited);
   });
+
+  it('learns to space its sends from 429s when the gateway sends no rate-limit headers', async () => {
+    r = await rig({
+      settings: { limits: { maxConcurrent: 8, maxRetries: 2 } },
+      gateway: { rateLimit: { requests: 2, perMs: 200 }, rateLimitHeaders: false, ttftMs: 5 },
+    });
+    const all = await Promise.all(Array.from({ length: 24 }, (_, i) => drain(r.client.stream(ask('gpt-4.1', `q${i}`)))));
+    assert.deepEqual(all.filter((x) => x.error).map((x) => String(x.error)), []);
+    assert.ok(r.gw.rateLimited < 24, `${r.gw.rateLimited} 429s for 24 requests`);
+  });
 });
