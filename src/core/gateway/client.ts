@@ -320,7 +320,6 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       for await (const item of readSse(teed)) {
         if (item.kind === 'comment') continue;
         events++;
-        onData();
         if (item.data.trim() === '[DONE]') return 'done';
         let json: unknown;
         try {
@@ -334,6 +333,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           throw new StreamErrorSignal(err ?? { message: 'error event' });
         }
         absorb(json, into, onText);
+        onData(); // after absorbing, so that the watchdog knows whether the answer has finished
       }
       if (events === 0 && rawSize > 0) {
         const text = new TextDecoder().decode(Buffer.concat(raw)).trim();
@@ -392,7 +392,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     let sentFormat = false;
     const tag = request.tag;
     try {
-      key = await readKey();
+      key = await untilAborted(readKey(), ctx.signal);
       reservation = await admission.admit({
         tokens: ctx.promptEstimate + (request.maxTokens ?? 0),
         requestsPerMinute: settings.limits.requestsPerMinute,
@@ -420,7 +420,10 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       let idle: ReturnType<typeof setTimeout> | undefined;
       const kick = () => {
         if (idle) clearTimeout(idle);
-        idle = setTimeout(() => controller.abort(new AbortReason('idle')), idleMs);
+        // Once the answer has finished (and its usage came), a gateway that neither sends [DONE] nor closes
+        // the response is not waited for a whole idle period.
+        const window = into.finish === undefined || into.finish === 'error' ? idleMs : into.usage ? Math.min(idleMs, 1000) : Math.min(idleMs, 5000);
+        idle = setTimeout(() => controller.abort(new AbortReason('idle')), window);
       };
       const t0 = Date.now();
       stats.httpRequests++;
@@ -813,6 +816,25 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       limit.clearQueue();
     },
   };
+}
+
+/** A promise, or the signal's reason when it aborts first (a key store that never answers must not hang a review). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 class StreamErrorSignal extends Error {
