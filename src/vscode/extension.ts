@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log });
   const panels = new ReviewPanels(context, { log, actions: controller });
   controller.attachPanels(panels);
+  fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
 
   context.subscriptions.push(
     log,

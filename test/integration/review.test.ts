@@ -166,13 +166,24 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     byHand.insert(uri, editor.document.lineAt(10).range.end, '  # edited');
     assert.ok(await vscode.workspace.applyEdit(byHand));
     const loopActions = await actionsAt(uri, 11);
-    const refused = prompter.next((c) => c.id === 'fix.changed');
-    assert.equal(await run(loopActions.find((a) => a.title.startsWith('Quorum: Apply fix'))), 'changed');
-    assert.match((await refused).text ?? '', /changed since the review/);
-    assert.equal(editor.document.lineAt(10).text, '    for i in range(len(prices) + 1):  # edited');
-
-    // The improved code covered lines that have changed too: refused as well.
+    // The improved code covers lines that have changed too: refused.
     assert.equal(await run(loopActions.find((a) => a.title.startsWith('Quorum: Apply improved code'))), 'changed');
+    const refused = prompter.next((c) => c.id === 'fix.changed' && prompter.messagesWith('fix.changed').length === 2);
+    prompter.onMessage('fix.changed', (actions) => actions[0]);
+    const reviewedAgain = new Promise<void>((resolve) => {
+      const sub = api.controller.onDidStartReview((s) => {
+        sub.dispose();
+        s.onEvent((e) => e.type === 'review-done' && resolve());
+      });
+    });
+    assert.equal(await run(loopActions.find((a) => a.title.startsWith('Quorum: Apply fix'))), 'changed');
+    const shown = await refused;
+    assert.match(shown.text ?? '', /changed since the review/);
+    assert.deepEqual(shown.actions, ['Review Again']);
+    // "Review Again" reviews the same lines as they read now.
+    await reviewedAgain;
+    prompter.onMessage('fix.changed', () => undefined);
+    assert.equal(editor.document.lineAt(10).text, '    for i in range(len(prices) + 1):  # edited');
 
     await run((await actionsAt(uri, 6)).find((a) => a.title.startsWith('Quorum: Dismiss')));
     assert.ok(!quorumDiagnostics(uri).some((d) => d.message.startsWith('Row returned')));

@@ -27,6 +27,9 @@ export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed';
 export class FixService implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly registration: vscode.Disposable;
 
+  /** Runs the review of a session again (set by the composition root: the review controller). */
+  reviewAgain: ((sessionId: string) => void) | undefined;
+
   constructor(
     private readonly store: FindingStore,
     private readonly prompter: Prompter,
@@ -76,11 +79,12 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     }
     const checked = await this.check(fix);
     if (!checked) {
-      void this.prompter.message(
-        'warning',
-        vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the selection again for a fresh fix.'),
-        { id: 'fix.changed' },
-      );
+      const again = vscode.l10n.t('Review Again');
+      void this.prompter
+        .message('warning', vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the lines again for a fresh fix.'), { id: 'fix.changed' }, again)
+        .then((choice) => {
+          if (choice === again) this.reviewAgain?.(sessionId);
+        });
       return 'changed';
     }
     const edit = new vscode.WorkspaceEdit();

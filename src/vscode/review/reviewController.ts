@@ -393,6 +393,21 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     void this.rerunTarget(targetKey, options);
   }
 
+  /**
+   * Reviews a session's lines again as they read now, following them where edits moved them (while the
+   * reviewed range still exists), without the cache.
+   */
+  async reviewAgain(sessionId: string): Promise<ReviewSummary | undefined> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return undefined;
+    const anchor = this.deps.store.get(sessionId, IMPROVED_CODE);
+    const key = anchor ? targetKeyOf(session.uri, anchor.range.start + 1, anchor.range.end + 1) : session.targetKey;
+    const summary = await this.rerunTarget(key, { noCache: true });
+    // The lines moved, so the new review has another target: the old findings go once it has run.
+    if (summary && key !== session.targetKey) this.deps.store.discard(session.id);
+    return summary;
+  }
+
   /** Reviews the same lines again, as they read now. */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const last = this.latest.get(targetKey);
