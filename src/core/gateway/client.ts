@@ -1,17 +1,18 @@
 import OpenAI from 'openai';
-import pLimit from 'p-limit';
 import pRetry from 'p-retry';
-import * as z from 'zod';
 import type { CostLedger } from '../cost/ledger';
 import { estimateCost } from '../cost/prices';
 import type { QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
-import { Admission, sleep, type Reservation } from './admission';
+import { Admission, type Reservation } from './admission';
+import { readAnswer, StreamErrorSignal, type Attempted } from './answer';
 import { Channel } from './channel';
-import { parseChunk, parseError, toFinishReason, type ReportedUsage } from './chunks';
-import { classifyHttp, classifyStreamError, redact, type Failure } from './errors';
-import { rateLimitState, retryAfterMs, type HeaderSource } from './rateHeaders';
-import { readSse } from './sse';
+import { toFinishReason } from './chunks';
+import { classifyStreamError, redact, type Failure } from './errors';
+import { abortError, AbortReason, failureFromSdk } from './failures';
+import { parseModels } from './models';
+import { rateLimitState, type HeaderSource } from './rateHeaders';
+import { Slots } from './slots';
 import { closestModels } from './suggest';
 import {
   GatewayError,
@@ -91,17 +92,6 @@ const DEFAULT_TUNING: GatewayTuning = {
   random: Math.random,
 };
 
-/** Answers longer than this are cut off as a bad response (a runaway gateway must not fill memory). */
-const MAX_ANSWER_CHARS = 4_000_000;
-const MAX_JSON_BODY_BYTES = 8_000_000;
-
-type AbortKind = 'cancelled' | 'deadline' | 'idle' | 'disposed';
-class AbortReason extends Error {
-  constructor(readonly kind: AbortKind) {
-    super(kind);
-  }
-}
-
 /** Carries a classified failure through p-retry. */
 class AttemptError extends Error {
   constructor(readonly failure: Failure) {
@@ -111,32 +101,11 @@ class AttemptError extends Error {
 
 const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
-const modelsSchema = z.union([
-  z.looseObject({ data: z.array(z.unknown()) }).transform((o) => o.data),
-  z.looseObject({ models: z.array(z.unknown()) }).transform((o) => o.models),
-  z.array(z.unknown()),
-]);
-const modelEntrySchema = z.looseObject({
-  id: z.string().min(1).max(300),
-  owned_by: z.string().optional().catch(undefined),
-  context_window: z.number().int().positive().optional().catch(undefined),
-  context_length: z.number().int().positive().optional().catch(undefined),
-});
-
-interface Attempted {
-  text: string;
-  reasoning: string;
-  usage?: ReportedUsage;
-  finish?: string;
-  model?: string;
-  requestId?: string;
-}
-
 export function createGateway(options: GatewayOptions): GatewayClient {
   const tuning: GatewayTuning = { ...DEFAULT_TUNING, ...(options.tuning ?? {}) };
   const logger = options.logger;
   const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs);
-  const limit = pLimit(Math.max(1, options.settings().limits.maxConcurrent));
+  const slots = new Slots(options.settings().limits.maxConcurrent);
   const disposeController = new AbortController();
   /** Models whose gateway refused `response_format` this session. */
   const noResponseFormat = new Set<string>();
@@ -191,184 +160,6 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     return sdk.client;
   }
 
-  /** Takes a concurrency slot (FIFO across all callers); resolves to its release function. */
-  function acquire(signal: AbortSignal): Promise<() => void> {
-    const wanted = Math.max(1, options.settings().limits.maxConcurrent);
-    if (limit.concurrency !== wanted) limit.concurrency = wanted;
-    stats.queued++;
-    return new Promise<() => void>((resolve, reject) => {
-      let settled = false;
-      const onAbort = () => {
-        if (settled) return;
-        settled = true;
-        stats.queued--;
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      void limit(
-        () =>
-          new Promise<void>((release) => {
-            signal.removeEventListener('abort', onAbort);
-            if (settled) return release();
-            settled = true;
-            stats.queued--;
-            stats.inFlight++;
-            let released = false;
-            resolve(() => {
-              if (released) return;
-              released = true;
-              stats.inFlight--;
-              release();
-            });
-          }),
-      );
-      if (signal.aborted) onAbort();
-    });
-  }
-
-  function abortError(kind: AbortKind, model: string, partialText: string | undefined, settings: QuorumSettings): GatewayError {
-    const partial = partialText ? { partialText } : {};
-    if (kind === 'idle') {
-      return new GatewayError({ code: 'timeout', message: `${model}: no data from the gateway for ${settings.limits.idleTimeoutSeconds} s${partialText ? ' (the answer is partial)' : ''}`, model, ...partial });
-    }
-    if (kind === 'deadline') {
-      return new GatewayError({ code: 'timeout', message: `${model}: no complete answer within ${settings.limits.deadlineSeconds} s${partialText ? ' (the answer is partial)' : ''}`, model, ...partial });
-    }
-    return new GatewayError({ code: 'cancelled', message: `${model}: cancelled${kind === 'disposed' ? ' (the client was disposed)' : ''}`, model, ...partial });
-  }
-
-  function failureFromSdk(e: unknown, model: string, signal: AbortSignal, settings: QuorumSettings): Failure {
-    if (signal.aborted) {
-      const kind = signal.reason instanceof AbortReason ? signal.reason.kind : 'cancelled';
-      return { error: abortError(kind, model, undefined, settings), retryable: kind === 'idle', reachedModel: false, fallbackAllowed: kind === 'idle' };
-    }
-    if (e instanceof GatewayError) return { error: e, retryable: false, reachedModel: false, fallbackAllowed: false };
-    if (e instanceof OpenAI.APIConnectionTimeoutError) {
-      return { error: new GatewayError({ code: 'timeout', message: `${model}: the gateway did not answer in time`, model }), retryable: true, reachedModel: false, fallbackAllowed: true };
-    }
-    if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
-      const body = parseError(e.error);
-      const headers = e.headers as HeaderSource | undefined;
-      return classifyHttp({
-        status: e.status,
-        message: body?.message ?? e.message,
-        type: body?.type,
-        code: body?.code,
-        waitMs: retryAfterMs(headers),
-        requestId: e.requestID ?? undefined,
-        model,
-      });
-    }
-    const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
-    return {
-      error: new GatewayError({ code: 'network', message: `${model}: could not reach the gateway (${cause.slice(0, 300)})`, model }),
-      retryable: true,
-      reachedModel: false,
-      fallbackAllowed: true,
-    };
-  }
-
-  /** Reads a streamed (SSE) or whole (JSON) answer; `onText` gets the answer's text as it arrives. */
-  async function readAnswer(response: Response, into: Attempted, onData: () => void, onText: (t: string) => void, signal: AbortSignal): Promise<'done' | 'eof'> {
-    const body = response.body;
-    if (!body) return 'eof';
-    const reader = body.getReader();
-    const cancel = () => {
-      reader.cancel().catch(() => undefined);
-    };
-    signal.addEventListener('abort', cancel, { once: true });
-    const bytes: AsyncIterable<Uint8Array> = {
-      async *[Symbol.asyncIterator]() {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          if (value) yield value;
-        }
-      },
-    };
-    const contentType = response.headers.get('content-type') ?? '';
-    try {
-      if (!/event-stream/i.test(contentType) && /json/i.test(contentType)) {
-        const chunks: Uint8Array[] = [];
-        let size = 0;
-        for await (const b of bytes) {
-          onData();
-          size += b.byteLength;
-          if (size > MAX_JSON_BODY_BYTES) throw new Error('the answer is too large');
-          chunks.push(b);
-        }
-        const text = new TextDecoder().decode(Buffer.concat(chunks));
-        absorb(JSON.parse(text), into, onText);
-        return 'done';
-      }
-      // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
-      // text (bounded) to read it as such at the end.
-      let events = 0;
-      const raw: Uint8Array[] = [];
-      let rawSize = 0;
-      const teed: AsyncIterable<Uint8Array> = {
-        async *[Symbol.asyncIterator]() {
-          for await (const b of bytes) {
-            if (events === 0 && rawSize + b.byteLength <= MAX_JSON_BODY_BYTES) {
-              raw.push(b);
-              rawSize += b.byteLength;
-            }
-            yield b;
-          }
-        },
-      };
-      for await (const item of readSse(teed)) {
-        if (item.kind === 'comment') continue;
-        events++;
-        if (item.data.trim() === '[DONE]') return 'done';
-        let json: unknown;
-        try {
-          json = JSON.parse(item.data);
-        } catch {
-          throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
-        }
-        if (item.event === 'error') {
-          into.finish = 'error';
-          const err = parseError((json as { error?: unknown })?.error ?? json);
-          throw new StreamErrorSignal(err ?? { message: 'error event' });
-        }
-        absorb(json, into, onText);
-        onData(); // after absorbing, so that the watchdog knows whether the answer has finished
-      }
-      if (events === 0 && rawSize > 0) {
-        const text = new TextDecoder().decode(Buffer.concat(raw)).trim();
-        if (text.startsWith('{')) {
-          absorb(JSON.parse(text), into, onText);
-          return 'done';
-        }
-        throw new SyntaxError(`the answer is neither a stream nor JSON: ${text.slice(0, 80)}`);
-      }
-      return 'eof';
-    } finally {
-      signal.removeEventListener('abort', cancel);
-      try {
-        reader.releaseLock();
-      } catch {
-        // a read was still pending on a cancelled stream
-      }
-    }
-  }
-
-  function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {
-    const c = parseChunk(json);
-    if (!c) throw new SyntaxError('a stream event is not a chat completion chunk');
-    if (c.model) into.model = c.model;
-    if (c.usage) into.usage = c.usage; // repeated usage: the last one wins, never the sum
-    if (c.reasoning) into.reasoning += c.reasoning;
-    if (c.content) {
-      into.text += c.content;
-      if (into.text.length > MAX_ANSWER_CHARS) throw new SyntaxError('the answer exceeds 4 million characters');
-      onText(c.content);
-    }
-    if (c.finishReason) into.finish = c.finishReason;
-    if (c.error) throw new StreamErrorSignal(c.error);
-  }
-
   interface AttemptContext {
     request: ChatRequest;
     model: string;
@@ -383,7 +174,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
 
   async function attempt(ctx: AttemptContext): Promise<StreamResult> {
     const { request, model, settings } = ctx;
-    const release = await acquire(ctx.signal);
+    const release = await slots.acquire(ctx.signal, options.settings().limits.maxConcurrent);
     const into: Attempted = { text: '', reasoning: '' };
     let reservation: Reservation | undefined;
     let key: string | undefined;
@@ -623,18 +414,8 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       }
       throw f.error;
     }
-    const list = modelsSchema.safeParse(json);
-    if (!list.success) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
-    const out: ModelInfo[] = [];
-    for (const raw of list.data) {
-      const m = modelEntrySchema.safeParse(typeof raw === 'string' ? { id: raw } : raw);
-      if (!m.success) continue;
-      const info: ModelInfo = { id: m.data.id };
-      if (m.data.owned_by) info.ownedBy = m.data.owned_by;
-      const ctx = m.data.context_window ?? m.data.context_length;
-      if (ctx) info.contextWindow = ctx;
-      out.push(info);
-    }
+    const out = parseModels(json);
+    if (!out) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
     modelsCache = { at: Date.now(), baseUrl: settings.gateway.baseUrl, ids: out.map((m) => m.id) };
     return out;
   }
@@ -810,10 +591,10 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   return {
     stream,
     listModels,
-    stats: () => ({ ...stats, coolDownUntil: admission.coolDownUntil }),
+    stats: () => ({ ...stats, queued: slots.queued, inFlight: slots.inFlight, coolDownUntil: admission.coolDownUntil }),
     dispose: () => {
       if (!disposeController.signal.aborted) disposeController.abort(new AbortReason('disposed'));
-      limit.clearQueue();
+      slots.clear();
     },
   };
 }
@@ -837,14 +618,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-class StreamErrorSignal extends Error {
-  constructor(readonly error: { message: string; type?: string; code?: string | number; status?: number }) {
-    super(error.message);
-  }
-}
-
 function copyError(e: GatewayError, patch: Partial<ConstructorParameters<typeof GatewayError>[0]>): GatewayError {
   return new GatewayError({ ...e.toJSON(), ...patch });
 }
 
-export { sleep };

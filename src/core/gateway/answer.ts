@@ -1,0 +1,129 @@
+import { parseChunk, parseError, type ReportedUsage } from './chunks';
+import { readSse } from './sse';
+
+/**
+ * Reading one HTTP answer of the chat-completions endpoint: an SSE stream, or a whole JSON completion (with or
+ * without the right content type), into what has arrived so far.
+ */
+
+/** Answers longer than this are cut off as a bad response (a runaway gateway must not fill memory). */
+const MAX_ANSWER_CHARS = 4_000_000;
+const MAX_JSON_BODY_BYTES = 8_000_000;
+
+/** What an attempt has received so far. */
+export interface Attempted {
+  text: string;
+  reasoning: string;
+  usage?: ReportedUsage;
+  finish?: string;
+  model?: string;
+  requestId?: string;
+}
+
+/** An error object inside a 200 answer (`{"error": …}` or an `event: error`). */
+export class StreamErrorSignal extends Error {
+  constructor(readonly error: { message: string; type?: string; code?: string | number; status?: number }) {
+    super(error.message);
+  }
+}
+
+/** Reads a streamed (SSE) or whole (JSON) answer; `onText` gets the answer's text as it arrives. */
+export async function readAnswer(response: Response, into: Attempted, onData: () => void, onText: (t: string) => void, signal: AbortSignal): Promise<'done' | 'eof'> {
+  const body = response.body;
+  if (!body) return 'eof';
+  const reader = body.getReader();
+  const cancel = () => {
+    reader.cancel().catch(() => undefined);
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  const bytes: AsyncIterable<Uint8Array> = {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        if (value) yield value;
+      }
+    },
+  };
+  const contentType = response.headers.get('content-type') ?? '';
+  try {
+    if (!/event-stream/i.test(contentType) && /json/i.test(contentType)) {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const b of bytes) {
+        onData();
+        size += b.byteLength;
+        if (size > MAX_JSON_BODY_BYTES) throw new Error('the answer is too large');
+        chunks.push(b);
+      }
+      const text = new TextDecoder().decode(Buffer.concat(chunks));
+      absorb(JSON.parse(text), into, onText);
+      return 'done';
+    }
+    // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
+    // text (bounded) to read it as such at the end.
+    let events = 0;
+    const raw: Uint8Array[] = [];
+    let rawSize = 0;
+    const teed: AsyncIterable<Uint8Array> = {
+      async *[Symbol.asyncIterator]() {
+        for await (const b of bytes) {
+          if (events === 0 && rawSize + b.byteLength <= MAX_JSON_BODY_BYTES) {
+            raw.push(b);
+            rawSize += b.byteLength;
+          }
+          yield b;
+        }
+      },
+    };
+    for await (const item of readSse(teed)) {
+      if (item.kind === 'comment') continue;
+      events++;
+      if (item.data.trim() === '[DONE]') return 'done';
+      let json: unknown;
+      try {
+        json = JSON.parse(item.data);
+      } catch {
+        throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
+      }
+      if (item.event === 'error') {
+        into.finish = 'error';
+        const err = parseError((json as { error?: unknown })?.error ?? json);
+        throw new StreamErrorSignal(err ?? { message: 'error event' });
+      }
+      absorb(json, into, onText);
+      onData(); // after absorbing, so that the watchdog knows whether the answer has finished
+    }
+    if (events === 0 && rawSize > 0) {
+      const text = new TextDecoder().decode(Buffer.concat(raw)).trim();
+      if (text.startsWith('{')) {
+        absorb(JSON.parse(text), into, onText);
+        return 'done';
+      }
+      throw new SyntaxError(`the answer is neither a stream nor JSON: ${text.slice(0, 80)}`);
+    }
+    return 'eof';
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    try {
+      reader.releaseLock();
+    } catch {
+      // a read was still pending on a cancelled stream
+    }
+  }
+}
+
+export function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {
+  const c = parseChunk(json);
+  if (!c) throw new SyntaxError('a stream event is not a chat completion chunk');
+  if (c.model) into.model = c.model;
+  if (c.usage) into.usage = c.usage; // repeated usage: the last one wins, never the sum
+  if (c.reasoning) into.reasoning += c.reasoning;
+  if (c.content) {
+    into.text += c.content;
+    if (into.text.length > MAX_ANSWER_CHARS) throw new SyntaxError('the answer exceeds 4 million characters');
+    onText(c.content);
+  }
+  if (c.finishReason) into.finish = c.finishReason;
+  if (c.error) throw new StreamErrorSignal(c.error);
+}

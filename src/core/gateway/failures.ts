@@ -1,0 +1,58 @@
+import OpenAI from 'openai';
+import type { QuorumSettings } from '../settings/schema';
+import { parseError } from './chunks';
+import { classifyHttp, type Failure } from './errors';
+import { retryAfterMs, type HeaderSource } from './rateHeaders';
+import { GatewayError } from './types';
+
+/** Why the client aborted a request: the caller, the overall deadline, the idle watchdog, or dispose(). */
+export type AbortKind = 'cancelled' | 'deadline' | 'idle' | 'disposed';
+export class AbortReason extends Error {
+  constructor(readonly kind: AbortKind) {
+    super(kind);
+  }
+}
+
+/** The error for a request the client aborted, keeping the text that had arrived. */
+export function abortError(kind: AbortKind, model: string, partialText: string | undefined, settings: QuorumSettings): GatewayError {
+  const partial = partialText ? { partialText } : {};
+  if (kind === 'idle') {
+    return new GatewayError({ code: 'timeout', message: `${model}: no data from the gateway for ${settings.limits.idleTimeoutSeconds} s${partialText ? ' (the answer is partial)' : ''}`, model, ...partial });
+  }
+  if (kind === 'deadline') {
+    return new GatewayError({ code: 'timeout', message: `${model}: no complete answer within ${settings.limits.deadlineSeconds} s${partialText ? ' (the answer is partial)' : ''}`, model, ...partial });
+  }
+  return new GatewayError({ code: 'cancelled', message: `${model}: cancelled${kind === 'disposed' ? ' (the client was disposed)' : ''}`, model, ...partial });
+}
+
+/** Classifies what the SDK threw for an attempt (an HTTP error answer, a connection failure, an abort). */
+export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, settings: QuorumSettings): Failure {
+  if (signal.aborted) {
+    const kind = signal.reason instanceof AbortReason ? signal.reason.kind : 'cancelled';
+    return { error: abortError(kind, model, undefined, settings), retryable: kind === 'idle', reachedModel: false, fallbackAllowed: kind === 'idle' };
+  }
+  if (e instanceof GatewayError) return { error: e, retryable: false, reachedModel: false, fallbackAllowed: false };
+  if (e instanceof OpenAI.APIConnectionTimeoutError) {
+    return { error: new GatewayError({ code: 'timeout', message: `${model}: the gateway did not answer in time`, model }), retryable: true, reachedModel: false, fallbackAllowed: true };
+  }
+  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+    const body = parseError(e.error);
+    const headers = e.headers as HeaderSource | undefined;
+    return classifyHttp({
+      status: e.status,
+      message: body?.message ?? e.message,
+      type: body?.type,
+      code: body?.code,
+      waitMs: retryAfterMs(headers),
+      requestId: e.requestID ?? undefined,
+      model,
+    });
+  }
+  const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
+  return {
+    error: new GatewayError({ code: 'network', message: `${model}: could not reach the gateway (${cause.slice(0, 300)})`, model }),
+    retryable: true,
+    reachedModel: false,
+    fallbackAllowed: true,
+  };
+}
