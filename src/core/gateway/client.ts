@@ -7,7 +7,7 @@ import { countChatTokens, countTokens } from '../tokens/count';
 import { Admission, type Reservation } from './admission';
 import { readAnswer, StreamErrorSignal, type Attempted } from './answer';
 import { Channel } from './channel';
-import { toFinishReason } from './chunks';
+import { parseUsage, toFinishReason } from './chunks';
 import { classifyStreamError, redact, type Failure } from './errors';
 import { abortError, AbortReason, failureFromSdk } from './failures';
 import { parseModels } from './models';
@@ -230,6 +230,12 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           const failure = failureFromSdk(e, model, controller.signal, settings);
           const limits = e instanceof OpenAI.APIError && e.headers ? rateLimitState(e.headers as HeaderSource) : {};
           admission.observe(limits, reservation.seq);
+          // An error answer that reports usage says the model ran: that usage is billed like any other.
+          const errorUsage = e instanceof OpenAI.APIError ? parseUsage((e.error as { usage?: unknown } | undefined)?.usage) : undefined;
+          if (errorUsage) {
+            into.usage = errorUsage;
+            reached = true;
+          }
           if (failure.rateLimited) {
             stats.rateLimited++;
             consecutive429++;

@@ -206,4 +206,17 @@ describe('gateway client: retries and error codes', () => {
     const error = await fails(r);
     assert.equal(error.code, 'cancelled');
   });
+
+  it('bills usage that an error answer reports (the model ran) and nothing for one that reports none', async () => {
+    r = await rig({ settings: { limits: { maxRetries: 0 } } });
+    r.gw.enqueue({ kind: 'raw', status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'model crashed', usage: { prompt_tokens: 1000, completion_tokens: 10 } }) });
+    const error = await fails(r);
+    assert.equal(error.code, 'server');
+    const entry = r.ledger.entries()[0];
+    assert.equal(entry?.usage.promptTokens, 1000);
+    assert.equal(entry?.costSource, 'reported');
+    r.gw.enqueue({ kind: 'error', status: 500, message: 'no usage here' });
+    await fails(r);
+    assert.equal(r.ledger.entries()[1]?.costUsd, 0);
+  });
 });
