@@ -130,13 +130,19 @@ export function select(editor: vscode.TextEditor, firstLine: number, lastLine: n
   editor.selection = new vscode.Selection(firstLine - 1, 0, end.line, end.character);
 }
 
-/** Reverts and closes every open editor, so that each test starts from the files on disk. */
+/**
+ * Undoes every unsaved change (a file gets its text on disk back, an untitled document is emptied, so
+ * neither is dirty and nothing asks to save) and closes every editor: each test starts from the files on
+ * disk, and the fixture files are never written.
+ */
 export async function closeAll(): Promise<void> {
   for (const doc of vscode.workspace.textDocuments) {
-    if (doc.isDirty) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
+    if (!doc.isDirty) continue;
+    const text = doc.isUntitled ? '' : new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+    await vscode.workspace.applyEdit(edit);
+    if (doc.isDirty && !doc.isUntitled) await doc.save();
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
