@@ -88,12 +88,21 @@ export class AgentCard {
       head, this.metrics, this.notice, this.answer, this.extra);
   }
 
+  /** When the card last rendered (performance.now()). */
+  updatedAt = -Infinity;
+
   /** The previous state, for announcements. */
   get state(): AgentView['state'] | undefined {
     return this.lastState;
   }
 
+  /** Whether `a` differs from what is shown by more than streamed text (a new state or outcome). */
+  hasNews(a: AgentView, live: boolean): boolean {
+    return a.state !== this.lastState || a.outcome !== this.renderedOutcome || live !== this.renderedLive;
+  }
+
   update(a: AgentView, live: boolean): void {
+    this.updatedAt = performance.now();
     this.lastState = a.state;
     const o = a.outcome;
     setText(this.titleEl, a.title);

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { AgentCard, STATE_KEYS } from './agentCard';
 import { h, icon, setText } from './dom';
 import { FindingsList } from './findingsList';
+import { renderMarkdown } from './markdown';
 import { ReviewHeader } from './header';
 import { setStrings, t } from './strings';
 
@@ -14,6 +15,11 @@ export interface VsCodeApi {
   getState(): unknown;
   setState(state: unknown): void;
 }
+
+/** Streamed text re-renders a card at most this often (about 30 times a second). */
+const STREAM_INTERVAL_MS = 30;
+/** Main-thread time a frame may spend on cards with streamed text before leaving the rest to the next. */
+const FRAME_BUDGET_MS = 6;
 
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
 const uiStateSchema = z.object({
@@ -54,6 +60,9 @@ export class App {
 
   start(): void {
     this.vscode.postMessage({ type: 'ready' });
+    // The markdown renderer's first use compiles its rules and link patterns: do it while the page waits for
+    // the first tokens, not in the middle of streaming.
+    requestIdleCallback(() => renderMarkdown('*warm* `up` https://example.com\n\n- a\n'), { timeout: 1_000 });
   }
 
   private onMessage(data: unknown): void {
@@ -156,10 +165,20 @@ export class App {
       this.cardsEl.replaceChildren(...review.agents.map((a) => this.cards.get(a.agent)!.root));
     }
     const announcements: string[] = [];
+    const frameStart = performance.now();
+    let deferred = false;
     for (const id of changes.agents) {
       const a = review.agents.find((x) => x.agent === id);
       const card = this.cards.get(id);
       if (!a || !card) continue;
+      // Streamed text re-renders a card at most every STREAM_INTERVAL_MS, and a frame stops taking on more
+      // cards once FRAME_BUDGET_MS is spent; state changes always go out at once. What waits, goes next frame.
+      const news = card.hasNews(a, review.live);
+      if (!news && (frameStart - card.updatedAt < STREAM_INTERVAL_MS || performance.now() - frameStart > FRAME_BUDGET_MS)) {
+        this.pending.agents.add(id);
+        deferred = true;
+        continue;
+      }
       const before = card.state;
       card.update(a, review.live);
       if (announce && before !== a.state) {
@@ -173,6 +192,7 @@ export class App {
     if (changes.header) this.header.update(review, Date.now());
     if (changes.findings || changes.layout) this.findings.render(review);
     if (announcements.length > 0) setText(this.announcer, announcements.join('. '));
+    if (deferred) this.schedule();
     this.tick();
   }
 

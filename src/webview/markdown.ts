@@ -45,6 +45,8 @@ export function renderMarkdown(source: string): DocumentFragment {
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 /** Above this many characters the unfinished block is re-rendered less often (by size). */
 const TAIL_THROTTLE_CHARS = 4_000;
+/** Finished blocks are grouped into boxes of about this many characters (see `scan`). */
+const BLOCK_CHARS = 6_000;
 
 /**
  * Renders a streamed answer without redoing the whole answer per token: blocks that are complete (ended by
@@ -67,6 +69,8 @@ export class StreamingMarkdown {
   private pendingBoundary = -1;
   private tailRenderedFor = -1;
   private tailRenderedAt = 0;
+  private block: HTMLDivElement | undefined;
+  private blockChars = 0;
 
   constructor(className = 'markdown') {
     this.committed = document.createElement('div');
@@ -114,6 +118,8 @@ export class StreamingMarkdown {
     this.fence = null;
     this.pendingBoundary = -1;
     this.tailRenderedFor = -1;
+    this.block = undefined;
+    this.blockChars = 0;
     this.committed.replaceChildren();
     this.tail.replaceChildren();
   }
@@ -148,7 +154,16 @@ export class StreamingMarkdown {
       if (open) this.fence = open[1]!;
     }
     if (boundary > this.committedEnd) {
-      this.committed.appendChild(renderMarkdown(text.slice(this.committedEnd, boundary)));
+      // Each finished stretch gets its own box, which the browser may skip laying out and painting while it
+      // is scrolled out of view (content-visibility in panel.css): long answers cost what is visible.
+      // Stretches are grouped into boxes of a few thousand characters, so the boxes stay few.
+      if (!this.block || this.blockChars >= BLOCK_CHARS) {
+        this.block = this.committed.appendChild(document.createElement('div'));
+        this.block.className = 'md-block';
+        this.blockChars = 0;
+      }
+      this.block.appendChild(renderMarkdown(text.slice(this.committedEnd, boundary)));
+      this.blockChars += boundary - this.committedEnd;
       this.committedEnd = boundary;
       this.tailRenderedFor = -1;
     }
