@@ -40,6 +40,7 @@ function gatewayLogger(log: QuorumLog): GatewayLogger {
  * the first request.
  */
 export function activate(context: vscode.ExtensionContext): QuorumApi {
+  const started = performance.now();
   const redactor = new Redactor();
   const log = createQuorumLog(redactor);
   const prompter = new PrompterHolder(redactor);
@@ -92,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),
   );
-  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
+  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
 
   return {
     gatewayStats: () => gateway.stats(),

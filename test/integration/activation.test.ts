@@ -28,6 +28,13 @@ describe('activation (inside VS Code)', () => {
     assert.equal(api.activationStats.httpRequests, 0);
     assert.equal(api.activationStats.inFlight + api.activationStats.queued, 0);
     assert.match(api.cost.statusBar.text, /^\$\(pulse\) (\$\d+\.\d+|<\$0\.0001)$/);
+    // A figure, not an assertion: how long activate() took, as logged.
+    const entries = await vscode.workspace.fs.readDirectory(api.logUri);
+    for (const [name] of entries.filter(([n]) => n.endsWith('.log'))) {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(api.logUri, name)));
+      const m = /activated in (\d+) ms/.exec(text);
+      if (m) console.log(`    activate() took ${m[1]} ms`);
+    }
   });
 
   it('registers every contributed command', async () => {
