@@ -2,7 +2,7 @@ import {
   SEVERITY_VALUES, describeIssues, hostToWebviewSchema, type HostToWebview, type ReviewView, type WebviewToHost,
 } from '../shared/protocol';
 import { applyViewEvent, noChanges, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AgentCard, STATE_KEYS } from './agentCard';
 import { h, icon, setText } from './dom';
 import { FindingsList } from './findingsList';
@@ -23,8 +23,8 @@ const FRAME_BUDGET_MS = 6;
 
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
 const uiStateSchema = z.object({
-  targetKey: z.string().max(2_000).optional(),
-  filter: z.object({ agent: z.string().max(200), severities: z.array(z.enum(SEVERITY_VALUES)) }).optional(),
+  targetKey: z.optional(z.string().check(z.maxLength(2_000))),
+  filter: z.optional(z.object({ agent: z.string().check(z.maxLength(200)), severities: z.array(z.enum(SEVERITY_VALUES)) })),
 });
 type UiState = z.infer<typeof uiStateSchema>;
 

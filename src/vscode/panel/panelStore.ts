@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { reviewViewSchema, type ReviewView } from '../../shared/protocol';
 
 const KEY = 'quorum.panel.reviews';
