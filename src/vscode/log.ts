@@ -42,5 +42,5 @@ export function createQuorumLog(redactor: Redactor): QuorumLog {
       disposed = true;
       channel.dispose();
     },
-  } as QuorumLog;
+  } satisfies QuorumLog;
 }

@@ -59,8 +59,14 @@ describe('review selection (real VS Code, loopback gateway)', function () {
   const posted: string[] = [];
   let postSub: vscode.Disposable | undefined;
 
+  let ordersOnDisk: Uint8Array;
+  const ordersUri = () => vscode.Uri.joinPath((vscode.workspace.workspaceFolders as readonly vscode.WorkspaceFolder[])[0]!.uri, 'orders.py');
+
   before(async () => {
     api = await quorum();
+    // The web workbench saves edits after a delay by default; these tests edit the fixture and must not write it.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    ordersOnDisk = await vscode.workspace.fs.readFile(ordersUri());
     gateway = await startTestGateway({ apiKey: KEY });
     gateway.script(agentScript(ANSWERS));
     await setSetting(api, 'gateway.baseUrl', gateway.url);
@@ -91,6 +97,10 @@ describe('review selection (real VS Code, loopback gateway)', function () {
       await setSetting(api, key, undefined);
     }
     await gateway.close();
+    const now = await vscode.workspace.fs.readFile(ordersUri());
+    if (Buffer.compare(Buffer.from(now), Buffer.from(ordersOnDisk)) !== 0) await vscode.workspace.fs.writeFile(ordersUri(), ordersOnDisk);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    assert.equal(Buffer.compare(Buffer.from(now), Buffer.from(ordersOnDisk)), 0, 'the tests never wrote the fixture');
   });
 
   it('reviews the selected lines: events arrive, findings land in Problems, the status bar shows the ledger total', async () => {

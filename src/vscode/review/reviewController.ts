@@ -361,7 +361,10 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private async configError(error: unknown): Promise<void> {
     if (!(error instanceof ReviewConfigError)) {
       this.deps.log.error(error instanceof Error ? error : String(error));
-      void this.deps.prompter.message('error', vscode.l10n.t('Quorum could not run the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'review.internal' });
+      const showLog = vscode.l10n.t('Show Log');
+      void this.deps.prompter
+        .message('error', vscode.l10n.t('Quorum could not run the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'review.internal' }, showLog)
+        .then((choice) => choice === showLog && this.deps.log.show(true));
       return;
     }
     this.deps.log.warn(`Review not started: ${error.code}: ${error.message}`);
