@@ -64,6 +64,8 @@ export class AgentCard {
   private renderedOutcome: AgentOutcome | undefined | null = null;
   private renderedLive: boolean | null = null;
   private lastState: AgentView['state'] | undefined;
+  /** Whether the answer follows new text (true until the reader scrolls away from the bottom). */
+  private following = true;
 
   constructor(readonly agent: string) {
     const titleId = `card-title-${agent.replace(/[^\w-]/g, '_')}`;
@@ -78,6 +80,11 @@ export class AgentCard {
     this.answerSummary = h('summary', {});
     this.answer = h('details', { class: 'answer', open: true }, this.answerSummary, this.placeholder, this.markdown.element);
     this.extra = h('div', { class: 'extra' });
+    const body = this.markdown.element;
+    body.tabIndex = 0;
+    body.addEventListener('scroll', () => {
+      this.following = body.scrollHeight - body.scrollTop - body.clientHeight < 24;
+    }, { passive: true });
     const head = h('div', { class: 'card-head' },
       icon(AGENT_ICONS[agent] ?? 'hubot', 'agent-icon'),
       this.titleEl,
@@ -106,6 +113,7 @@ export class AgentCard {
     this.lastState = a.state;
     const o = a.outcome;
     setText(this.titleEl, a.title);
+    setAttr(this.markdown.element, 'aria-label', `${a.title}: ${t('answer')}`);
     setText(this.modelEl, a.model);
     const cached = o?.cached === true;
     setAttr(this.root, 'class', `card state-${a.state}${cached ? ' cached' : ''}`);
@@ -120,6 +128,8 @@ export class AgentCard {
     if (a.text.length > 0) {
       this.placeholder.hidden = true;
       this.markdown.update(a.text, !streaming);
+      // While streaming, keep the newest text in view unless the reader scrolled up to read.
+      if (streaming && this.following) this.markdown.element.scrollTop = this.markdown.element.scrollHeight;
     } else {
       this.markdown.update('', !streaming);
       this.placeholder.hidden = false;

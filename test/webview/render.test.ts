@@ -192,4 +192,23 @@ describe('webview: rendering every state', () => {
     assert.doesNotMatch(card, /draft/);
     assert.match(await panel.page.locator('[aria-live="polite"].sr-only').innerText(), /Analyst finished with 3 findings/);
   });
+
+  it('a long streamed answer follows the newest text until the reader scrolls up', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(baseReview()));
+    await panel.send(events(2, ...queuedAll()));
+    const para = (i: number) => ({ kind: 'delta' as const, agent: 'analyst', text: `Paragraph ${i} about the session handler and its expiry check.\n\n` });
+    let seq = 3;
+    for (let i = 0; i < 60; i++) await panel.send(events(seq++, para(i)));
+    await settle(panel);
+    const body = panel.page.locator('section.card[data-agent="analyst"] .answer-body');
+    const gap = () => body.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    assert.ok((await body.evaluate((el) => el.scrollHeight - el.clientHeight)) > 200, 'the answer overflows its box');
+    assert.ok((await gap()) < 24, 'scrolled to the newest text');
+    await body.evaluate((el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
+    for (let i = 60; i < 70; i++) await panel.send(events(seq++, para(i)));
+    await settle(panel);
+    assert.equal(await body.evaluate((el) => el.scrollTop), 0, 'the reader keeps their place');
+    assert.equal(await body.getAttribute('aria-label'), 'Analyst: Answer');
+  });
 });
