@@ -243,7 +243,8 @@ export class ReviewPanel implements vscode.Disposable {
     await vscode.window.showTextDocument(uri, { selection: new vscode.Range(start, end), viewColumn: vscode.ViewColumn.One });
   }
 
-  dispose(): void {
+  /** Stops following the session and the page (storing the review) but leaves the panel for VS Code. */
+  release(): void {
     if (this.disposed) return;
     if (this.view) this.host.save(this.view);
     this.disposed = true;
@@ -252,6 +253,12 @@ export class ReviewPanel implements vscode.Disposable {
     for (const d of this.subscriptions) d.dispose();
     this.subscriptions.length = 0;
     this.host.disposed(this);
-    this.panel.dispose();
+  }
+
+  /** Closes the panel (also called when the user closes it). Harmless twice. */
+  dispose(): void {
+    const wasReleased = this.disposed;
+    this.release();
+    if (!wasReleased) this.panel.dispose();
   }
 }

@@ -4,7 +4,7 @@ import type { HostToWebview, ReviewView, WebviewToHost } from '../../shared/prot
 import type { PanelStrings } from '../../shared/panelStrings';
 import { reviewToMarkdown } from '../../shared/reviewMarkdown';
 import type { PanelActions, ReviewSessionHandle } from '../review/session';
-import { PANEL_VIEW_TYPE } from './panelHtml';
+import { PANEL_VIEW_TYPE, panelWebviewOptions } from './panelHtml';
 import { PanelStore } from './panelStore';
 import { localPanelStrings } from './panelStrings';
 import { ReviewPanel, type PanelHost } from './reviewPanel';
@@ -85,7 +85,7 @@ export class ReviewPanels implements vscode.Disposable {
         PANEL_VIEW_TYPE,
         this.host.strings().panelTitle,
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        { enableScripts: true, enableFindWidget: true },
+        panelWebviewOptions(this.host.extensionUri),
       );
       panel = new ReviewPanel(webviewPanel, this.host, session.targetKey, null);
       this.panels.set(session.targetKey, panel);
@@ -119,7 +119,8 @@ export class ReviewPanels implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const p of [...this.panels.values()]) p.dispose();
+    // Panels stay open: on a reload VS Code keeps them and the serializer restores them from the store.
+    for (const p of [...this.panels.values()]) p.release();
     this.panels.clear();
     for (const d of this.subscriptions) d.dispose();
     this.subscriptions.length = 0;
