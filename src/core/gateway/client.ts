@@ -214,8 +214,16 @@ export function createGateway(options: GatewayOptions): GatewayClient {
         // Once the answer has finished (and its usage came), a gateway that neither sends [DONE] nor closes
         // the response is not waited for a whole idle period.
         const window = into.finish === undefined || into.finish === 'error' ? idleMs : into.usage ? Math.min(idleMs, 1000) : Math.min(idleMs, 5000);
-        idle = setTimeout(() => controller.abort(new AbortReason('idle')), window);
+        const armed = ++dataSeen;
+        idle = setTimeout(() => {
+          // After a busy event loop, timers run before pending I/O: look once more after that I/O (setImmediate
+          // runs after the poll phase) so that data already waiting in the socket is not mistaken for a stall.
+          setImmediate(() => {
+            if (dataSeen === armed && !controller.signal.aborted) controller.abort(new AbortReason('idle'));
+          });
+        }, window);
       };
+      let dataSeen = 0;
       const t0 = Date.now();
       stats.httpRequests++;
       sent = true;
@@ -253,6 +261,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           throw new AttemptError(failure);
         }
         reached = true;
+        kick(); // the headers are data from the gateway too
         admission.succeeded();
         into.requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
         admission.observe(rateLimitState(response.headers), reservation.seq);

@@ -11,7 +11,7 @@ export interface Rig {
   client: GatewayClient;
   ledger: CostLedger;
   settings: QuorumSettings;
-  logs: { level: string; message: string; data?: Record<string, unknown> }[];
+  logs: { level: string; message: string; data?: Record<string, unknown>; at?: number }[];
   close(): Promise<void>;
 }
 
@@ -29,9 +29,9 @@ export async function rig(
   const ledger = new CostLedger(() => settings.prices);
   const logs: Rig['logs'] = [];
   const logger = {
-    info: (message: string, data?: Record<string, unknown>) => logs.push({ level: 'info', message, data }),
-    warn: (message: string, data?: Record<string, unknown>) => logs.push({ level: 'warn', message, data }),
-    error: (message: string, data?: Record<string, unknown>) => logs.push({ level: 'error', message, data }),
+    info: (message: string, data?: Record<string, unknown>) => logs.push({ level: 'info', message, data, at: Date.now() }),
+    warn: (message: string, data?: Record<string, unknown>) => logs.push({ level: 'warn', message, data, at: Date.now() }),
+    error: (message: string, data?: Record<string, unknown>) => logs.push({ level: 'error', message, data, at: Date.now() }),
   };
   const key = 'key' in opts ? opts.key : KEY;
   const client = createGateway({

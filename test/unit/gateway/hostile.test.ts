@@ -86,7 +86,15 @@ describe('gateway client against a hostile gateway', function () {
         served += u.cost ?? costOf(priceFor(s.model)!.price, { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, cachedTokens: u.prompt_tokens_details.cached_tokens });
       }
       const t = r.ledger.totals().session;
-      assert.ok(Math.abs(t.costUsd - t.estimatedUsd - served) < 1e-12, `ledger ${t.costUsd - t.estimatedUsd} vs served ${served}`);
+      const unmatched = r.gw.served
+        .filter((s) => s.usage)
+        .filter((s) => {
+          const e = r.ledger.entries().find((x) => x.requestId === s.requestId);
+          return !e || e.costSource === 'estimated' || e.usage.promptTokens !== s.usage?.prompt_tokens || e.usage.completionTokens !== s.usage?.completion_tokens;
+        })
+        .map((s) => ({ seq: s.seq, text: s.text, at: r.gw.requests.find((q) => q.seq === s.seq)?.at, entry: r.ledger.entries().find((x) => x.requestId === s.requestId) }));
+      const noId = r.ledger.entries().filter((e) => !e.requestId).map((e) => `${e.model}/${e.attempt}/${e.outcome}/${e.usage.promptTokens}`);
+      assert.ok(Math.abs(t.costUsd - t.estimatedUsd - served) < 1e-12, `ledger ${t.costUsd - t.estimatedUsd} vs served ${served}: ${JSON.stringify(unmatched)} no id: ${noId.join(" ")} logs: ${JSON.stringify(r.logs.filter((l) => l.level !== "info").map((l) => `${l.at} ${l.message}`))}`);
       // Every HTTP attempt that got an answer is in the ledger exactly once.
       const chatAttempts = r.gw.requests.filter((q) => q.path.endsWith('/chat/completions')).length;
       assert.equal(r.ledger.entries().length, chatAttempts);
