@@ -103,6 +103,20 @@ export class AgentCard {
     return this.lastState;
   }
 
+  /** While streaming, the newest text stays in view unless the reader scrolled up to read. */
+  get followsTail(): boolean {
+    return this.following && (this.lastState === 'running' || this.lastState === 'queued') && this.markdown.length > 0;
+  }
+
+  /** The answer's full height (reading it lays out the page: the caller reads all cards first, then scrolls). */
+  answerHeight(): number {
+    return this.markdown.element.scrollHeight;
+  }
+
+  scrollAnswerTo(top: number): void {
+    this.markdown.element.scrollTop = top;
+  }
+
   /** Whether `a` differs from what is shown by more than streamed text (a new state or outcome). */
   hasNews(a: AgentView, live: boolean): boolean {
     return a.state !== this.lastState || a.outcome !== this.renderedOutcome || live !== this.renderedLive;
@@ -128,8 +142,6 @@ export class AgentCard {
     if (a.text.length > 0) {
       this.placeholder.hidden = true;
       this.markdown.update(a.text, !streaming);
-      // While streaming, keep the newest text in view unless the reader scrolled up to read.
-      if (streaming && this.following) this.markdown.element.scrollTop = this.markdown.element.scrollHeight;
     } else {
       this.markdown.update('', !streaming);
       this.placeholder.hidden = false;

@@ -17,7 +17,7 @@ export interface VsCodeApi {
 }
 
 /** Streamed text re-renders a card at most this often (about 30 times a second). */
-const STREAM_INTERVAL_MS = 30;
+const STREAM_INTERVAL_MS = 50;
 /** Main-thread time a frame may spend on cards with streamed text before leaving the rest to the next. */
 const FRAME_BUDGET_MS = 6;
 
@@ -39,6 +39,7 @@ export class App {
   private pending: ViewChanges = noChanges();
   private frame = 0;
   private cards = new Map<string, AgentCard>();
+  private readonly toScroll = new Set<AgentCard>();
   private header: ReviewHeader | undefined;
   private findings: FindingsList | undefined;
   private cardsEl: HTMLElement | undefined;
@@ -122,6 +123,7 @@ export class App {
     this.frame = 0;
     this.pending = noChanges();
     this.cards.clear();
+    this.toScroll.clear();
     this.root.setAttribute('aria-busy', 'false');
     document.title = t('panelTitle');
     const review = this.review;
@@ -167,6 +169,12 @@ export class App {
     const announcements: string[] = [];
     const frameStart = performance.now();
     let deferred = false;
+    const following: AgentCard[] = [];
+    // Cards that got new text last frame show its end now: all reads (layout is clean), then all writes.
+    const scroll = [...this.toScroll];
+    this.toScroll.clear();
+    const heights = scroll.map((c) => c.answerHeight());
+    scroll.forEach((c, i) => c.scrollAnswerTo(heights[i]!));
     for (const id of changes.agents) {
       const a = review.agents.find((x) => x.agent === id);
       const card = this.cards.get(id);
@@ -181,6 +189,7 @@ export class App {
       }
       const before = card.state;
       card.update(a, review.live);
+      if (card.followsTail) following.push(card);
       if (announce && before !== a.state) {
         if (a.state === 'running') announcements.push(t('announceStarted', a.title));
         else if (a.state === 'done') announcements.push(t('announceDone', a.title, a.outcome?.findingCount ?? 0));
@@ -188,6 +197,11 @@ export class App {
         else if (a.state === 'cancelled') announcements.push(t('announceCancelled', a.title));
         else announcements.push(`${a.title}: ${t(STATE_KEYS[a.state])}`);
       }
+    }
+    // Scrolled at the start of the next frame, when the layout is already done: no forced layout here.
+    if (following.length > 0) {
+      for (const c of following) this.toScroll.add(c);
+      this.schedule();
     }
     if (changes.header) this.header.update(review, Date.now());
     if (changes.findings || changes.layout) this.findings.render(review);

@@ -137,9 +137,20 @@ export async function waitForPosted(panel: PanelPage, predicate: (m: unknown) =>
   }
 }
 
-/** Resolves after the page has rendered two more animation frames (its updates are batched per frame). */
+/**
+ * Resolves once the page has rendered everything it was sent: its updates are batched per animation frame
+ * (and streamed text may wait a frame or two), so this waits for three frames in a row without DOM changes.
+ */
 export async function settle(panel: PanelPage): Promise<void> {
-  await panel.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await panel.page.evaluate(`new Promise((resolve) => {
+    let quiet = 0;
+    const observer = new MutationObserver(() => { quiet = 0; });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    const frame = () => {
+      if (++quiet >= 3) { observer.disconnect(); resolve(); } else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })`);
 }
 
 /** Opens the panel and waits for its `ready`. */
