@@ -1,9 +1,11 @@
 import type { ChatMessage } from '../gateway/types';
 
 /**
- * Token counts for pre-send estimates and for usage a gateway did not report. The `o200k_base` encoding
- * (GPT-4o / GPT-4.1 family) is exact for OpenAI models and a close estimate for the others, far closer than
- * characters ÷ 2 or ÷ 4 for code and for Korean text.
+ * Token counts for pre-send estimates and for usage a gateway did not report: a real BPE tokenizer, far
+ * closer than characters ÷ 2 or ÷ 4 for code and for Korean text. The encoding is `cl100k_base` (the GPT-4
+ * family's). `o200k_base` (GPT-4o/4.1) would be exact for more OpenAI models, but its rank table alone zips
+ * to 1.07 MB — more than the whole .vsix may weigh — while cl100k's zips to 0.44 MB. Other providers'
+ * models use tokenizers of their own anyway, so every figure counted here is labelled an estimate.
  *
  * The encoding is loaded on first use, not at import: building its tables takes about a second of CPU, which
  * extension activation and `quorum --help` must not pay.
@@ -14,7 +16,7 @@ let counter: Counter | undefined;
 function encoder(): Counter {
   if (!counter) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-    const mod = require('gpt-tokenizer/encoding/o200k_base') as { countTokens: Counter };
+    const mod = require('gpt-tokenizer/encoding/cl100k_base') as { countTokens: Counter };
     counter = mod.countTokens;
   }
   return counter;
