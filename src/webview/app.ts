@@ -16,7 +16,7 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-/** Streamed text re-renders a card at most this often (about 30 times a second). */
+/** Streamed text re-renders a card at most this often (20 times a second; state changes are immediate). */
 const STREAM_INTERVAL_MS = 50;
 /** Main-thread time a frame may spend on cards with streamed text before leaving the rest to the next. */
 const FRAME_BUDGET_MS = 6;
