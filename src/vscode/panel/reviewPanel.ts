@@ -213,9 +213,12 @@ export class ReviewPanel implements vscode.Disposable {
       case 'setApiKey':
         actions.setApiKey();
         return;
-      case 'switchModel':
-        actions.switchModel(m.agent);
+      case 'switchModel': {
+        // An unknown model's card offers the gateway's closest ids first in the picker.
+        const agent = m.agent ? this.view?.agents.find((a) => a.agent === m.agent) : undefined;
+        actions.switchModel(m.agent, agent?.outcome?.error?.suggestions);
         return;
+      }
       case 'openLink': {
         const url = safeExternalUrl(m.href);
         if (!url) {

@@ -501,8 +501,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     void this.deps.keys.setKey();
   }
 
-  switchModel(agentId?: string): void {
-    void vscode.commands.executeCommand(Commands.switchModel, agentId);
+  switchModel(agentId?: string, suggestions?: readonly string[]): void {
+    void vscode.commands.executeCommand(Commands.switchModel, agentId, suggestions ? [...suggestions] : undefined);
   }
 
   dispose(): void {

@@ -31,5 +31,6 @@ export interface PanelActions {
   previewImprovedCode(sessionId: string): void;
   applyImprovedCode(sessionId: string): void;
   setApiKey(): void;
-  switchModel(agentId?: string): void;
+  /** `suggestions`: the closest model ids the gateway offered when the agent's model was not found. */
+  switchModel(agentId?: string, suggestions?: readonly string[]): void;
 }
