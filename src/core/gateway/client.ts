@@ -13,6 +13,7 @@ import { abortError, AbortReason, failureFromSdk } from './failures';
 import { parseModels } from './models';
 import { rateLimitState, type HeaderSource } from './rateHeaders';
 import { Slots } from './slots';
+import { untilAborted } from '../util/abort';
 import { closestModels } from './suggest';
 import {
   GatewayError,
@@ -614,24 +615,6 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   };
 }
 
-/** A promise, or the signal's reason when it aborts first (a key store that never answers must not hang a review). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
 
 function copyError(e: GatewayError, patch: Partial<ConstructorParameters<typeof GatewayError>[0]>): GatewayError {
   return new GatewayError({ ...e.toJSON(), ...patch });

@@ -16,6 +16,7 @@ import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
 import { ReviewConfigError } from './errors';
 import { mergeFindings } from './merge';
 import { totalsOf, ZERO_USAGE } from './totals';
+import { untilAborted } from '../util/abort';
 import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 export interface ReviewPipelineDeps {
@@ -378,22 +379,8 @@ function errorData(err: GatewayError): GatewayErrorData {
 /** The stream's next step, or a `cancelled` GatewayError as soon as the signal aborts, even if the stream stalls. */
 function nextOrAbort<T, R>(it: AsyncGenerator<T, R, void>, signal: AbortSignal | undefined): Promise<IteratorResult<T, R>> {
   if (!signal) return it.next();
-  if (signal.aborted) return Promise.reject(new GatewayError({ code: 'cancelled', message: 'cancelled' }));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(new GatewayError({ code: 'cancelled', message: 'cancelled' }));
-      void it.return(undefined as R).catch(() => undefined);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    it.next().then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
+  return untilAborted(it.next(), signal, () => {
+    void it.return(undefined as R).catch(() => undefined);
+    return new GatewayError({ code: 'cancelled', message: 'cancelled' });
   });
 }
