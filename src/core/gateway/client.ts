@@ -8,7 +8,7 @@ import { Admission, type Reservation } from './admission';
 import { readAnswer, StreamErrorSignal, type Attempted } from './answer';
 import { Channel } from './channel';
 import { parseUsage, toFinishReason } from './chunks';
-import { classifyStreamError, redact, type Failure } from './errors';
+import { classifyStreamError, redact, redactError, type Failure } from './errors';
 import { abortError, AbortReason, failureFromSdk } from './failures';
 import { parseModels } from './models';
 import { rateLimitState, type HeaderSource } from './rateHeaders';
@@ -113,14 +113,17 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   let consecutive429 = 0;
   let modelsCache: { at: number; baseUrl: string; ids: string[] } | undefined;
   let sdk: { key: string; client: OpenAI } | undefined;
+  /** The key most recently read, to scrub from anything a gateway echoes back into errors and logs. */
+  let lastKey: string | undefined;
   const stats: GatewayStats = { httpRequests: 0, retries: 0, rateLimited: 0, inFlight: 0, queued: 0, coolDownUntil: 0, completed: 0, failed: 0, fallbacks: 0 };
 
   const log = (level: keyof GatewayLogger, message: string, data: Record<string, unknown>, key?: string) => {
     if (!logger) return;
     try {
       const clean: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(data)) clean[k] = typeof v === 'string' ? redact(v, key) : v;
-      logger[level](redact(message, key), clean);
+      const secret = key ?? lastKey;
+      for (const [k, v] of Object.entries(data)) clean[k] = typeof v === 'string' ? redact(v, secret) : v;
+      logger[level](redact(message, secret), clean);
     } catch {
       // Logging must never break a request.
     }
@@ -136,7 +139,8 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     if (!key || key.trim() === '') {
       throw new GatewayError({ code: 'auth', message: 'No API key is set for the gateway. Set one with "Quorum: Set Gateway API Key" (or QUORUM_API_KEY for the CLI).' });
     }
-    return key.trim();
+    lastKey = key.trim();
+    return lastKey;
   }
 
   function sdkFor(settings: QuorumSettings, key: string): OpenAI {
@@ -573,6 +577,8 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     try {
       for await (const delta of channel) yield delta;
       return await result;
+    } catch (e) {
+      throw e instanceof GatewayError ? redactError(e, lastKey) : e;
     } finally {
       clearTimeout(deadline);
       callerSignal?.removeEventListener('abort', onCancel);
@@ -600,7 +606,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       const error = e instanceof GatewayError ? e : new GatewayError({ code: 'network', message: `/models: ${e instanceof Error ? e.message : String(e)}` });
       const out = signal.aborted && error.code !== 'cancelled' && listOptions.signal?.aborted ? new GatewayError({ code: 'cancelled', message: '/models: cancelled' }) : error;
       log('warn', out.message, { code: out.code, status: out.status }, key);
-      throw out;
+      throw redactError(out, key);
     }
   }
 
