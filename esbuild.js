@@ -66,6 +66,10 @@ async function main() {
       sourcemap: 'inline',
     });
   }
+  if (production && fs.existsSync('dist')) {
+    // Sourcemaps of an earlier development build would otherwise sit beside the minified bundles.
+    for (const f of fs.readdirSync('dist')) if (f.endsWith('.map')) fs.rmSync(path.join('dist', f));
+  }
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
   if (watch) {
     copyCodicons();
