@@ -17,7 +17,8 @@ describe('gateway client: concurrency, rate windows and cool-down', () => {
   });
 
   it('applies a changed maxConcurrent without a new client', async () => {
-    r = await rig({ settings: { limits: { maxConcurrent: 1 } }, gateway: { ttftMs: 30 } });
+    // Long enough a first token that the four later requests overlap even on a loaded machine.
+    r = await rig({ settings: { limits: { maxConcurrent: 1 } }, gateway: { ttftMs: 400 } });
     await Promise.all(Array.from({ length: 3 }, () => drain(r.client.stream(ask('gpt-4.1')))));
     assert.equal(r.gw.maxInFlight, 1);
     r.settings.limits.maxConcurrent = 4;
