@@ -81,6 +81,7 @@ export const PANEL_STRINGS = {
   previewFix: 'Preview fix',
   applyFix: 'Apply fix',
   dismiss: 'Dismiss',
+  fixApplied: 'Fix applied',
   confidence: 'confidence {0}%',
   clamped: 'line numbers adjusted to the selection',
   dismissedCount: '{0} dismissed',

@@ -137,6 +137,8 @@ export const reviewViewSchema = z.object({
   /** Streamed findings while running; the merged list once the review is done. */
   findings: list(findingViewSchema, 5_000),
   dismissed: list(shortText, 5_000),
+  /** Findings whose fix was applied (from the panel or a quick fix); optional so that stored reviews still load. */
+  applied: z.optional(list(shortText, 5_000)),
   /** False for a review restored from an earlier window: nothing can be applied, only re-run or exported. */
   live: z.boolean(),
 });
@@ -157,6 +159,7 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
     findings: list(findingViewSchema, 5_000),
   }),
   z.object({ kind: z.literal('dismissed'), findingId: shortText }),
+  z.object({ kind: z.literal('applied'), findingId: shortText }),
 ]);
 export type ReviewViewEvent = z.infer<typeof reviewViewEventSchema>;
 

@@ -115,6 +115,14 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       }
       break;
     }
+    case 'applied': {
+      const applied = (view.applied ??= []);
+      if (!applied.includes(event.findingId)) {
+        applied.push(event.findingId);
+        changes.findings = true;
+      }
+      break;
+    }
   }
   return changes;
 }
@@ -126,6 +134,7 @@ export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | '
     agents: [],
     findings: [],
     dismissed: [],
+    applied: [],
     live: true,
   };
 }

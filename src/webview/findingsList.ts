@@ -89,6 +89,7 @@ export class FindingsList {
     const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
     const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
     const hasFix = f.suggestion !== undefined;
+    const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };
     return h('li', { class: `finding sev-${f.severity}`, 'data-finding': f.id },
       h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
@@ -98,8 +99,9 @@ export class FindingsList {
       h('div', { class: 'finding-meta' }, meta),
       f.explanation ? h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)) : null,
       h('div', { class: 'actions' },
-        hasFix ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,
-        hasFix ? button({ action: 'applyFix', label: t('applyFix'), icon: 'check', secondary: true, data, disabled: !view.live }) : null,
+        applied ? h('span', { class: 'fix-applied' }, icon('check'), ` ${t('fixApplied')}`) : null,
+        hasFix && !applied ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,
+        hasFix && !applied ? button({ action: 'applyFix', label: t('applyFix'), icon: 'check', secondary: true, data, disabled: !view.live }) : null,
         button({ action: 'dismiss', label: t('dismiss'), icon: 'close', secondary: true, data })));
   }
 

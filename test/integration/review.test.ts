@@ -4,7 +4,8 @@ import type { ReviewSummary } from '../../src/core/review/types';
 import { formatUsd } from '../../src/shared/format';
 import type { QuorumApi } from '../../src/vscode/api';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
-import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
+import type { HostToWebview } from '../../src/shared/protocol';
+import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting, until } from './helpers';
 
 const KEY = 'sk-quorum-review-test-2b8e4d6a1c';
 
@@ -197,6 +198,29 @@ describe('review selection (real VS Code, loopback gateway)', function () {
 
     await run((await actionsAt(uri, 6)).find((a) => a.title.startsWith('Quorum: Dismiss')));
     assert.ok(!quorumDiagnostics(uri).some((d) => d.message.startsWith('Row returned')));
+  });
+
+  it('the review panel shows a fix applied or a finding dismissed from the editor\'s quick fixes', async () => {
+    const editor = await openSample('orders.py');
+    select(editor, 4, 13);
+    const summary = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
+    assert.ok(summary);
+    const uri = editor.document.uri;
+    const idOf = (title: string) => summary.findings.find((f) => f.title === title)?.id ?? assert.fail(`no finding ${title}`);
+    const sqlId = idOf('SQL injection in find_order');
+    const rowId = idOf('Row returned without a type');
+    // The panel learns it from an event batch, or from the next snapshot if its page is not listening yet.
+    const told = (m: HostToWebview, kind: 'applied' | 'dismissed', id: string) =>
+      m.type === 'events'
+        ? m.events.some((e) => e.kind === kind && e.findingId === id)
+        : (kind === 'applied' ? m.review?.applied : m.review?.dismissed)?.includes(id) === true;
+
+    const applied = until(api.panels.onDidPostMessage, (m) => told(m.message, 'applied', sqlId));
+    assert.equal(await run((await actionsAt(uri, 5)).find((a) => a.title.startsWith('Quorum: Apply fix'))), 'applied');
+    await applied;
+    const dismissed = until(api.panels.onDidPostMessage, (m) => told(m.message, 'dismissed', rowId));
+    await run((await actionsAt(uri, 6)).find((a) => a.title.startsWith('Quorum: Dismiss')));
+    await dismissed;
   });
 
   it('follows edits: findings below an insertion move down, deleted lines take their findings with them', async () => {

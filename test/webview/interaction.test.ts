@@ -53,6 +53,25 @@ describe('webview: interaction', () => {
     assert.match(await panel.page.locator('.findings-footer').innerText(), /1 dismissed/);
   });
 
+  it('a finding whose fix was applied says so and offers no fix buttons', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(doneReview()));
+    await settle(panel);
+    const first = panel.page.locator('li.finding').first();
+    assert.equal(await first.locator('button[data-action="applyFix"]').count(), 1);
+    await panel.send(events(2, { kind: 'applied', findingId: 'security-0' }));
+    await settle(panel);
+    assert.deepEqual(await findingIds(panel), ['security-0', 'analyst-1', 'architecture-0', 'analyst-0', 'security-1'], 'it stays listed');
+    assert.equal(await first.locator('button[data-action="applyFix"]').count(), 0);
+    assert.equal(await first.locator('button[data-action="previewFix"]').count(), 0);
+    assert.equal((await first.locator('.fix-applied').innerText()).trim(), 'Fix applied');
+    assert.equal(await first.locator('button[data-action="dismiss"]').count(), 1);
+    // A snapshot (the page shown again) carries it too.
+    await panel.send(snapshot({ ...doneReview(), applied: ['security-0'] }, 3));
+    await settle(panel);
+    assert.equal(await panel.page.locator('li.finding').first().locator('.fix-applied').count(), 1);
+  });
+
   it('works from the keyboard: Tab to a finding, arrows between findings, Enter reveals', async () => {
     panel = await openReady({ themeClass: DARK.bodyClass, themeVars: DARK.vars });
     await panel.send(snapshot(doneReview()));

@@ -24,8 +24,18 @@ export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed';
  * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
  * the fix's lines, refused when those lines changed since the review).
  */
+/** A finding the user finished with: its fix applied, or dismissed (from the panel or a quick fix). */
+export interface ResolvedFix {
+  sessionId: string;
+  id: string;
+  how: 'applied' | 'dismissed';
+}
+
 export class FixService implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly registration: vscode.Disposable;
+  private readonly resolvedEmitter = new vscode.EventEmitter<ResolvedFix>();
+  /** Fires after a fix was applied or a finding dismissed, so that the review panel can show it. */
+  readonly onDidResolve = this.resolvedEmitter.event;
 
   /** Runs the review of a session again (set by the composition root: the review controller). */
   reviewAgain: ((sessionId: string) => void) | undefined;
@@ -96,11 +106,13 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     }
     // The fix is done: its diagnostic goes (other findings on these lines stay, and will be refused as changed).
     this.store.remove(sessionId, id);
+    this.resolvedEmitter.fire({ sessionId, id, how: 'applied' });
     return 'applied';
   }
 
   dismiss(sessionId: string, id: string): void {
     this.store.remove(sessionId, id);
+    this.resolvedEmitter.fire({ sessionId, id, how: 'dismissed' });
   }
 
   private async gone(): Promise<void> {
@@ -109,5 +121,6 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
 
   dispose(): void {
     this.registration.dispose();
+    this.resolvedEmitter.dispose();
   }
 }

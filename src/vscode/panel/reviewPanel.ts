@@ -190,12 +190,9 @@ export class ReviewPanel implements vscode.Disposable {
         if (sessionId) actions.applyFix(sessionId, m.findingId);
         return;
       case 'dismiss':
+        // A live review's dismissal comes back through `resolved`; a restored one has no session to ask.
         if (sessionId) actions.dismissFinding(sessionId, m.findingId);
-        if (this.view) {
-          const event: ReviewViewEvent = { kind: 'dismissed', findingId: m.findingId };
-          applyViewEvent(this.view, event);
-          this.enqueue(event);
-        }
+        this.resolved([m.findingId], 'dismissed');
         return;
       case 'previewImproved':
         if (sessionId) actions.previewImprovedCode(sessionId);
@@ -233,6 +230,21 @@ export class ReviewPanel implements vscode.Disposable {
         else this.host.log.warn(`review page: ${m.message}`);
         return;
     }
+  }
+
+  /** Marks findings as applied or dismissed (each once) and tells the page. */
+  resolved(findingIds: readonly string[], how: 'applied' | 'dismissed'): void {
+    if (!this.view) return;
+    let changed = false;
+    for (const findingId of findingIds) {
+      const done = how === 'applied' ? (this.view.applied ?? []) : this.view.dismissed;
+      if (done.includes(findingId)) continue;
+      const event: ReviewViewEvent = how === 'applied' ? { kind: 'applied', findingId } : { kind: 'dismissed', findingId };
+      applyViewEvent(this.view, event);
+      this.enqueue(event);
+      changed = true;
+    }
+    if (changed && this.session?.isDone !== false) this.host.save(this.view);
   }
 
   /** A restored review has no session to ask: open the file at the finding's lines ourselves. */

@@ -98,6 +98,11 @@ export class ReviewPanels implements vscode.Disposable {
     return [...this.panels.keys()];
   }
 
+  /** Shows in the panel following `sessionId` that these findings' fixes were applied, or that they were dismissed. */
+  resolved(sessionId: string, findingIds: readonly string[], how: 'applied' | 'dismissed'): void {
+    for (const panel of this.panels.values()) if (panel.sessionId === sessionId) panel.resolved(findingIds, how);
+  }
+
   private restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
     const parsed = pageStateSchema.safeParse(state);
     const targetKey = parsed.success ? parsed.data.targetKey : '';

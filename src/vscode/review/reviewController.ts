@@ -25,6 +25,8 @@ export interface ReviewPanelsLike {
   show(session: ReviewSessionHandle): void;
   /** The target keys of the open panels. */
   openTargets(): string[];
+  /** Shows in the review's panel that these findings' fixes were applied, or that they were dismissed. */
+  resolved(sessionId: string, findingIds: readonly string[], how: 'applied' | 'dismissed'): void;
 }
 
 export interface ReviewControllerDeps {
@@ -75,6 +77,14 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         if (!e.closed.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(PANEL_VIEW_TYPE))) return;
         this.cancelOrphans();
         setTimeout(() => this.cancelOrphans(), 200);
+      }),
+      // A fix applied or a finding dismissed anywhere (panel or quick fix) shows in the panel, under every id
+      // the panel may know it by (an agent's own finding that the merge folded into this one, too).
+      deps.fixes.onDidResolve(({ sessionId, id, how }) => {
+        if (id === IMPROVED_CODE) return;
+        const session = this.sessions.get(sessionId);
+        const ids = [id, ...[...(session?.aliases ?? [])].filter(([, into]) => into === id).map(([from]) => from)];
+        this.panels?.resolved(sessionId, ids, how);
       }),
     );
   }

@@ -79,4 +79,13 @@ describe('panel: the shared view reducer', () => {
     assert.equal(c.findings, true);
     assert.deepEqual(filterFindings(v, { agent: '', severities: ['high'] }).map((f) => f.id), ['h2']);
   });
+
+  it('records an applied fix once; the finding stays listed', () => {
+    const v = view();
+    v.findings = [finding('c', 'critical', 5)];
+    assert.equal(applyViewEvent(v, { kind: 'applied', findingId: 'c' }, noChanges()).findings, true);
+    assert.equal(applyViewEvent(v, { kind: 'applied', findingId: 'c' }, noChanges()).findings, false, 'a second time changes nothing');
+    assert.deepEqual(v.applied, ['c']);
+    assert.deepEqual(filterFindings(v, { agent: '', severities: [] }).map((f) => f.id), ['c']);
+  });
 });
