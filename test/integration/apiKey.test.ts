@@ -95,6 +95,27 @@ describe('API key: set, test, clear (SecretStorage, per base URL)', () => {
     await vscode.commands.executeCommand('quorum.setApiKey');
   });
 
+  it('a gateway that is down: says which host could not be reached and what to check, without the low-level cause', async () => {
+    const down = await startTestGateway({ apiKey: KEY });
+    await down.close();
+    try {
+      await setSetting(api, 'gateway.baseUrl', down.url);
+      await setSetting(api, 'limits.maxRetries', 0);
+      prompter.onMessage('apiKey.missing', (actions) => actions[0]).onInput('apiKey.input', () => KEY);
+      const failed = prompter.next((c) => c.id === 'connection.failed');
+      const report = await vscode.commands.executeCommand<ConnectionReport>('quorum.testConnection');
+      assert.equal(report?.ok, false);
+      assert.equal(report?.errorCode, 'network');
+      const shown = await failed;
+      assert.equal(shown.text, `Could not reach ${new URL(down.url).host}. Check the base URL setting and your connection.`);
+      assert.deepEqual(shown.actions, ['Open Settings', 'Test Connection']);
+      await vscode.commands.executeCommand('quorum.clearApiKey');
+    } finally {
+      await setSetting(api, 'limits.maxRetries', undefined);
+      await setSetting(api, 'gateway.baseUrl', gateway.url);
+    }
+  });
+
   it('tests with one tiny chat request when the gateway has no /models, and reports the latency', async () => {
     gateway.script((req) => (req.method === 'GET' ? { kind: 'error', status: 404, message: 'Not found' } : undefined));
     try {

@@ -56,7 +56,8 @@ export function presentError(data: GatewayErrorData | { code: string; message: s
     case 'timeout':
       return { text: vscode.l10n.t('{0} did not answer in time (model {1}).', host, d.model ?? '?'), actions: [openSettings('quorum.limits'), testConnection] };
     case 'network':
-      return { text: vscode.l10n.t('Could not reach {0}: {1}', host, d.message), actions: [openSettings('quorum.gateway.baseUrl'), testConnection] };
+      // The low-level cause ("fetch failed", in English) is in the log; the notification says what to check.
+      return { text: vscode.l10n.t('Could not reach {0}. Check the base URL setting and your connection.', host), actions: [openSettings('quorum.gateway.baseUrl'), testConnection] };
     case 'server':
       return { text: vscode.l10n.t('{0} failed{1} for model {2}.', host, status, d.model ?? '?'), actions: [testConnection, switchModel] };
     case 'bad-response':
