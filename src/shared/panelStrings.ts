@@ -62,6 +62,7 @@ export const PANEL_STRINGS = {
   errServer: 'The gateway had an internal error ({0}). Re-run in a moment.',
   errBadResponse: 'The gateway sent an answer that could not be read. Re-run, or switch the model.',
   errCancelled: 'Stopped before it finished.',
+  errInputsFailed: 'Not run: every agent it builds on failed. Fix the errors above, then re-run.',
   errUnknown: 'The agent failed ({0}).',
   findings: 'Findings',
   filterAgent: 'Agent',

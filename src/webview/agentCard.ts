@@ -42,6 +42,8 @@ export function describeError(agent: string, err: AgentErrorView): { text: strin
     case 'server': return { text: t('errServer', err.status ?? 500), actions: [rerun] };
     case 'bad-response': return { text: t('errBadResponse'), actions: [rerun, { ...switchModel, secondary: true }] };
     case 'cancelled': return { text: t('errCancelled'), actions: [rerun] };
+    // Not asked at all: the agents whose reviews it builds on failed; their cards say how to fix that.
+    case 'inputs-failed': return { text: t('errInputsFailed'), actions: [] };
     default: return { text: t('errUnknown', err.code), actions: [rerun] };
   }
 }
@@ -180,7 +182,7 @@ export class AgentCard {
     if (o?.error && a.state !== 'done') {
       const { text, actions } = describeError(a.agent, o.error);
       notices.push(h('p', { class: 'notice-text' }, icon(o.error.code === 'cancelled' ? 'circle-slash' : 'error'), ' ', text));
-      notices.push(h('div', { class: 'actions' }, ...actions.map(button)));
+      if (actions.length > 0) notices.push(h('div', { class: 'actions' }, ...actions.map(button)));
       if (o.error.message) {
         notices.push(h('details', { class: 'error-details' }, h('summary', {}, t('details')), h('pre', {}, o.error.message)));
       }

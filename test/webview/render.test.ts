@@ -110,6 +110,7 @@ describe('webview: rendering every state', () => {
       fail('srv', 'Srv', { code: 'server', status: 502 }),
       fail('bad', 'Bad', { code: 'bad-response' }),
       fail('odd', 'Odd', { code: 'teapot' }),
+      fail('skip', 'Skip', { code: 'inputs-failed', message: 'not run: every agent it depends on failed (analyst: auth)' }),
     ];
     review.agents[3]!.state = 'cancelled';
     review.agents[3]!.outcome!.state = 'cancelled';
@@ -135,6 +136,10 @@ describe('webview: rendering every state', () => {
     assert.match(await cardText(panel, 'srv'), /internal error \(502\)/);
     assert.match(await cardText(panel, 'bad'), /could not be read/);
     assert.match(await cardText(panel, 'odd'), /The agent failed \(teapot\)\./);
+    // An agent that was not asked because everything it builds on failed says so, not a raw code.
+    assert.match(await cardText(panel, 'skip'), /Not run: every agent it builds on failed\. Fix the errors above, then re-run\./);
+    assert.doesNotMatch(await cardText(panel, 'skip'), /inputs-failed\)\./);
+    assert.equal(await panel.page.locator('section.card[data-agent="skip"] .notice .actions').count(), 0, 'no buttons that cannot fix it');
     assert.deepEqual(await actions(panel), [
       { type: 'setApiKey' },
       { type: 'switchModel', agent: 'architecture' },
