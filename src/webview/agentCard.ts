@@ -196,7 +196,7 @@ export class AgentCard {
     // A JSON answer that was read into findings is only the raw material: fold it away.
     const folded = o !== undefined && a.state === 'done' && !o.unparsed && this.markdown.isPlain;
     this.answer.open = !folded;
-    setText(this.answerSummary, folded ? `${t('rawAnswer')} · ${t('findingsCount', o?.findingCount ?? 0)}` : t('answer'));
+    setText(this.answerSummary, folded ? `${t('rawAnswer')} · ${o?.findingCount === 1 ? t('findingsCountOne') : t('findingsCount', o?.findingCount ?? 0)}` : t('answer'));
 
     // Improved code
     const extra: Node[] = [];

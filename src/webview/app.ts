@@ -192,7 +192,7 @@ export class App {
       if (card.followsTail) following.push(card);
       if (announce && before !== a.state) {
         if (a.state === 'running') announcements.push(t('announceStarted', a.title));
-        else if (a.state === 'done') announcements.push(t('announceDone', a.title, a.outcome?.findingCount ?? 0));
+        else if (a.state === 'done') announcements.push(a.outcome?.findingCount === 1 ? t('announceDoneOne', a.title) : t('announceDone', a.title, a.outcome?.findingCount ?? 0));
         else if (a.state === 'failed') announcements.push(t('announceFailed', a.title));
         else if (a.state === 'cancelled') announcements.push(t('announceCancelled', a.title));
         else announcements.push(`${a.title}: ${t(STATE_KEYS[a.state])}`);

@@ -198,6 +198,19 @@ describe('webview: rendering every state', () => {
     assert.match(await panel.page.locator('[aria-live="polite"].sr-only').innerText(), /Analyst finished with 3 findings/);
   });
 
+  it('one finding is "1 finding", in the card and in the announcement', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(baseReview()));
+    await panel.send(events(2, ...queuedAll()));
+    await panel.send(events(3, {
+      kind: 'ended', agent: 'security', title: 'Security',
+      outcome: outcome({ state: 'done', model: 'gemini-2.5-flash', text: '{"findings":[{"severity":"high","title":"SQL injection"}]}', findingCount: 1 }),
+    }));
+    await settle(panel);
+    assert.match(await cardText(panel, 'security'), /Raw answer · 1 finding$/m);
+    assert.match(await panel.page.locator('[aria-live="polite"].sr-only').innerText(), /Security finished with 1 finding$/);
+  });
+
   it('a long streamed answer follows the newest text until the reader scrolls up', async () => {
     panel = await openReady();
     await panel.send(snapshot(baseReview()));
