@@ -103,4 +103,17 @@ describe('package.json manifest', () => {
     }
     assert.deepEqual(missing, []);
   });
+  it('Korean text that names a command uses the command\'s Korean title, as the Command Palette shows it', () => {
+    const bundle = readJson('l10n/bundle.l10n.ko.json') as Record<string, string>;
+    const texts = [...Object.entries(bundle), ...Object.keys(nlsEn).map((k) => [nlsEn[k] ?? '', nlsKo[k] ?? ''] as const)];
+    const wrong: string[] = [];
+    for (const key of Object.keys(nlsEn).filter((k) => k.startsWith('command.'))) {
+      const en = `Quorum: ${(nlsEn[key] ?? '').replace(/…$/, '')}`;
+      const ko = `Quorum: ${(nlsKo[key] ?? '').replace(/…$/, '')}`;
+      for (const [english, korean] of texts) {
+        if (english.includes(en) && !korean.includes(ko)) wrong.push(`${korean} (should name "${ko}")`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
 });
