@@ -38,6 +38,7 @@ export const PANEL_STRINGS = {
   costSourceReported: 'reported by the gateway',
   costSourceEstimated: 'estimated',
   costSourceCached: 'cache hit, no charge',
+  costSourceNone: 'nothing billed',
   attempts: '{0} attempts',
   waitingFirstTokens: 'Waiting for the first tokens…',
   waitingTurn: 'Waiting for its turn.',

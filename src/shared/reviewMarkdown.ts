@@ -1,7 +1,7 @@
 import { formatCount, formatMs, formatUsd } from './format';
 import { formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
 import type { AgentView, ReviewView } from './protocol';
-import { sortFindings } from './reviewReducer';
+import { costSourceKey, sortFindings } from './reviewReducer';
 
 /**
  * The review as a Markdown document (the panel's Export): target, status, cost per agent, findings most
@@ -58,7 +58,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
     const o = a.outcome;
     const state = o?.cached ? `${t(STATE_KEY[a.state])} (${t('stateCached')})` : t(STATE_KEY[a.state]);
     const tokens = o ? t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) : '';
-    const costCell = o ? `${formatUsd(o.costUsd)} (${t(o.costSource === 'reported' ? 'costSourceReported' : o.costSource === 'cached' ? 'costSourceCached' : 'costSourceEstimated')})` : '';
+    const costCell = o ? `${formatUsd(o.costUsd)} (${t(costSourceKey(o))})` : '';
     out.push(`| ${[a.title, o?.model ?? a.model, state, o ? formatMs(o.latencyMs) : '', tokens, costCell].map(escapeInline).join(' | ')} |`);
   }
   if (view.totals) {

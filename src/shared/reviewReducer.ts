@@ -1,4 +1,5 @@
-import { SEVERITY_VALUES, type AgentView, type FindingView, type ReviewView, type ReviewViewEvent } from './protocol';
+import type { PanelStringKey } from './panelStrings';
+import { SEVERITY_VALUES, type AgentOutcome, type AgentView, type FindingView, type ReviewView, type ReviewViewEvent } from './protocol';
 
 /**
  * The one reducer over `ReviewView`, run by the host (to build snapshots) and by the page (to render).
@@ -173,4 +174,16 @@ export function spentUsd(view: ReviewView): number {
 /** The agent whose output is improved code (the first with one), if any. */
 export function improvedCodeAgent(view: ReviewView): AgentView | undefined {
   return view.agents.find((a) => a.outcome?.improvedCode !== undefined && a.outcome.improvedCode.length > 0);
+}
+
+/**
+ * Where an agent's cost figure comes from, as a panel string. A request that never got an answer (refused
+ * key, unreachable gateway, not run) was billed nothing: "reported by the gateway" or "estimated" would
+ * claim a figure nobody gave.
+ */
+export function costSourceKey(o: AgentOutcome): PanelStringKey {
+  if (o.costSource === 'cached') return 'costSourceCached';
+  const billed = o.costUsd > 0 || o.usage.promptTokens > 0 || o.usage.completionTokens > 0;
+  if (!billed) return 'costSourceNone';
+  return o.costSource === 'reported' ? 'costSourceReported' : 'costSourceEstimated';
 }

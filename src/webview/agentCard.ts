@@ -1,6 +1,7 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
 import type { PanelStringKey } from '../shared/panelStrings';
 import type { AgentErrorView, AgentOutcome, AgentView } from '../shared/protocol';
+import { costSourceKey } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
 import { StreamingMarkdown, renderMarkdown } from './markdown';
 import { t } from './strings';
@@ -170,8 +171,7 @@ export class AgentCard {
       items.push([t('latency'), `${formatMs(o.latencyMs)}${o.attempts > 1 ? ` · ${t('attempts', o.attempts)}` : ''}`]);
       const cachedTokens = o.usage.cachedTokens > 0 ? ` · ${t('tokensCached', formatCount(o.usage.cachedTokens))}` : '';
       items.push([t('tokens'), t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) + cachedTokens]);
-      const source = o.costSource === 'reported' ? t('costSourceReported') : o.costSource === 'cached' ? t('costSourceCached') : t('costSourceEstimated');
-      items.push([t('cost'), `${formatUsd(o.costUsd)} (${source})`]);
+      items.push([t('cost'), `${formatUsd(o.costUsd)} (${t(costSourceKey(o))})`]);
     } else if (a.estimateUsd !== undefined) {
       items.push([t('cost'), t('costEstimated', formatUsd(a.estimateUsd))]);
     }

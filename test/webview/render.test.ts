@@ -133,6 +133,9 @@ describe('webview: rendering every state', () => {
     assert.match(await cardText(panel, 'big'), /too large for this model/);
     assert.match(await cardText(panel, 'slow'), /did not answer in time/);
     assert.match(await cardText(panel, 'net'), /Could not reach the gateway/);
+    // No answer, nothing billed: not "reported by the gateway".
+    assert.match(await cardText(panel, 'net'), /\$0\.00 \(nothing billed\)/);
+    assert.match(await cardText(panel, 'skip'), /\$0\.00 \(nothing billed\)/);
     assert.match(await cardText(panel, 'srv'), /internal error \(502\)/);
     assert.match(await cardText(panel, 'bad'), /could not be read/);
     assert.match(await cardText(panel, 'odd'), /The agent failed \(teapot\)\./);
@@ -202,6 +205,7 @@ describe('webview: rendering every state', () => {
     panel = await openReady();
     await panel.send(snapshot(baseReview()));
     await panel.send(events(2, ...queuedAll()));
+    await settle(panel);
     await panel.send(events(3, {
       kind: 'ended', agent: 'security', title: 'Security',
       outcome: outcome({ state: 'done', model: 'gemini-2.5-flash', text: '{"findings":[{"severity":"high","title":"SQL injection"}]}', findingCount: 1 }),

@@ -38,6 +38,12 @@ describe('panel: Markdown export', () => {
     assert.match(text, /2026-01-02T03:04:05\.000Z/);
     assert.match(text, /\| Security \| gemini-2\.5-flash \| Done \| 1\.5 s \| 1,200 in · 300 out \| \$0\.0040 \(reported by the gateway\) \|/);
     assert.match(text, /Done \(Cached\)/);
+    // A failure that got no answer was billed nothing, and says so.
+    const unanswered = review();
+    const analyst = unanswered.agents[2]!.outcome!;
+    analyst.usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+    analyst.costSource = 'reported';
+    assert.match(reviewToMarkdown(unanswered, { ...PANEL_STRINGS }, new Date(0)), /\| Analyst \| gpt-4\.1 \| Failed \|[^\n]*\$0\.00 \(nothing billed\) \|/);
     assert.match(text, /Analyst: auth — HTTP 401/);
     assert.ok(text.indexOf('Critical') < text.indexOf('Low one'), 'critical before low');
     assert.doesNotMatch(text, /Dismissed one/);
