@@ -37,7 +37,7 @@ describe('cost in the status bar, Show Cost, budgets', () => {
     assert.ok(Math.abs(total - (0.002 + 0.004 + 0.00056 + 0.00042)) < 1e-12);
     assert.equal(api.cost.statusBar.text, `$(pulse) ${formatUsd(total)}`);
     const tip = api.cost.statusBar.tooltipText;
-    for (const part of ['analyst', 'coding', 'gpt-4.1', 'deepseek-v3.2', '3,000 in', '1 retries', 'estimated', 'This month']) assert.ok(tip.includes(part), `${part} in ${tip}`);
+    for (const part of ['analyst', 'coding', 'gpt-4.1', 'deepseek-v3.2', '3,000 in', 'requests: 2, retries: 1', 'estimated', 'This month']) assert.ok(tip.includes(part), `${part} in ${tip}`);
     assert.equal(api.cost.statusBar.warning, false);
   });
 
@@ -60,6 +60,8 @@ describe('cost in the status bar, Show Cost, budgets', () => {
     const items = prompter.calls.find((c) => c.id === 'cost.details')?.items ?? [];
     assert.ok(items.some((i) => i.label.includes('architecture') && i.description === '$0.0180'));
     assert.ok(items.some((i) => i.label.includes('claude-sonnet-4.5')));
+    // Counts read right for one as for many.
+    assert.ok(items.some((i) => i.label.includes('architecture') && i.detail === '1,000 in · 1,000 out · 0 cached · requests: 1 · retries: 0'), JSON.stringify(items.map((i) => i.detail)));
     assert.equal(api.ledger.totals().session.costUsd, 0);
     assert.equal(api.cost.statusBar.text, '$(pulse) $0.00');
     assert.equal(api.cost.view().monthUsd, month);

@@ -106,7 +106,7 @@ export class CostController implements vscode.Disposable {
 }
 
 function describe(t: CostTotals): string {
-  return vscode.l10n.t('{0} in · {1} out · {2} cached · {3} requests · {4} retries', formatCount(t.promptTokens), formatCount(t.completionTokens), formatCount(t.cachedTokens), t.requests, t.retries);
+  return vscode.l10n.t('{0} in · {1} out · {2} cached · requests: {3} · retries: {4}', formatCount(t.promptTokens), formatCount(t.completionTokens), formatCount(t.cachedTokens), t.requests, t.retries);
 }
 
 function costLabel(t: CostTotals): string {

@@ -42,7 +42,7 @@ export function tooltipMarkdown(view: CostView): vscode.MarkdownString {
     md.appendMarkdown(`${vscode.l10n.t('No requests yet in this session.')}\n\n`);
   }
   md.appendMarkdown(
-    `${vscode.l10n.t('Total')}: ${formatCount(session.promptTokens)} ${vscode.l10n.t('in')} · ${formatCount(session.completionTokens)} ${vscode.l10n.t('out')} · ${formatCount(session.cachedTokens)} ${vscode.l10n.t('cached')} · ${vscode.l10n.t('{0} requests, {1} retries', session.requests, session.retries)}\n\n`,
+    `${vscode.l10n.t('Total')}: ${formatCount(session.promptTokens)} ${vscode.l10n.t('in')} · ${formatCount(session.completionTokens)} ${vscode.l10n.t('out')} · ${formatCount(session.cachedTokens)} ${vscode.l10n.t('cached')} · ${vscode.l10n.t('requests: {0}, retries: {1}', session.requests, session.retries)}\n\n`,
   );
   if (session.estimatedUsd > 0) {
     md.appendMarkdown(`\\* ${vscode.l10n.t('{0} of this is estimated: the gateway reported no usage, so tokens were counted locally.', formatUsd(session.estimatedUsd))}\n\n`);
