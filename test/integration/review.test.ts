@@ -396,6 +396,19 @@ describe('review selection (real VS Code, loopback gateway)', function () {
       await vscode.commands.executeCommand('quorum.setApiKey');
     });
 
+    it('an agent not asked because everything it builds on failed is not counted as failing', async () => {
+      for (const a of ['security', 'coding']) await setSetting(api, `agents.${a}.enabled`, undefined);
+      gateway.setOptions({ apiKey: 'sk-some-other-key-123456' });
+      try {
+        const { summary, shown } = await reviewAndWaitFor('review.failed.auth');
+        assert.deepEqual(summary.agents.map((a) => [a.agent, a.error?.code]), [['analyst', 'auth'], ['security', 'auth'], ['coding', 'inputs-failed']]);
+        assert.match(shown.text ?? '', /^2 of 3 agents failed\. /);
+      } finally {
+        gateway.setOptions({ apiKey: KEY });
+        for (const a of ['security', 'coding']) await setSetting(api, `agents.${a}.enabled`, false);
+      }
+    });
+
     it('unknown model (404): "Switch Model" with the closest ids', async () => {
       await setSetting(api, 'agents.analyst.model', 'gpt-4.2');
       gateway.script((req) => (req.model === 'gpt-4.2' ? { kind: 'error', status: 404, message: 'The model `gpt-4.2` does not exist', type: 'invalid_request_error', code: 'model_not_found' } : undefined));

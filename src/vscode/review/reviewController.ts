@@ -347,7 +347,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** One notification for the most actionable failure of the review, if any agent failed. */
   private async reportFailures(session: ReviewSession, summary: ReviewSummary): Promise<void> {
-    const failed = summary.agents.filter((a) => a.status === 'error' && a.error);
+    // An agent skipped because everything it builds on failed did not fail on its own: not counted.
+    const failed = summary.agents.filter((a) => a.status === 'error' && a.error && a.error.code !== 'inputs-failed');
     if (failed.length === 0) return;
     const rank = (a: AgentResult) => {
       const i = ERROR_PRIORITY.indexOf(a.error?.code ?? '');
