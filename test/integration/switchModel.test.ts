@@ -89,13 +89,21 @@ describe('Switch Model… (gateway /models with prices, saved to settings)', fun
   });
 
   it('sets one typed model id for all agents in the workspace settings', async () => {
+    let modelItems: readonly vscode.QuickPickItem[] = [];
     prompter
       .onPick('switchModel.agent', (items) => labelled(items, 'All agents'))
-      .onPick('switchModel.model', (items) => labelled(items, 'Enter a model id…'))
+      .onPick('switchModel.model', (items) => {
+        modelItems = items;
+        return labelled(items, 'Enter a model id…');
+      })
       .onInput('switchModel.enter', () => 'openai/gpt-4o')
       .onPick('switchModel.target', (items) => labelled(items, 'Workspace settings'));
     const result = await vscode.commands.executeCommand<SwitchResult>('quorum.switchModel');
     assert.deepEqual(result?.agents, BUILTINS);
+    // With several agents, each checked model says which of them use it (not four times "current").
+    const checked = modelItems.filter((i) => i.label.startsWith('$(check)'));
+    assert.ok(checked.length >= 2, `several current models: ${checked.map((i) => i.label).join(', ')}`);
+    for (const i of checked) assert.match(i.detail ?? '', /used by (Analyst|Architecture|Security|Coding)/);
     const input = prompter.calls.find((c) => c.id === 'switchModel.enter');
     const validate = input?.options?.validateInput;
     assert.ok(validate);

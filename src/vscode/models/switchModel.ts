@@ -74,21 +74,29 @@ export class ModelSwitcher {
       agent = picked.agent;
     }
     const chosen = agent === ALL_AGENTS ? rows : rows.filter((r) => r.id === agent);
-    const current = [...new Set(chosen.map((r) => r.model))];
-    const model = await this.pickModel(current, suggestions);
+    // Which of the chosen agents use each current model ("All agents" may mix several).
+    const usedBy = new Map<string, string[]>();
+    for (const r of chosen) usedBy.set(r.model, [...(usedBy.get(r.model) ?? []), r.title]);
+    const model = await this.pickModel(usedBy, chosen.length > 1, suggestions);
     if (!model) return undefined;
     const target = await this.pickTarget(chosen);
     if (target === undefined) return undefined;
     await this.save(chosen, model, target);
     const where = target === vscode.ConfigurationTarget.Global ? vscode.l10n.t('user settings') : vscode.l10n.t('workspace settings');
-    const who = agent === ALL_AGENTS ? vscode.l10n.t('All agents') : (chosen[0]?.title ?? agent);
+    const who = chosen[0]?.title ?? agent;
     this.log.info(`Model for ${agent === ALL_AGENTS ? 'all agents' : agent} set to ${model} in ${target === vscode.ConfigurationTarget.Global ? 'user' : 'workspace'} settings`);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Quorum: {0} now use(s) {1} ({2})', who, model, where), 5000);
+    const message = agent === ALL_AGENTS
+      ? vscode.l10n.t('$(check) Quorum: all agents now use {0} ({1})', model, where)
+      : vscode.l10n.t('$(check) Quorum: {0} now uses {1} ({2})', who, model, where);
+    vscode.window.setStatusBarMessage(message, 5000);
     return { agents: chosen.map((r) => r.id), model, target };
   }
 
-  private async pickModel(current: readonly string[], suggestions: readonly string[]): Promise<string | undefined> {
+  private async pickModel(usedBy: ReadonlyMap<string, readonly string[]>, several: boolean, suggestions: readonly string[]): Promise<string | undefined> {
     const settings = this.settings.current;
+    const current = [...usedBy.keys()];
+    const currentMark = (id: string): string =>
+      several ? vscode.l10n.t('used by {0}', (usedBy.get(id) ?? []).join(', ')) : vscode.l10n.t('current');
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
       let failure: string | undefined;
@@ -103,7 +111,7 @@ export class ModelSwitcher {
       const out: ModelItem[] = [];
       if (failure) out.push({ label: vscode.l10n.t('The gateway did not list its models ({0}); showing known models', failure), kind: vscode.QuickPickItemKind.Separator });
       for (const c of choices) {
-        const marks = [c.current ? vscode.l10n.t('current') : undefined, c.suggested ? vscode.l10n.t('closest match') : undefined, listed && !c.listed ? vscode.l10n.t('not listed by the gateway') : undefined].filter(Boolean);
+        const marks = [c.current ? currentMark(c.id) : undefined, c.suggested ? vscode.l10n.t('closest match') : undefined, listed && !c.listed ? vscode.l10n.t('not listed by the gateway') : undefined].filter(Boolean);
         out.push({
           model: c.id,
           label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${c.id}`,
