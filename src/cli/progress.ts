@@ -56,6 +56,11 @@ export class ProgressReporter {
       case 'delta':
         this.drawLive(false);
         break;
+      case 'retrying':
+        this.line(e.reason === 'fallback'
+          ? `[${e.agent}] ${e.code}; trying the fallback model ${e.model}`
+          : `[${e.agent}] ${e.code}; retrying (attempt ${e.attempt})`);
+        break;
       case 'review-done':
         this.clearLive();
         break;

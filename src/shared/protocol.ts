@@ -99,6 +99,8 @@ export const agentViewSchema = z.object({
   /** Estimated cost before the run, when the host had one. */
   estimateUsd: z.optional(money),
   outcome: z.optional(agentOutcomeSchema),
+  /** The gateway client is trying again after a failed attempt (cleared by the first streamed text). */
+  retry: z.optional(z.object({ attempt: count, model: shortText, code: shortText, reason: z.enum(['retry', 'fallback']) })),
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
@@ -149,6 +151,7 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('queued'), agent: shortText, title: shortText, model: shortText, estimateUsd: z.optional(money) }),
   z.object({ kind: z.literal('started'), agent: shortText, model: shortText }),
   z.object({ kind: z.literal('delta'), agent: shortText, text }),
+  z.object({ kind: z.literal('retrying'), agent: shortText, attempt: count, model: shortText, code: shortText, reason: z.enum(['retry', 'fallback']) }),
   z.object({ kind: z.literal('finding'), agent: shortText, finding: findingViewSchema }),
   z.object({ kind: z.literal('ended'), agent: shortText, title: shortText, outcome: agentOutcomeSchema }),
   z.object({

@@ -70,6 +70,17 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       }
       a.text += event.text;
       a.chunks += 1;
+      if (a.retry) a.retry = undefined;
+      changes.agents.add(a.agent);
+      break;
+    }
+    case 'retrying': {
+      const a = ensureAgent(view, event.agent, changes);
+      if (a.state === 'queued') {
+        a.state = 'running';
+        changes.header = true;
+      }
+      a.retry = { attempt: event.attempt, model: event.model, code: event.code, reason: event.reason };
       changes.agents.add(a.agent);
       break;
     }

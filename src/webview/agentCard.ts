@@ -50,6 +50,13 @@ export function describeError(agent: string, err: AgentErrorView): { text: strin
 }
 
 /** One agent's card. `update` is called once per frame at most, and only when the agent changed. */
+/** What a card says while the gateway client tries again: the attempt (or fallback model) and why. */
+function retryText(retry: NonNullable<AgentView['retry']>): string {
+  const cause = retry.code === 'network' ? t('retryCauseNetwork') : retry.code === 'server' ? t('retryCauseServer')
+    : retry.code === 'timeout' ? t('retryCauseTimeout') : retry.code === 'rate-limited' ? t('retryCauseRateLimited') : t('retryCauseOther');
+  return retry.reason === 'fallback' ? t('retryingFallback', retry.model, cause) : t('retryingAttempt', retry.attempt, cause);
+}
+
 export class AgentCard {
   readonly root: HTMLElement;
   private readonly stateBadge: HTMLElement;
@@ -122,11 +129,14 @@ export class AgentCard {
 
   /** Whether `a` differs from what is shown by more than streamed text (a new state or outcome). */
   hasNews(a: AgentView, live: boolean): boolean {
-    return a.state !== this.lastState || a.outcome !== this.renderedOutcome || live !== this.renderedLive;
+    return a.state !== this.lastState || a.outcome !== this.renderedOutcome || live !== this.renderedLive || a.retry !== this.renderedRetry;
   }
+
+  private renderedRetry: AgentView['retry'];
 
   update(a: AgentView, live: boolean): void {
     this.updatedAt = performance.now();
+    this.renderedRetry = a.retry;
     this.lastState = a.state;
     const o = a.outcome;
     setText(this.titleEl, a.title);
@@ -148,7 +158,7 @@ export class AgentCard {
     } else {
       this.markdown.update('', !streaming);
       this.placeholder.hidden = false;
-      setText(this.placeholder, a.state === 'queued' ? t('waitingTurn') : a.state === 'running' ? t('waitingFirstTokens') : o?.error ? '' : t('noAnswer'));
+      setText(this.placeholder, a.state === 'queued' ? t('waitingTurn') : a.state === 'running' ? (a.retry ? retryText(a.retry) : t('waitingFirstTokens')) : o?.error ? '' : t('noAnswer'));
       if (!streaming && o?.error) this.placeholder.hidden = true;
     }
     // A failure before any text: the error notice says it all.

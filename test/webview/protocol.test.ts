@@ -28,6 +28,24 @@ describe('webview: protocol', () => {
     assert.ok(!(await actions(panel)).some((m) => (m as { type: string }).type === 'resync'), 'valid numbering was kept');
   });
 
+  it('a retried agent says why nothing streams yet, until its text arrives', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(baseReview()));
+    await panel.send(events(2, ...queuedAll(), { kind: 'started', agent: 'analyst', model: 'gpt-4.1' }));
+    await panel.send(events(3, { kind: 'retrying', agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry' }));
+    await settle(panel);
+    const placeholder = () => panel.page.locator('section.card[data-agent="analyst"] .answer').innerText();
+    assert.match(await placeholder(), /Trying again \(attempt 2\) after a server error/);
+    await panel.send(events(4, { kind: 'retrying', agent: 'analyst', attempt: 3, model: 'deepseek-v3.2', code: 'network', reason: 'fallback' }));
+    await settle(panel);
+    assert.match(await placeholder(), /Trying the fallback model deepseek-v3\.2 after a connection error/);
+    await panel.send(events(5, { kind: 'delta', agent: 'analyst', text: 'Now it answers.' }));
+    await settle(panel);
+    assert.equal(await answer(panel, 'analyst'), 'Now it answers.');
+    assert.doesNotMatch(await placeholder(), /Trying/);
+    assert.ok(!(await actions(panel)).some((m) => (m as { type: string }).type === 'log'), 'the messages were valid');
+  });
+
   it('a sequence gap asks for a resync, ignores events until the snapshot, then recovers', async () => {
     panel = await openReady();
     await panel.send(snapshot(baseReview(), 5));

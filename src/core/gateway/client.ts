@@ -21,6 +21,7 @@ import {
   type FinishReason,
   type Gateway,
   type ModelInfo,
+  type RetryInfo,
   type StreamOptions,
   type StreamResult,
   type Usage,
@@ -441,7 +442,16 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   }
 
   /** Runs one request on one model with retries. */
-  async function runModel(request: ChatRequest, model: string, firstAttempt: number, signal: AbortSignal, onText: (t: string) => void, started: number, counter: { attempts: number }): Promise<StreamResult> {
+  /** Tells the caller about a retry or fallback; a throwing listener must not break the request. */
+  function notifyRetry(onRetry: ((info: RetryInfo) => void) | undefined, info: RetryInfo): void {
+    try {
+      onRetry?.(info);
+    } catch {
+      // The caller's problem, not the request's.
+    }
+  }
+
+  async function runModel(request: ChatRequest, model: string, firstAttempt: number, signal: AbortSignal, onText: (t: string) => void, started: number, counter: { attempts: number }, onRetry?: (info: RetryInfo) => void): Promise<StreamResult> {
     const settings0 = options.settings();
     const maxRetries = settings0.limits.maxRetries;
     let rateLimitRetries = 0;
@@ -492,6 +502,8 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           if (f.rateLimited) rateLimitRetries++;
           if (f.retryable) {
             log('warn', `${model}: attempt ${attemptNumber} failed (${f.error.code}); ${retriesLeft} retries left`, { model, agent: request.tag?.agent, code: f.error.code, status: f.error.status, requestId: f.error.requestId }, undefined);
+            const willRetry = f.rateLimited ? rateLimitRetries <= maxRetries : retriesLeft > 0;
+            if (willRetry && !signal.aborted) notifyRetry(onRetry, { attempt: firstAttempt + attemptNumber, model, code: f.error.code, reason: 'retry' });
           }
         },
         shouldRetry: ({ error }) => {
@@ -512,7 +524,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     });
   }
 
-  async function run(request: ChatRequest, signal: AbortSignal, onText: (t: string) => void): Promise<StreamResult> {
+  async function run(request: ChatRequest, signal: AbortSignal, onText: (t: string) => void, onRetry?: (info: RetryInfo) => void): Promise<StreamResult> {
     const started = Date.now();
     const settings = options.settings();
     const models = [request.model];
@@ -522,7 +534,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       const model = models[i] as string;
       const counter = { attempts: 0 };
       try {
-        const result = await runModel(request, model, attemptsSoFar + 1, signal, onText, started, counter);
+        const result = await runModel(request, model, attemptsSoFar + 1, signal, onText, started, counter, onRetry);
         stats.completed++;
         if (i > 0) result.model = result.model || model;
         return result;
@@ -536,6 +548,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
           stats.fallbacks++;
           stats.retries++;
           log('warn', `${model}: failed (${error.code}) after ${counter.attempts} attempts; trying the fallback model ${models[i + 1]}`, { model, fallback: models[i + 1], agent: request.tag?.agent, code: error.code }, undefined);
+          notifyRetry(onRetry, { attempt: attemptsSoFar + 1, model: models[i + 1] as string, code: error.code, reason: 'fallback' });
           continue;
         }
         stats.failed++;
@@ -569,7 +582,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
     const channel = new Channel<string>();
     let settled = false;
-    const result = run(request, controller.signal, (t) => channel.push(t)).finally(() => {
+    const result = run(request, controller.signal, (t) => channel.push(t), streamOptions.onRetry).finally(() => {
       settled = true;
       channel.close();
     });

@@ -133,8 +133,21 @@ export interface ModelInfo {
   contextWindow?: number;
 }
 
+/** A failed attempt that the client is about to try again (same model), or a switch to the fallback model. */
+export interface RetryInfo {
+  /** The attempt about to be made (2 for the first retry). */
+  attempt: number;
+  /** The model of that attempt. */
+  model: string;
+  /** Why the previous attempt failed. */
+  code: GatewayErrorCode;
+  reason: 'retry' | 'fallback';
+}
+
 export interface StreamOptions {
   signal?: AbortSignal;
+  /** Told before each retry and before a fallback, so that a UI can say why nothing streams yet. */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export interface Gateway {

@@ -246,7 +246,10 @@ export class ReviewPipeline {
           ...(spec.fallbackModel ? { fallbackModel: spec.fallbackModel } : {}),
           tag: { agent: spec.id, reviewId },
         },
-        signal ? { signal } : {},
+        {
+          ...(signal ? { signal } : {}),
+          onRetry: (info) => emit({ type: 'retrying', reviewId, agent: spec.id, attempt: info.attempt, model: info.model, code: info.code, reason: info.reason }),
+        },
       );
       let step = await nextOrAbort(stream, signal);
       while (!step.done) {

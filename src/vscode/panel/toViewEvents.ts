@@ -78,6 +78,8 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
       return { kind: 'started', agent: event.agent, model: event.model };
     case 'delta':
       return { kind: 'delta', agent: event.agent, text: event.text };
+    case 'retrying':
+      return { kind: 'retrying', agent: event.agent, attempt: count(event.attempt), model: event.model, code: event.code, reason: event.reason };
     case 'finding':
       return { kind: 'finding', agent: event.agent, finding: toFindingView(event.finding) };
     case 'done':

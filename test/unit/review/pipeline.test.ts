@@ -118,6 +118,25 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.ok(Math.abs(ledger.totals().session.costUsd - summary.totals.costUsd) < 1e-9, 'the ledger saw the same spend');
   });
 
+  it('says when an agent is being retried, before its text streams', async () => {
+    settings = parseSettings({ ...raw, limits: { maxRetries: 1, maxConcurrent: 8 } }).settings;
+    let failedOnce = false;
+    tg.script((req) => {
+      if (req.model === 'gpt-4.1' && !failedOnce) {
+        failedOnce = true;
+        return { kind: 'error', status: 503, message: 'overloaded' };
+      }
+      return req.model ? REPLIES[req.model] : undefined;
+    });
+    const { events, summary } = await run(make());
+    const analyst = events.filter((e) => 'agent' in e && e.agent === 'analyst').map((e) => e.type);
+    assert.ok(analyst.indexOf('retrying') > analyst.indexOf('started') && analyst.indexOf('retrying') < analyst.indexOf('delta'), analyst.join(' '));
+    const retry = events.find((e) => e.type === 'retrying');
+    assert.deepEqual(retry && { ...retry, reviewId: undefined }, { type: 'retrying', reviewId: undefined, agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry' });
+    assert.equal(summary.agents.find((a) => a.agent === 'analyst')?.status, 'ok');
+    assert.equal(events.filter((e) => e.type === 'retrying').length, 1, 'only the retried agent says so');
+  });
+
   it('runs the coding agent with what it has when one input fails', async () => {
     tg.script((req) => (req.model === 'gemini-2.5-flash' ? { kind: 'error', status: 500, message: 'upstream exploded' } : req.model ? REPLIES[req.model] : undefined));
     const { events, summary } = await run(make());
