@@ -1,5 +1,4 @@
-import { applyReviewEvent, emptyReviewState, type ReviewState } from '../core/review/reviewState';
-import type { AgentResult, ReviewEvent } from '../core/review/types';
+import type { AgentResult, AgentStatus, ReviewEvent } from '../core/review/types';
 import { formatUsd } from './format';
 
 export interface ProgressStream {
@@ -20,7 +19,9 @@ function finished(r: AgentResult): string {
  * has streamed so far, redrawn at most every `redrawMs`.
  */
 export class ProgressReporter {
-  private readonly state: ReviewState = emptyReviewState();
+  /** What the live line shows of each agent, in queue order: its state and how much it has streamed. */
+  private readonly agents = new Map<string, { status: AgentStatus; chars: number }>();
+  private done = false;
   private live = '';
   private lastDraw = 0;
 
@@ -40,28 +41,34 @@ export class ProgressReporter {
   }
 
   onEvent = (e: ReviewEvent): void => {
-    applyReviewEvent(this.state, e);
     switch (e.type) {
       case 'queued':
+        this.agents.set(e.agent, { status: 'queued', chars: 0 });
         this.line(`[${e.agent}] queued (${e.model})`);
         break;
       case 'started':
+        this.agents.set(e.agent, { status: 'running', chars: 0 });
         this.line(`[${e.agent}] started (${e.model})`);
         break;
       case 'done':
       case 'failed':
       case 'cancelled':
+        this.agents.set(e.agent, { status: e.result.status, chars: e.result.text.length });
         this.line(`[${e.agent}] ${finished(e.result)}`);
         break;
-      case 'delta':
+      case 'delta': {
+        const a = this.agents.get(e.agent);
+        if (a) a.chars += e.text.length;
         this.drawLive(false);
         break;
+      }
       case 'retrying':
         this.line(e.reason === 'fallback'
           ? `[${e.agent}] ${e.code}; trying the fallback model ${e.model}`
           : `[${e.agent}] ${e.code}; retrying (attempt ${e.attempt})`);
         break;
       case 'review-done':
+        this.done = true;
         this.clearLive();
         break;
       case 'finding':
@@ -80,16 +87,11 @@ export class ProgressReporter {
   }
 
   private drawLive(force: boolean): void {
-    if (!this.tty || this.state.done) return;
+    if (!this.tty || this.done) return;
     const now = (this.options.now ?? Date.now)();
     if (!force && now - this.lastDraw < (this.options.redrawMs ?? 100)) return;
     this.lastDraw = now;
-    const parts = this.state.order.map((id) => {
-      const a = this.state.agents[id];
-      if (!a) return id;
-      if (a.status === 'running') return `${id} ${a.text.length} chars`;
-      return `${id} ${a.status}`;
-    });
+    const parts = [...this.agents].map(([id, a]) => (a.status === 'running' ? `${id} ${a.chars} chars` : `${id} ${a.status}`));
     const columns = (this.out as { columns?: number }).columns ?? 100;
     const text = parts.join(' · ').slice(0, Math.max(10, columns - 1));
     if (this.live) this.out.write('\r\x1b[K');
