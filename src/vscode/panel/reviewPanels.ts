@@ -36,6 +36,7 @@ export class ReviewPanels implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly postedEmitter = new vscode.EventEmitter<PanelMessage<HostToWebview>>();
   private readonly receivedEmitter = new vscode.EventEmitter<PanelMessage<WebviewToHost>>();
+  private readonly closedEmitter = new vscode.EventEmitter<string>();
   private readonly host: PanelHost;
   private cachedStrings: PanelStrings | undefined;
   private disposed = false;
@@ -44,6 +45,8 @@ export class ReviewPanels implements vscode.Disposable {
   readonly onDidPostMessage = this.postedEmitter.event;
   /** Every valid message received from a page. */
   readonly onDidReceiveMessage = this.receivedEmitter.event;
+  /** A target's panel was closed by the user (not on a window reload, when panels stay for the serializer). */
+  readonly onDidClose = this.closedEmitter.event;
 
   constructor(
     context: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>,
@@ -62,11 +65,13 @@ export class ReviewPanels implements vscode.Disposable {
       posted: (targetKey, message) => this.postedEmitter.fire({ targetKey, message }),
       received: (targetKey, message) => this.receivedEmitter.fire({ targetKey, message }),
       disposed: (panel) => {
-        if (this.panels.get(panel.targetKey) === panel) this.panels.delete(panel.targetKey);
+        if (this.panels.get(panel.targetKey) !== panel) return;
+        this.panels.delete(panel.targetKey);
+        if (!this.disposed) this.closedEmitter.fire(panel.targetKey);
       },
     };
     this.host = host;
-    this.subscriptions.push(this.postedEmitter, this.receivedEmitter);
+    this.subscriptions.push(this.postedEmitter, this.receivedEmitter, this.closedEmitter);
     if (deps.registerSerializer !== false) {
       this.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => this.restore(panel, state),

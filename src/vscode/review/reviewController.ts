@@ -15,7 +15,6 @@ import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
-import { PANEL_VIEW_TYPE } from '../panel/panelHtml';
 import type { SettingsService } from '../settings';
 import { ReviewSession } from './reviewSession';
 import { MAX_REVIEW_CHARS, displayFile, targetFromEditor, targetKeyOf, type PreparedTarget } from './reviewTarget';
@@ -23,8 +22,8 @@ import type { PanelActions, ReviewSessionHandle } from './session';
 
 export interface ReviewPanelsLike {
   show(session: ReviewSessionHandle): void;
-  /** The target keys of the open panels. */
-  openTargets(): string[];
+  /** Fires with a target key when the user closes that target's panel. */
+  readonly onDidClose: vscode.Event<string>;
   /** Shows in the review's panel that these findings' fixes were applied, or that they were dismissed. */
   resolved(sessionId: string, findingIds: readonly string[], how: 'applied' | 'dismissed'): void;
 }
@@ -70,14 +69,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   constructor(private readonly deps: ReviewControllerDeps) {
     void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, false);
-    // Closing a review's panel cancels the review: when a review panel's tab closes, running reviews whose
-    // target no longer has a panel stop. (The panel forgets itself on dispose, which may come just after.)
     this.subscriptions.push(
-      vscode.window.tabGroups.onDidChangeTabs((e) => {
-        if (!e.closed.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(PANEL_VIEW_TYPE))) return;
-        this.cancelOrphans();
-        setTimeout(() => this.cancelOrphans(), 200);
-      }),
       // A fix applied or a finding dismissed anywhere (panel or quick fix) shows in the panel, under every id
       // the panel may know it by (an agent's own finding that the merge folded into this one, too).
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
@@ -89,18 +81,16 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     );
   }
 
-  private cancelOrphans(): void {
-    if (!this.panels) return;
-    const open = new Set(this.panels.openTargets());
-    for (const s of this.runningSessions()) {
-      if (open.has(s.targetKey) || s.cancelled) continue;
-      this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
-      s.cancel();
-    }
-  }
-
   attachPanels(panels: ReviewPanelsLike): void {
     this.panels = panels;
+    // Closing a review's panel cancels the reviews of its target.
+    this.subscriptions.push(panels.onDidClose((targetKey) => {
+      for (const s of this.runningSessions()) {
+        if (s.targetKey !== targetKey || s.cancelled) continue;
+        this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
+        s.cancel();
+      }
+    }));
   }
 
   private get settings(): QuorumSettings {
