@@ -6,6 +6,7 @@ import { ReviewConfigError } from '../../core/review/errors';
 import type { AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { formatUsd } from '../../shared/format';
+import { escapeLinkedText } from '../../shared/untrustedText';
 import { Commands, REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
@@ -198,7 +199,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       const summary = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', t.file, t.startLine, t.endLine),
+          title: escapeLinkedText(vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', t.file, t.startLine, t.endLine)),
           cancellable: true,
         },
         async (progress, token) => {
