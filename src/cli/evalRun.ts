@@ -106,7 +106,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
     const estimate = estimateEval(corpus, deps, runs, language);
     const clean = corpus.cases.filter((c) => c.expected.length === 0).length;
     say(`eval of ${runs.map((r) => `${r.agent} on ${r.model}`).join(', ')} over ${corpus.cases.length} cases (${clean} clean) via ${new URL(baseUrl).host}`);
-    say(`estimated cost: at most ${formatDollars(estimate.costUsd)} for ${estimate.requests} requests${estimate.perRun.some((r) => !r.priced) ? ' (some models have no price; their share is unknown)' : ''}`);
+    say(`estimated cost: likely ${formatDollars(estimate.likelyUsd)}, at most ${formatDollars(estimate.costUsd)} for ${estimate.requests} requests${estimate.perRun.some((r) => !r.priced) ? ' (some models have no price; their share is unknown)' : ''}`);
     const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p) });
     bar.close();
     if (report.cancelled) say('interrupted; the figures count unfinished cases as failures');

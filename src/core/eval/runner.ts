@@ -47,11 +47,13 @@ export interface EvalReport {
 }
 
 export interface EvalEstimate {
-  /** Every case of every run at its largest (all of maxOutputTokens). */
+  /** The ceiling: every case of every run at its largest (all of maxOutputTokens). */
   costUsd: number;
+  /** The likely cost: answers of a typical length. */
+  likelyUsd: number;
   /** Cases × runs. */
   requests: number;
-  perRun: { agent: string; model: string; costUsd: number; priced: boolean }[];
+  perRun: { agent: string; model: string; costUsd: number; likelyUsd: number; priced: boolean }[];
 }
 
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
@@ -114,16 +116,18 @@ export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly Eval
   const pipeline = pipelineFor(deps, deps.gateway);
   const perRun = runs.map((run) => {
     let costUsd = 0;
+    let likelyUsd = 0;
     let priced = true;
     for (const c of corpus.cases) {
       const e = pipeline.estimate(caseTarget(c), { agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language });
       const agent = e.perAgent[run.agent];
       costUsd += e.costUsd;
+      likelyUsd += e.likelyUsd;
       if (agent && agent.costUsd === 0) priced = false;
     }
-    return { agent: run.agent, model: run.model, costUsd, priced };
+    return { agent: run.agent, model: run.model, costUsd, likelyUsd, priced };
   });
-  return { costUsd: perRun.reduce((s, r) => s + r.costUsd, 0), requests: runs.length * corpus.cases.length, perRun };
+  return { costUsd: perRun.reduce((s, r) => s + r.costUsd, 0), likelyUsd: perRun.reduce((s, r) => s + r.likelyUsd, 0), requests: runs.length * corpus.cases.length, perRun };
 }
 
 /** Runs every case of every run (cases in parallel, up to the gateway's concurrency) and scores each run. */
