@@ -7,13 +7,16 @@ import { buildMessages, type AgentInput } from '../agents/messages';
 import { resolveAgents, selectAgents, topologicalOrder } from '../agents/registry';
 import type { AgentSpec } from '../agents/spec';
 import type { CostLedger } from '../cost/ledger';
+import { agentRules } from '../prompt/shape';
+import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
-import { countChatTokens } from '../tokens/count';
+import { countChatTokens, countTokens } from '../tokens/count';
 import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
+import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
 import { totalsOf, ZERO_USAGE } from './totals';
 import { untilAborted } from '../util/abort';
@@ -60,35 +63,61 @@ export class ReviewPipeline {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Prompt sizes, context-window checks and the cost of the review at most, before anything is sent. */
+  /** Prompt sizes, context-window checks and the review's likely and ceiling cost, before anything is sent. */
   estimate(target: ReviewTarget, options: ReviewOptions): ReviewEstimate {
     const plan = this.plan(target, options);
     const perAgent: Record<string, AgentEstimate> = {};
     let costUsd = 0;
+    let likelyUsd = 0;
+    const reviewedTokens = countTokens(target.text);
     for (const { spec, inputs } of plan.agents) {
-      const messages = buildMessages({ agent: spec, target, language: plan.language });
+      const messages = this.messagesFor(spec, target, plan, options);
       const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
       const maxCompletionTokens = plan.settings.review.maxOutputTokens;
       const contextWindow = contextWindowFor(spec.model);
-      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages) : undefined;
+      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages, options) : undefined;
       const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
+      const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
       const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
+      const likely = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: likelyCompletionTokens }, plan.settings.prices).costUsd;
       const size = promptTokens + maxCompletionTokens;
       perAgent[spec.id] = {
         model: spec.model,
         promptTokens,
         maxCompletionTokens,
         costUsd: cost,
+        likelyCompletionTokens,
+        likelyUsd: likely,
         contextWindow,
         ...(size > contextWindow ? { tooLarge: { limit: contextWindow, size } } : {}),
       };
       costUsd += cost;
+      likelyUsd += likely;
     }
-    return { perAgent, costUsd, order: plan.agents.map((a) => a.spec.id) };
+    return { perAgent, costUsd, likelyUsd, order: plan.agents.map((a) => a.spec.id) };
   }
 
-  async run(target: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+  /**
+   * The messages each agent will be sent, before anything is sent ("what will be sent"): a dependent agent's
+   * messages gain the other agents' results once they answer; `inputs` names them.
+   */
+  preview(target: ReviewTarget, options: ReviewOptions): { agent: string; title: string; model: string; messages: ChatMessage[]; inputs: string[] }[] {
     const plan = this.plan(target, options);
+    return plan.agents.map(({ spec, inputs }) => ({ agent: spec.id, title: spec.title, model: spec.model, messages: this.messagesFor(spec, target, plan, options), inputs }));
+  }
+
+  async run(unshapedTarget: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+    let target = unshapedTarget;
+    let plan = this.plan(target, options);
+    if (!options.prompt && plan.settings.privacy.redactSecrets) {
+      // A caller that did not shape the review (core/prompt) still never sends a secret.
+      const redacted = await redactSecrets(target.text, target.startLine);
+      if (redacted.redactions.length > 0) {
+        target = { ...target, text: redacted.text };
+        options = { ...options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } };
+        plan = this.plan(target, options);
+      }
+    }
     const reviewId = options.reviewId ?? randomUUID();
     const startedAt = this.now();
     const emit = (e: ReviewEvent) => {
@@ -98,7 +127,7 @@ export class ReviewPipeline {
         // A listener's failure must not break the review.
       }
     };
-    for (const { spec } of plan.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model });
+    for (const { spec } of plan.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model, output: spec.output });
 
     const settled = new Map<string, Promise<AgentResult>>();
     for (const planned of plan.agents) {
@@ -126,7 +155,10 @@ export class ReviewPipeline {
     if (!(target.startLine >= 1) || !(target.endLine >= target.startLine) || target.text.trim() === '') {
       throw new ReviewConfigError('empty-target', `nothing to review in ${target.file} lines ${target.startLine}-${target.endLine}`);
     }
-    const settings = this.deps.settings();
+    const configured = this.deps.settings();
+    const projectAgents = options.prompt?.projectAgents ?? [];
+    // The repository's own agents join the configured custom agents (and are checked the same way).
+    const settings = projectAgents.length > 0 ? { ...configured, customAgents: [...configured.customAgents, ...projectAgents] } : configured;
     const resolved = resolveAgents(settings);
     const fatal = resolved.issues.filter((i) => i.fatal);
     if (fatal.length > 0) throw new ReviewConfigError('invalid-agents', fatal.map((i) => i.message).join('; '), { issues: fatal });
@@ -155,12 +187,19 @@ export class ReviewPipeline {
     };
   }
 
-  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[]): string {
+  private messagesFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, options: ReviewOptions, inputs: readonly AgentInput[] = []): ChatMessage[] {
+    const rules = agentRules(options.prompt, spec.id).block;
+    return buildMessages({ agent: spec, target, language: plan.language, inputs, rules, redacted: options.prompt?.redacted === true });
+  }
+
+  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[], options: ReviewOptions): string {
+    const rules = agentRules(options.prompt, spec.id).version;
     return cacheKey({
       agent: spec.id,
       model: spec.model,
       fallbackModel: spec.fallbackModel,
-      promptVersion: spec.promptVersion,
+      // Repository rules change the prompt, so they version it.
+      promptVersion: rules ? `${spec.promptVersion}+${rules}` : spec.promptVersion,
       language: plan.language,
       file: target.file,
       startLine: target.startLine,
@@ -213,7 +252,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'inputs-failed', message } }, reviewId, emit);
     }
 
-    const messages = buildMessages({ agent: spec, target, language: plan.language, inputs: inputs.map(toInput) });
+    const messages = this.messagesFor(spec, target, plan, options, inputs.map(toInput));
     const maxTokens = plan.settings.review.maxOutputTokens;
     const promptTokens = countChatTokens(messages);
     const window = contextWindowFor(spec.model);
@@ -222,7 +261,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'too-large', message, model: spec.model } }, reviewId, emit);
     }
 
-    const key = this.keyFor(spec, target, plan, messages);
+    const key = this.keyFor(spec, target, plan, messages, options);
     const started = this.now();
     const hit = options.noCache ? undefined : this.cached(key, plan.settings);
     if (hit) {

@@ -1,4 +1,5 @@
 import type { CostSource, GatewayErrorData, Usage } from '../gateway/types';
+import type { PromptShape } from '../prompt/shape';
 
 /** What is reviewed. Lines are 1-based and inclusive, in the FILE's numbering. */
 export interface ReviewTarget {
@@ -80,13 +81,19 @@ export interface ReviewSummary {
   elapsedMs: number;
 }
 
+/**
+ * A review's cost before it runs, two ways: `costUsd` is the ceiling (every agent writes `maxOutputTokens`;
+ * budgets are checked against it, being safe), `likelyUsd` the likely figure (each agent writes a typical
+ * answer, see `likelyOutput.ts`).
+ */
 export interface CostEstimate {
-  perAgent: Record<string, { model: string; promptTokens: number; maxCompletionTokens: number; costUsd: number }>;
+  perAgent: Record<string, { model: string; promptTokens: number; maxCompletionTokens: number; costUsd: number; likelyCompletionTokens: number; likelyUsd: number }>;
   costUsd: number;
+  likelyUsd: number;
 }
 
 export type ReviewEvent =
-  | { type: 'queued'; reviewId: string; agent: string; title: string; model: string }
+  | { type: 'queued'; reviewId: string; agent: string; title: string; model: string; output: AgentOutputKind }
   | { type: 'started'; reviewId: string; agent: string; model: string }
   | { type: 'delta'; reviewId: string; agent: string; text: string }
   /** The gateway client is trying the agent's request again (or its fallback model) after a failed attempt. */
@@ -111,6 +118,11 @@ export interface ReviewOptions {
   language: string;
   /** agent id → model id, for this review only. */
   modelOverrides?: Record<string, string>;
+  /**
+   * The repository's rules and agents and whether secrets were redacted, from `shapeReview` (core/prompt).
+   * Without it, `run` redacts the target's secrets itself (when the setting is on) and uses no rules.
+   */
+  prompt?: PromptShape;
 }
 
 /** One agent's share of an estimate, with the prompt-size check against the model's context window. */
@@ -118,7 +130,12 @@ export interface AgentEstimate {
   model: string;
   promptTokens: number;
   maxCompletionTokens: number;
+  /** The ceiling: the prompt plus `maxCompletionTokens`. */
   costUsd: number;
+  /** A typical answer's length for this agent's kind of output, capped by `maxCompletionTokens`. */
+  likelyCompletionTokens: number;
+  /** The likely cost: the prompt plus `likelyCompletionTokens`. */
+  likelyUsd: number;
   contextWindow: number;
   /** Set when the prompt and the answer's reserve do not fit the model's context window. */
   tooLarge?: { limit: number; size: number };
