@@ -18,7 +18,8 @@ import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
 import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
-import { totalsOf, ZERO_USAGE } from './totals';
+import { totalsOf } from './totals';
+import { sumUsage, zeroUsage } from '../cost/usage';
 import { untilAborted } from '../util/abort';
 import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
@@ -235,7 +236,7 @@ export class ReviewPipeline {
       status: 'queued',
       text: '',
       findings: [],
-      usage: { ...ZERO_USAGE },
+      usage: zeroUsage(),
       costUsd: 0,
       costSource: 'estimated',
       latencyMs: 0,
@@ -374,14 +375,10 @@ export class ReviewPipeline {
   /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
   private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
     const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
-    const usage = { ...ZERO_USAGE };
+    const usage = sumUsage(entries.map((e) => e.usage));
     let costUsd = 0;
     let reported = entries.length > 0;
     for (const e of entries) {
-      usage.promptTokens += e.usage.promptTokens;
-      usage.completionTokens += e.usage.completionTokens;
-      usage.cachedTokens += e.usage.cachedTokens;
-      usage.reasoningTokens += e.usage.reasoningTokens;
       costUsd += e.costUsd;
       if (e.costSource !== 'reported') reported = false;
     }
