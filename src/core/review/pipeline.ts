@@ -14,7 +14,7 @@ import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
-import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
+import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
 import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
@@ -28,8 +28,10 @@ export interface ReviewPipelineDeps {
   gateway: Gateway;
   /** Read at the start of every review and estimate, so that changed settings apply to the next one. */
   settings: () => QuorumSettings;
-  /** Shared across reviews; without it nothing is cached. */
-  cache?: ReviewCache;
+  /** Shared across reviews (memory, or disk across runs); without it nothing is cached. */
+  cache?: AnswerStore;
+  /** How long cached answers are served; `quorum.cache.ttlMinutes` when absent (the CLI's disk cache has its own). */
+  cacheTtlMs?: () => number;
   /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
   ledger?: CostLedger;
   now?: () => number;
@@ -209,8 +211,12 @@ export class ReviewPipeline {
     });
   }
 
+  private cacheTtlMs(settings: QuorumSettings): number {
+    return this.deps.cacheTtlMs ? this.deps.cacheTtlMs() : settings.cache.ttlMinutes * 60_000;
+  }
+
   private cached(key: string, settings: QuorumSettings): CachedAnswer | undefined {
-    const ttlMs = settings.cache.ttlMinutes * 60_000;
+    const ttlMs = this.cacheTtlMs(settings);
     return ttlMs > 0 ? this.deps.cache?.get(key, ttlMs) : undefined;
   }
 
@@ -316,7 +322,7 @@ export class ReviewPipeline {
       }
       const parsed = this.parseAnswer(spec, answer.text, target);
       const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
-      if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
+      if (this.deps.cache && this.cacheTtlMs(plan.settings) > 0) {
         this.deps.cache.set(key, {
           model: result.model,
           text: result.text,
