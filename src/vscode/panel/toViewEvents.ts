@@ -1,9 +1,11 @@
 import type { AgentResult, Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
+import { revealBidi } from '../../shared/bidi';
 import type { AgentErrorView, AgentOutcome, FindingView, ReviewViewEvent } from '../../shared/protocol';
 
 /**
  * Turns the pipeline's events into the panel's view events. Pure (no `vscode`), so it is unit-tested in
- * plain Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like.
+ * plain Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like. Model
+ * text crosses with its bidi control characters shown as visible `<U+202E>` tokens (Trojan Source).
  */
 
 export function toFindingView(f: Finding): FindingView {
@@ -11,13 +13,13 @@ export function toFindingView(f: Finding): FindingView {
     id: f.id,
     agents: f.agents.slice(),
     severity: f.severity,
-    title: f.title,
-    explanation: f.explanation,
+    title: revealBidi(f.title),
+    explanation: revealBidi(f.explanation),
     startLine: f.startLine,
     endLine: f.endLine,
     confidence: Number.isFinite(f.confidence) ? Math.min(1, Math.max(0, f.confidence)) : 0,
   };
-  if (f.suggestion !== undefined) v.suggestion = f.suggestion;
+  if (f.suggestion !== undefined) v.suggestion = revealBidi(f.suggestion);
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
   return v;
@@ -25,7 +27,7 @@ export function toFindingView(f: Finding): FindingView {
 
 function toErrorView(error: AgentResult['error']): AgentErrorView | undefined {
   if (!error) return undefined;
-  const v: AgentErrorView = { code: error.code, message: error.message };
+  const v: AgentErrorView = { code: error.code, message: revealBidi(error.message) };
   if ('status' in error && typeof error.status === 'number') v.status = error.status;
   if ('model' in error && typeof error.model === 'string') v.model = error.model;
   if ('retryAfterMs' in error && typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
@@ -40,7 +42,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   const o: AgentOutcome = {
     state,
     model: result.model,
-    text: result.text,
+    text: revealBidi(result.text),
     cached: result.cached,
     usage: {
       promptTokens: count(result.usage.promptTokens),
@@ -55,8 +57,8 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
     findingCount: result.findings.length,
   };
   if (result.unparsed) o.unparsed = true;
-  if (result.improvedCode !== undefined) o.improvedCode = result.improvedCode;
-  if (result.rationale !== undefined) o.rationale = result.rationale;
+  if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
+  if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);
   if (error) o.error = error;
   return o;
@@ -80,7 +82,7 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
     case 'started':
       return { kind: 'started', agent: event.agent, model: event.model };
     case 'delta':
-      return { kind: 'delta', agent: event.agent, text: event.text };
+      return { kind: 'delta', agent: event.agent, text: revealBidi(event.text) };
     case 'retrying':
       return { kind: 'retrying', agent: event.agent, attempt: count(event.attempt), model: event.model, code: event.code, reason: event.reason };
     case 'finding':
