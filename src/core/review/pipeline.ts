@@ -15,9 +15,10 @@ import { countChatTokens } from '../tokens/count';
 import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
 import { ReviewConfigError } from './errors';
 import { mergeFindings } from './merge';
+import { targetInfo, touchesChange } from './target';
 import { totalsOf, ZERO_USAGE } from './totals';
 import { untilAborted } from '../util/abort';
-import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 export interface ReviewPipelineDeps {
   /** The one shared gateway client. */
@@ -109,7 +110,7 @@ export class ReviewPipeline {
     const results = await Promise.all(plan.agents.map((a) => settled.get(a.spec.id) as Promise<AgentResult>));
     const summary: ReviewSummary = {
       reviewId,
-      target: { file: target.file, language: target.language, startLine: target.startLine, endLine: target.endLine },
+      target: targetInfo(target),
       agents: results,
       findings: mergeFindings(results.flatMap((r) => r.findings)),
       totals: totalsOf(results),
@@ -121,8 +122,10 @@ export class ReviewPipeline {
   }
 
   private plan(target: ReviewTarget, options: ReviewOptions): Plan {
-    if (!(target.startLine >= 1) || !(target.endLine >= target.startLine) || target.text.trim() === '') {
-      throw new ReviewConfigError('empty-target', `nothing to review in ${target.file} lines ${target.startLine}-${target.endLine}`);
+    const bad = target.regions.find((r) => !(r.startLine >= 1) || !(r.endLine >= r.startLine));
+    if (target.regions.length === 0 || bad || target.regions.every((r) => r.text.trim() === '')) {
+      const where = bad ?? target.regions[0];
+      throw new ReviewConfigError('empty-target', where ? `nothing to review in ${where.file} lines ${where.startLine}-${where.endLine}` : `nothing to review in ${target.label}`);
     }
     const settings = this.deps.settings();
     const resolved = resolveAgents(settings);
@@ -160,9 +163,7 @@ export class ReviewPipeline {
       fallbackModel: spec.fallbackModel,
       promptVersion: spec.promptVersion,
       language: plan.language,
-      file: target.file,
-      startLine: target.startLine,
-      endLine: target.endLine,
+      regions: target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
       messages,
       maxTokens: plan.settings.review.maxOutputTokens,
       responseFormat: plan.settings.gateway.useResponseFormat,
@@ -274,7 +275,7 @@ export class ReviewPipeline {
         const message = `the model returned an empty answer (finish reason: ${answer.finishReason})`;
         return this.finish({ ...base, ...spentOnAnswer, status: 'error', error: { code: 'empty-answer', message } }, reviewId, emit);
       }
-      const parsed = this.parseAnswer(spec, answer.text, target);
+      const parsed = this.parseAnswer(spec, answer.text, target, options);
       const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
       if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
         this.deps.cache.set(key, {
@@ -283,6 +284,7 @@ export class ReviewPipeline {
           findings: result.findings,
           ...(result.unparsed ? { unparsed: true } : {}),
           ...(result.improvedCode !== undefined ? { improvedCode: result.improvedCode } : {}),
+          ...(result.replacements !== undefined ? { replacements: result.replacements } : {}),
           ...(result.rationale !== undefined ? { rationale: result.rationale } : {}),
         });
       }
@@ -312,18 +314,19 @@ export class ReviewPipeline {
     }
   }
 
-  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'rationale'> {
+  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget, options: ReviewOptions): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'replacements' | 'rationale'> {
     if (spec.output === 'code') {
       const code = parseCodeAnswer(text, target);
       if (!code.parsed) return { findings: [], unparsed: true };
       return {
         findings: [],
         ...(code.improvedCode !== undefined ? { improvedCode: code.improvedCode } : {}),
+        ...(code.replacements !== undefined ? { replacements: code.replacements } : {}),
         ...(code.rationale !== undefined ? { rationale: code.rationale } : {}),
       };
     }
     const parsed = parseFindings(text, spec.id, target);
-    return parsed.parsed ? { findings: parsed.findings } : { findings: [], unparsed: true };
+    return parsed.parsed ? { findings: onlyChanges(parsed.findings, target, options) } : { findings: [], unparsed: true };
   }
 
   /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
@@ -368,7 +371,21 @@ function answeredBy(spec: AgentSpec, reported: string): string {
 }
 
 function toInput(r: AgentResult): AgentInput {
-  return { agent: r.agent, title: r.title, status: r.status, findings: r.findings, text: r.text, unparsed: r.unparsed, improvedCode: r.improvedCode, rationale: r.rationale };
+  return { agent: r.agent, title: r.title, status: r.status, findings: r.findings, text: r.text, unparsed: r.unparsed, improvedCode: r.improvedCode, replacements: r.replacements, rationale: r.rationale };
+}
+
+/**
+ * In a review of changes, a finding that touches no changed line is dropped, or kept and marked
+ * `outsideChanges` when the caller asked for every finding. Other reviews keep every finding.
+ */
+function onlyChanges(findings: Finding[], target: ReviewTarget, options: ReviewOptions): Finding[] {
+  if (target.kind !== 'changes') return findings;
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (touchesChange(target.regions, f)) out.push(f);
+    else if (options.keepOutsideChanges) out.push({ ...f, outsideChanges: true });
+  }
+  return out;
 }
 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
