@@ -7,6 +7,8 @@ import { buildMessages, type AgentInput } from '../agents/messages';
 import { resolveAgents, selectAgents, topologicalOrder } from '../agents/registry';
 import type { AgentSpec } from '../agents/spec';
 import type { CostLedger } from '../cost/ledger';
+import { agentRules } from '../prompt/shape';
+import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
@@ -68,11 +70,11 @@ export class ReviewPipeline {
     let likelyUsd = 0;
     const reviewedTokens = target.regions.reduce((n, r) => n + countTokens(r.text), 0);
     for (const { spec, inputs } of plan.agents) {
-      const messages = buildMessages({ agent: spec, target, language: plan.language });
+      const messages = this.messagesFor(spec, target, plan, options);
       const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
       const maxCompletionTokens = plan.settings.review.maxOutputTokens;
       const contextWindow = contextWindowFor(spec.model);
-      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages) : undefined;
+      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages, options) : undefined;
       const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
       const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
       const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
@@ -94,8 +96,28 @@ export class ReviewPipeline {
     return { perAgent, costUsd, likelyUsd, order: plan.agents.map((a) => a.spec.id) };
   }
 
-  async run(target: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+  /**
+   * The messages each agent will be sent, before anything is sent ("what will be sent"): a dependent agent's
+   * messages gain the other agents' results once they answer; `inputs` names them.
+   */
+  preview(target: ReviewTarget, options: ReviewOptions): { agent: string; title: string; model: string; messages: ChatMessage[]; inputs: string[] }[] {
     const plan = this.plan(target, options);
+    return plan.agents.map(({ spec, inputs }) => ({ agent: spec.id, title: spec.title, model: spec.model, messages: this.messagesFor(spec, target, plan, options), inputs }));
+  }
+
+  async run(unshapedTarget: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+    let target = unshapedTarget;
+    let plan = this.plan(target, options);
+    if (!options.prompt && plan.settings.privacy.redactSecrets) {
+      // A caller that did not shape the review (core/prompt) still never sends a secret.
+      const counter = new Map<string, number>();
+      const redacted = await Promise.all(target.regions.map((r) => redactSecrets(r.text, r.startLine, counter)));
+      if (redacted.some((r) => r.redactions.length > 0)) {
+        target = { ...target, regions: target.regions.map((r, i) => ({ ...r, text: redacted[i]?.text ?? r.text })) };
+        options = { ...options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } };
+        plan = this.plan(target, options);
+      }
+    }
     const reviewId = options.reviewId ?? randomUUID();
     const startedAt = this.now();
     const emit = (e: ReviewEvent) => {
@@ -135,7 +157,10 @@ export class ReviewPipeline {
       const where = bad ?? target.regions[0];
       throw new ReviewConfigError('empty-target', where ? `nothing to review in ${where.file} lines ${where.startLine}-${where.endLine}` : `nothing to review in ${target.label}`);
     }
-    const settings = this.deps.settings();
+    const configured = this.deps.settings();
+    const projectAgents = options.prompt?.projectAgents ?? [];
+    // The repository's own agents join the configured custom agents (and are checked the same way).
+    const settings = projectAgents.length > 0 ? { ...configured, customAgents: [...configured.customAgents, ...projectAgents] } : configured;
     const resolved = resolveAgents(settings);
     const fatal = resolved.issues.filter((i) => i.fatal);
     if (fatal.length > 0) throw new ReviewConfigError('invalid-agents', fatal.map((i) => i.message).join('; '), { issues: fatal });
@@ -164,12 +189,19 @@ export class ReviewPipeline {
     };
   }
 
-  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[]): string {
+  private messagesFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, options: ReviewOptions, inputs: readonly AgentInput[] = []): ChatMessage[] {
+    const rules = agentRules(options.prompt, spec.id).block;
+    return buildMessages({ agent: spec, target, language: plan.language, inputs, rules, redacted: options.prompt?.redacted === true });
+  }
+
+  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[], options: ReviewOptions): string {
+    const rules = agentRules(options.prompt, spec.id).version;
     return cacheKey({
       agent: spec.id,
       model: spec.model,
       fallbackModel: spec.fallbackModel,
-      promptVersion: spec.promptVersion,
+      // Repository rules change the prompt, so they version it.
+      promptVersion: rules ? `${spec.promptVersion}+${rules}` : spec.promptVersion,
       language: plan.language,
       regions: target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
       messages,
@@ -216,7 +248,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'inputs-failed', message } }, reviewId, emit);
     }
 
-    const messages = buildMessages({ agent: spec, target, language: plan.language, inputs: inputs.map(toInput) });
+    const messages = this.messagesFor(spec, target, plan, options, inputs.map(toInput));
     const maxTokens = plan.settings.review.maxOutputTokens;
     const promptTokens = countChatTokens(messages);
     const window = contextWindowFor(spec.model);
@@ -225,7 +257,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'too-large', message, model: spec.model } }, reviewId, emit);
     }
 
-    const key = this.keyFor(spec, target, plan, messages);
+    const key = this.keyFor(spec, target, plan, messages, options);
     const started = this.now();
     const hit = options.noCache ? undefined : this.cached(key, plan.settings);
     if (hit) {

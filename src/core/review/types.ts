@@ -1,4 +1,5 @@
 import type { CostSource, GatewayErrorData, Usage } from '../gateway/types';
+import type { PromptShape } from '../prompt/shape';
 
 /** A range of lines, 1-based and inclusive. */
 export interface LineRange {
@@ -182,6 +183,11 @@ export interface ReviewOptions {
   modelOverrides?: Record<string, string>;
   /** In a review of changes: keep findings that touch no changed line, marked `outsideChanges` (dropped otherwise). */
   keepOutsideChanges?: boolean;
+  /**
+   * The repository's rules and agents and whether secrets were redacted, from `shapeReview` (core/prompt).
+   * Without it, `run` redacts the target's secrets itself (when the setting is on) and uses no rules.
+   */
+  prompt?: PromptShape;
 }
 
 /** One agent's share of an estimate, with the prompt-size check against the model's context window. */
