@@ -14,12 +14,13 @@ import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
-import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
+import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
 import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
 import { targetInfo, touchesChange } from './target';
-import { totalsOf, ZERO_USAGE } from './totals';
+import { totalsOf } from './totals';
+import { sumUsage, zeroUsage } from '../cost/usage';
 import { untilAborted } from '../util/abort';
 import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
@@ -28,8 +29,10 @@ export interface ReviewPipelineDeps {
   gateway: Gateway;
   /** Read at the start of every review and estimate, so that changed settings apply to the next one. */
   settings: () => QuorumSettings;
-  /** Shared across reviews; without it nothing is cached. */
-  cache?: ReviewCache;
+  /** Shared across reviews (memory, or disk across runs); without it nothing is cached. */
+  cache?: AnswerStore;
+  /** How long cached answers are served; `quorum.cache.ttlMinutes` when absent (the CLI's disk cache has its own). */
+  cacheTtlMs?: () => number;
   /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
   ledger?: CostLedger;
   now?: () => number;
@@ -210,8 +213,12 @@ export class ReviewPipeline {
     });
   }
 
+  private cacheTtlMs(settings: QuorumSettings): number {
+    return this.deps.cacheTtlMs ? this.deps.cacheTtlMs() : settings.cache.ttlMinutes * 60_000;
+  }
+
   private cached(key: string, settings: QuorumSettings): CachedAnswer | undefined {
-    const ttlMs = settings.cache.ttlMinutes * 60_000;
+    const ttlMs = this.cacheTtlMs(settings);
     return ttlMs > 0 ? this.deps.cache?.get(key, ttlMs) : undefined;
   }
 
@@ -231,7 +238,7 @@ export class ReviewPipeline {
       status: 'queued',
       text: '',
       findings: [],
-      usage: { ...ZERO_USAGE },
+      usage: zeroUsage(),
       costUsd: 0,
       costSource: 'estimated',
       latencyMs: 0,
@@ -267,6 +274,7 @@ export class ReviewPipeline {
       const result: AgentResult = {
         ...base,
         ...hit,
+        findings: onlyChanges(hit.findings, target, options),
         status: 'ok',
         costSource: 'cached',
         cached: true,
@@ -315,13 +323,14 @@ export class ReviewPipeline {
         const message = `the model returned an empty answer (finish reason: ${answer.finishReason})`;
         return this.finish({ ...base, ...spentOnAnswer, status: 'error', error: { code: 'empty-answer', message } }, reviewId, emit);
       }
-      const parsed = this.parseAnswer(spec, answer.text, target, options);
-      const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
-      if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
+      const parsed = this.parseAnswer(spec, answer.text, target);
+      // The cache keeps every finding; what a review of changes shows of them depends on its options.
+      const result: AgentResult = { ...base, ...parsed, findings: onlyChanges(parsed.findings, target, options), ...spentOnAnswer, status: 'ok' };
+      if (this.deps.cache && this.cacheTtlMs(plan.settings) > 0) {
         this.deps.cache.set(key, {
           model: result.model,
           text: result.text,
-          findings: result.findings,
+          findings: parsed.findings,
           ...(result.unparsed ? { unparsed: true } : {}),
           ...(result.improvedCode !== undefined ? { improvedCode: result.improvedCode } : {}),
           ...(result.replacements !== undefined ? { replacements: result.replacements } : {}),
@@ -354,7 +363,7 @@ export class ReviewPipeline {
     }
   }
 
-  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget, options: ReviewOptions): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'replacements' | 'rationale'> {
+  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'replacements' | 'rationale'> {
     if (spec.output === 'code') {
       const code = parseCodeAnswer(text, target);
       if (!code.parsed) return { findings: [], unparsed: true };
@@ -366,20 +375,16 @@ export class ReviewPipeline {
       };
     }
     const parsed = parseFindings(text, spec.id, target);
-    return parsed.parsed ? { findings: onlyChanges(parsed.findings, target, options) } : { findings: [], unparsed: true };
+    return parsed.parsed ? { findings: parsed.findings } : { findings: [], unparsed: true };
   }
 
   /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
   private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
     const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
-    const usage = { ...ZERO_USAGE };
+    const usage = sumUsage(entries.map((e) => e.usage));
     let costUsd = 0;
     let reported = entries.length > 0;
     for (const e of entries) {
-      usage.promptTokens += e.usage.promptTokens;
-      usage.completionTokens += e.usage.completionTokens;
-      usage.cachedTokens += e.usage.cachedTokens;
-      usage.reasoningTokens += e.usage.reasoningTokens;
       costUsd += e.costUsd;
       if (e.costSource !== 'reported') reported = false;
     }
