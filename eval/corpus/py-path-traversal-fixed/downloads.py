@@ -1,0 +1,17 @@
+import os
+
+from flask import Flask, abort, request, send_file
+
+app = Flask(__name__)
+BASE_DIR = os.path.realpath("/srv/reports")
+
+
+@app.route("/download")
+def download():
+    name = request.args.get("name", "")
+    path = os.path.realpath(os.path.join(BASE_DIR, name))
+    if os.path.commonpath([BASE_DIR, path]) != BASE_DIR:
+        abort(400)
+    if not os.path.isfile(path):
+        abort(404)
+    return send_file(path)

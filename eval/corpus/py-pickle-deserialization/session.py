@@ -1,0 +1,19 @@
+import base64
+import pickle
+
+from flask import Flask, request
+
+app = Flask(__name__)
+
+
+def load_session(cookie_value):
+    if not cookie_value:
+        return {}
+    return pickle.loads(base64.b64decode(cookie_value))
+
+
+@app.route("/cart")
+def cart():
+    session = load_session(request.cookies.get("session"))
+    items = session.get("items", [])
+    return {"count": len(items), "items": items}

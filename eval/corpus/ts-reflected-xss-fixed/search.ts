@@ -1,0 +1,17 @@
+import express from 'express';
+
+const app = express();
+
+const products = ['lamp', 'desk', 'chair', 'shelf'];
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+app.get('/search', (req, res) => {
+  const q = String(req.query.q ?? '');
+  const hits = products.filter((p) => p.includes(q.toLowerCase()));
+  res.send(`<h1>Results for ${escapeHtml(q)}</h1><ul>${hits.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>`);
+});
+
+app.listen(3000);
