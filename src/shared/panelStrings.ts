@@ -4,6 +4,11 @@
  * `l10n/bundle.l10n.*.json`) and sends the result in every snapshot; the page falls back to these.
  * `{0}`, `{1}` are filled in by the page.
  */
+/** An estimate's label: the likely figure and the ceiling, or the ceiling alone (reviews stored before there was a likely figure). */
+export function estimateLabel(t: (key: 'costEstimate' | 'costCeiling', ...args: string[]) => string, format: (usd: number) => string, ceilingUsd: number, likelyUsd: number | undefined): string {
+  return likelyUsd !== undefined ? t('costEstimate', format(likelyUsd), format(ceilingUsd)) : t('costCeiling', format(ceilingUsd));
+}
+
 export const PANEL_STRINGS = {
   panelTitle: 'Quorum Review',
   lines: 'lines {0}–{1}',
@@ -12,7 +17,8 @@ export const PANEL_STRINGS = {
   statusFailed: 'Review failed',
   statusCancelled: 'Review stopped',
   elapsed: 'Elapsed {0}',
-  costEstimated: 'Estimated {0}',
+  costEstimate: '≈ {0} likely · up to {1}',
+  costCeiling: 'up to {0}',
   costSoFar: '{0} so far',
   costActual: 'Cost {0}',
   stop: 'Stop',

@@ -87,6 +87,8 @@ export const agentOutcomeSchema = z.object({
 });
 export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;
 
+export const agentOutputSchema = z.enum(['findings', 'code']);
+
 export const agentViewSchema = z.object({
   agent: shortText,
   title: shortText,
@@ -96,8 +98,12 @@ export const agentViewSchema = z.object({
   text,
   /** Streamed chunks so far: the live token count while running. */
   chunks: count,
-  /** Estimated cost before the run, when the host had one. */
+  /** The estimate before the run, when the host had one: its ceiling (every token of maxOutputTokens)… */
   estimateUsd: z.optional(money),
+  /** …and its likely figure (a typical answer). */
+  likelyUsd: z.optional(money),
+  /** What the agent answers with: findings (JSON read into findings) or improved code. */
+  output: z.optional(agentOutputSchema),
   outcome: z.optional(agentOutcomeSchema),
   /** The gateway client is trying again after a failed attempt (cleared by the first streamed text). */
   retry: z.optional(z.object({ attempt: count, model: shortText, code: shortText, reason: z.enum(['retry', 'fallback']) })),
@@ -133,7 +139,10 @@ export const reviewViewSchema = z.object({
   /** Epoch milliseconds. */
   startedAt: nonNegative,
   elapsedMs: z.optional(nonNegative),
+  /** The review's estimated cost at most (the ceiling)… */
   estimateUsd: z.optional(money),
+  /** …and likely. */
+  likelyUsd: z.optional(money),
   totals: z.optional(reviewTotalsViewSchema),
   agents: list(agentViewSchema, 64),
   /** Streamed findings while running; the merged list once the review is done. */
@@ -148,7 +157,10 @@ export type ReviewView = z.infer<typeof reviewViewSchema>;
 
 /** The changes the reducer applies to a `ReviewView`, converted by the host from the pipeline's events. */
 export const reviewViewEventSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('queued'), agent: shortText, title: shortText, model: shortText, estimateUsd: z.optional(money) }),
+  z.object({
+    kind: z.literal('queued'), agent: shortText, title: shortText, model: shortText,
+    estimateUsd: z.optional(money), likelyUsd: z.optional(money), output: z.optional(agentOutputSchema),
+  }),
   z.object({ kind: z.literal('started'), agent: shortText, model: shortText }),
   z.object({ kind: z.literal('delta'), agent: shortText, text }),
   z.object({ kind: z.literal('retrying'), agent: shortText, attempt: count, model: shortText, code: shortText, reason: z.enum(['retry', 'fallback']) }),

@@ -1,5 +1,5 @@
 import { formatCount, formatMs, formatUsd } from './format';
-import { formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
+import { estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
 import type { AgentView, ReviewView } from './protocol';
 import { costSourceKey, sortFindings } from './reviewReducer';
 
@@ -42,7 +42,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
   const target = `${view.target.file} (${t('lines', view.target.startLine, view.target.endLine)})`;
   out.push(`# ${escapeInline(t('exportHeading', target))}`, '');
   const cost = view.totals ? t('costActual', formatUsd(view.totals.costUsd))
-    : view.estimateUsd !== undefined ? t('costEstimated', formatUsd(view.estimateUsd)) : '';
+    : view.estimateUsd !== undefined ? estimateLabel(t, formatUsd, view.estimateUsd, view.likelyUsd) : '';
   out.push([
     `**${escapeInline(t('exportStatus'))}:** ${escapeInline(t(STATUS_KEY[view.status]))}`,
     view.elapsedMs !== undefined ? escapeInline(t('elapsed', formatMs(view.elapsedMs))) : '',

@@ -50,6 +50,8 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       a.chunks = 0;
       delete a.outcome;
       if (event.estimateUsd !== undefined) a.estimateUsd = event.estimateUsd;
+      if (event.likelyUsd !== undefined) a.likelyUsd = event.likelyUsd;
+      if (event.output !== undefined) a.output = event.output;
       changes.agents.add(a.agent);
       changes.header = true;
       break;
@@ -139,7 +141,7 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
   return changes;
 }
 
-export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & { estimateUsd?: number; uri?: string }): ReviewView {
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & { estimateUsd?: number; likelyUsd?: number; uri?: string }): ReviewView {
   return {
     ...init,
     status: 'running',

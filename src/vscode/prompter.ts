@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { escapeLinkedText } from '../shared/untrustedText';
 import type { Redactor } from './util/redact';
 
 /**
@@ -38,7 +39,9 @@ export const windowPrompter: Prompter = {
 
 /**
  * Holds the prompter in use; `activate` creates one and the test API can replace its target. Every text
- * shown passes through the redactor, so that no message can carry a key.
+ * shown passes through the redactor, so that no message can carry a key, and through `escapeLinkedText`:
+ * notifications and input boxes render `[label](command:…)` as a clickable link, and messages carry model
+ * ids, gateway errors, file names and settings values. Quorum's own messages never contain links.
  */
 export class PrompterHolder implements Prompter {
   private current: Prompter = windowPrompter;
@@ -53,10 +56,29 @@ export class PrompterHolder implements Prompter {
     return this.current.pick(items, options);
   }
   input(options: vscode.InputBoxOptions & { id: string }): Thenable<string | undefined> {
-    return this.current.input(options);
+    const { validateInput } = options;
+    const safe = (text: string | undefined) => (text === undefined ? undefined : this.shown(text));
+    return this.current.input({
+      ...options,
+      prompt: safe(options.prompt),
+      ...(validateInput
+        ? {
+            validateInput: async (value: string) => {
+              const result = await validateInput(value);
+              if (result === undefined || result === null) return result;
+              return typeof result === 'string' ? this.shown(result) : { ...result, message: this.shown(result.message) };
+            },
+          }
+        : {}),
+    });
   }
   message(level: 'info' | 'warning' | 'error', text: string, options: { id: string; modal?: boolean; detail?: string }, ...actions: string[]): Thenable<string | undefined> {
-    const detail = options.detail === undefined ? undefined : this.redactor.redact(options.detail);
-    return this.current.message(level, this.redactor.redact(text), { ...options, detail }, ...actions);
+    const detail = options.detail === undefined ? undefined : this.shown(options.detail);
+    return this.current.message(level, this.shown(text), { ...options, detail }, ...actions);
+  }
+
+  /** A text as it may be shown in a notification or input box: no key, no link. */
+  shown(text: string): string {
+    return escapeLinkedText(this.redactor.redact(text));
   }
 }

@@ -1,5 +1,5 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
-import type { PanelStringKey } from '../shared/panelStrings';
+import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { AgentErrorView, AgentOutcome, AgentView } from '../shared/protocol';
 import { costSourceKey } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
@@ -183,7 +183,7 @@ export class AgentCard {
       items.push([t('tokens'), t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) + cachedTokens]);
       items.push([t('cost'), `${formatUsd(o.costUsd)} (${t(costSourceKey(o))})`]);
     } else if (a.estimateUsd !== undefined) {
-      items.push([t('cost'), t('costEstimated', formatUsd(a.estimateUsd))]);
+      items.push([t('cost'), estimateLabel(t, formatUsd, a.estimateUsd, a.likelyUsd)]);
     }
     this.metrics.replaceChildren(...items.map(([k, v]) => h('div', { class: 'metric' }, h('dt', {}, k), h('dd', {}, v))));
 

@@ -1,5 +1,5 @@
 import { formatMs, formatUsd } from '../shared/format';
-import type { PanelStringKey } from '../shared/panelStrings';
+import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
 import { spentUsd } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText } from './dom';
@@ -60,7 +60,7 @@ export class ReviewHeader {
     const spent = spentUsd(view);
     const parts: string[] = [];
     if (view.status === 'running') {
-      if (view.estimateUsd !== undefined) parts.push(t('costEstimated', formatUsd(view.estimateUsd)));
+      if (view.estimateUsd !== undefined) parts.push(estimateLabel(t, formatUsd, view.estimateUsd, view.likelyUsd));
       if (spent > 0) parts.push(t('costSoFar', formatUsd(spent)));
     } else {
       parts.push(t('costActual', formatUsd(spent)));

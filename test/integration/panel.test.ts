@@ -12,7 +12,7 @@ class ScriptedSession implements ReviewSessionHandle {
   private readonly emitter = new vscode.EventEmitter<ReviewEvent>();
   readonly onEvent = this.emitter.event;
   readonly startedAt = Date.now();
-  readonly estimate = { perAgent: {}, costUsd: 0.0042 };
+  readonly estimate = { perAgent: {}, costUsd: 0.0042, likelyUsd: 0.0011 };
   isDone = false;
 
   constructor(readonly id: string, readonly targetKey: string, readonly uri: vscode.Uri, initial: ReviewEvent[]) {
@@ -76,8 +76,8 @@ describe('review panel (inside VS Code)', () => {
     const api = await quorum();
     const key = `${uri.toString()}#1-5`;
     const session = new ScriptedSession('it-1', key, uri, [
-      { type: 'queued', reviewId: 'it-1', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1' },
-      { type: 'queued', reviewId: 'it-1', agent: 'security', title: 'Security', model: 'gemini-2.5-flash' },
+      { type: 'queued', reviewId: 'it-1', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1', output: 'findings' },
+      { type: 'queued', reviewId: 'it-1', agent: 'security', title: 'Security', model: 'gemini-2.5-flash', output: 'findings' },
       { type: 'started', reviewId: 'it-1', agent: 'analyst', model: 'gpt-4.1' },
       { type: 'delta', reviewId: 'it-1', agent: 'analyst', text: 'Looks ' },
     ]);
@@ -112,7 +112,7 @@ describe('review panel (inside VS Code)', () => {
     const key = `${uri.toString()}#1-5`;
     const before = posted.length;
     const rerun = new ScriptedSession('it-2', key, uri, [
-      { type: 'queued', reviewId: 'it-2', agent: 'coding', title: 'Coding', model: 'deepseek-v3.2' },
+      { type: 'queued', reviewId: 'it-2', agent: 'coding', title: 'Coding', model: 'deepseek-v3.2', output: 'code' },
     ]);
     api.panels.show(rerun);
     const snap = await until('snapshot of the re-run', () => posted.slice(before).find((m) => m.message.type === 'snapshot' && m.message.review?.sessionId === 'it-2'));
@@ -133,7 +133,7 @@ describe('review panel (inside VS Code)', () => {
     await vscode.window.showTextDocument(uri, { viewColumn: tab.group.viewColumn, preview: false });
     const before = posted.length;
     const again = new ScriptedSession('it-3', key, uri, [
-      { type: 'queued', reviewId: 'it-3', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1' },
+      { type: 'queued', reviewId: 'it-3', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1', output: 'findings' },
     ]);
     api.panels.show(again);
     await until('a second ready', () => (received.filter((m) => m.targetKey === key && m.message.type === 'ready').length > readies ? true : undefined));

@@ -16,6 +16,7 @@ export function baseReview(overrides: Partial<ReviewView> = {}): ReviewView {
     status: 'running',
     startedAt: Date.now() - 4_000,
     estimateUsd: 0.0142,
+    likelyUsd: 0.0031,
     agents: [],
     findings: [],
     dismissed: [],
@@ -108,7 +109,7 @@ export function queuedAll(): ReviewViewEvent[] {
   return [
     { kind: 'queued', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1', estimateUsd: 0.004 },
     { kind: 'queued', agent: 'architecture', title: 'Architecture', model: 'claude-sonnet-4.5', estimateUsd: 0.005 },
-    { kind: 'queued', agent: 'security', title: 'Security', model: 'gemini-2.5-flash', estimateUsd: 0.001 },
+    { kind: 'queued', agent: 'security', title: 'Security', model: 'gemini-2.5-flash', estimateUsd: 0.001, likelyUsd: 0.0002 },
     { kind: 'queued', agent: 'coding', title: 'Coding', model: 'deepseek-v3.2', estimateUsd: 0.004 },
   ];
 }

@@ -38,7 +38,7 @@ describe('webview: rendering every state', () => {
     assert.match(head, /lines 12–48/);
     assert.match(head, /typescript/);
     assert.match(head, /Reviewing…/);
-    assert.match(head, /Estimated \$0\.0142/);
+    assert.match(head, /≈ \$0\.0031 likely · up to \$0\.0142/);
     assert.match(head, /Elapsed \d/);
     assert.equal(await panel.page.locator('button[data-action="stop"]').isDisabled(), false);
     assert.equal(await panel.page.locator('section.card').count(), 4);
@@ -47,7 +47,9 @@ describe('webview: rendering every state', () => {
     assert.equal(await panel.page.locator('section.card[data-agent="analyst"] .answer-body strong').innerText(), 'mostly');
     assert.match(await cardText(panel, 'security'), /Queued/);
     assert.match(await cardText(panel, 'security'), /Waiting for its turn\./);
-    assert.match(await cardText(panel, 'security'), /Estimated \$0\.0010/);
+    assert.match(await cardText(panel, 'security'), /≈ \$0\.0002 likely · up to \$0\.0010/);
+    // An agent with only a ceiling (a review stored before likely figures) says it is one.
+    assert.match(await cardText(panel, 'analyst'), /up to \$0\.0040/);
     assert.match(await text(panel, '.findings-section'), /Findings appear here as the agents report them\./);
   });
 

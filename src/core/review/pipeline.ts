@@ -11,9 +11,10 @@ import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
-import { countChatTokens } from '../tokens/count';
+import { countChatTokens, countTokens } from '../tokens/count';
 import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
 import { ReviewConfigError } from './errors';
+import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
 import { totalsOf, ZERO_USAGE } from './totals';
 import { untilAborted } from '../util/abort';
@@ -58,11 +59,13 @@ export class ReviewPipeline {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Prompt sizes, context-window checks and the cost of the review at most, before anything is sent. */
+  /** Prompt sizes, context-window checks and the review's likely and ceiling cost, before anything is sent. */
   estimate(target: ReviewTarget, options: ReviewOptions): ReviewEstimate {
     const plan = this.plan(target, options);
     const perAgent: Record<string, AgentEstimate> = {};
     let costUsd = 0;
+    let likelyUsd = 0;
+    const reviewedTokens = countTokens(target.text);
     for (const { spec, inputs } of plan.agents) {
       const messages = buildMessages({ agent: spec, target, language: plan.language });
       const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
@@ -70,19 +73,24 @@ export class ReviewPipeline {
       const contextWindow = contextWindowFor(spec.model);
       const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages) : undefined;
       const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
+      const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
       const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
+      const likely = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: likelyCompletionTokens }, plan.settings.prices).costUsd;
       const size = promptTokens + maxCompletionTokens;
       perAgent[spec.id] = {
         model: spec.model,
         promptTokens,
         maxCompletionTokens,
         costUsd: cost,
+        likelyCompletionTokens,
+        likelyUsd: likely,
         contextWindow,
         ...(size > contextWindow ? { tooLarge: { limit: contextWindow, size } } : {}),
       };
       costUsd += cost;
+      likelyUsd += likely;
     }
-    return { perAgent, costUsd, order: plan.agents.map((a) => a.spec.id) };
+    return { perAgent, costUsd, likelyUsd, order: plan.agents.map((a) => a.spec.id) };
   }
 
   async run(target: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
@@ -96,7 +104,7 @@ export class ReviewPipeline {
         // A listener's failure must not break the review.
       }
     };
-    for (const { spec } of plan.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model });
+    for (const { spec } of plan.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model, output: spec.output });
 
     const settled = new Map<string, Promise<AgentResult>>();
     for (const planned of plan.agents) {

@@ -93,13 +93,19 @@ export interface ReviewSummary {
   elapsedMs: number;
 }
 
+/**
+ * A review's cost before it runs, two ways: `costUsd` is the ceiling (every agent writes `maxOutputTokens`;
+ * budgets are checked against it, being safe), `likelyUsd` the likely figure (each agent writes a typical
+ * answer, see `likelyOutput.ts`).
+ */
 export interface CostEstimate {
-  perAgent: Record<string, { model: string; promptTokens: number; maxCompletionTokens: number; costUsd: number }>;
+  perAgent: Record<string, { model: string; promptTokens: number; maxCompletionTokens: number; costUsd: number; likelyCompletionTokens: number; likelyUsd: number }>;
   costUsd: number;
+  likelyUsd: number;
 }
 
 export type ReviewEvent =
-  | { type: 'queued'; reviewId: string; agent: string; title: string; model: string }
+  | { type: 'queued'; reviewId: string; agent: string; title: string; model: string; output: AgentOutputKind }
   | { type: 'started'; reviewId: string; agent: string; model: string }
   | { type: 'delta'; reviewId: string; agent: string; text: string }
   /** The gateway client is trying the agent's request again (or its fallback model) after a failed attempt. */
@@ -131,7 +137,12 @@ export interface AgentEstimate {
   model: string;
   promptTokens: number;
   maxCompletionTokens: number;
+  /** The ceiling: the prompt plus `maxCompletionTokens`. */
   costUsd: number;
+  /** A typical answer's length for this agent's kind of output, capped by `maxCompletionTokens`. */
+  likelyCompletionTokens: number;
+  /** The likely cost: the prompt plus `likelyCompletionTokens`. */
+  likelyUsd: number;
   contextWindow: number;
   /** Set when the prompt and the answer's reserve do not fit the model's context window. */
   tooLarge?: { limit: number; size: number };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CostLedger, CostTotals, LedgerTotals } from '../../core/cost/ledger';
 import { formatCount, formatUsd } from '../../shared/format';
+import { escapeIcons } from '../../shared/untrustedText';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import { CostStatusBar, type CostView } from './costStatusBar';
@@ -121,10 +122,10 @@ export function detailItems(totals: LedgerTotals, monthUsd: number, monthlyBudge
   const agents = Object.entries(totals.byAgent).sort((a, b) => b[1].costUsd - a[1].costUsd);
   if (agents.length > 0) {
     items.push(sep(vscode.l10n.t('By agent')));
-    for (const [name, t] of agents) items.push({ label: `$(person) ${name}`, description: costLabel(t), detail: describe(t) });
+    for (const [name, t] of agents) items.push({ label: `$(person) ${escapeIcons(name)}`, description: costLabel(t), detail: describe(t) });
     items.push(sep(vscode.l10n.t('By model')));
     for (const [name, t] of Object.entries(totals.byModel).sort((a, b) => b[1].costUsd - a[1].costUsd)) {
-      items.push({ label: `$(symbol-class) ${name}`, description: costLabel(t), detail: describe(t) });
+      items.push({ label: `$(symbol-class) ${escapeIcons(name)}`, description: costLabel(t), detail: describe(t) });
     }
   }
   items.push(sep(vscode.l10n.t('This month')));

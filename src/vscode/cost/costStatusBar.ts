@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CostTotals, LedgerTotals } from '../../core/cost/ledger';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { formatCount, formatUsd } from '../../shared/format';
+import { escapeMarkdown } from '../../shared/untrustedText';
 import { Commands } from '../commands';
 
 export const STATUS_BAR_ID = 'quorum.cost';
@@ -15,7 +16,8 @@ export interface CostView {
 
 function row(name: string, t: CostTotals): string {
   const est = t.estimatedUsd > 0 ? ' *' : '';
-  return `| ${name.replace(/\|/g, '\\|')} | ${formatUsd(t.costUsd)}${est} | ${formatCount(t.promptTokens)} / ${formatCount(t.completionTokens)} / ${formatCount(t.cachedTokens)} | ${t.requests} | ${t.retries} |`;
+  // Agent and model names come from settings and the gateway: escaped, because this tooltip is trusted for two commands.
+  return `| ${escapeMarkdown(name)} | ${formatUsd(t.costUsd)}${est} | ${formatCount(t.promptTokens)} / ${formatCount(t.completionTokens)} / ${formatCount(t.cachedTokens)} | ${t.requests} | ${t.retries} |`;
 }
 
 /** The status bar text for a view (exported for tests and the cost details). */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
 import type { AgentErrorCode } from '../../core/review/types';
 import { formatMs } from '../../shared/format';
+import { escapeLinkedText } from '../../shared/untrustedText';
 import type { ApiKeyStore } from '../apiKeys';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
@@ -134,7 +135,7 @@ export class ApiKeyCommands {
     if (!(await this.ensureKey())) return undefined;
     const host = displayHost(this.baseUrl);
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Quorum: testing the connection to {0}…', host), cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: escapeLinkedText(vscode.l10n.t('Quorum: testing the connection to {0}…', host)), cancellable: true },
       async (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());

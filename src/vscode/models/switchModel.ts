@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../../core/settings/schema';
+import { escapeIcons } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
@@ -67,7 +68,7 @@ export class ModelSwitcher {
     if (!agent) {
       const items: AgentItem[] = [
         { agent: ALL_AGENTS, label: `$(organization) ${vscode.l10n.t('All agents')}`, description: vscode.l10n.t('Use one model for every agent') },
-        ...rows.map((r) => ({ agent: r.id, label: `$(person) ${r.title}`, description: r.model, detail: r.custom ? vscode.l10n.t('Custom agent') : undefined })),
+        ...rows.map((r) => ({ agent: r.id, label: `$(person) ${escapeIcons(r.title)}`, description: escapeIcons(r.model), detail: r.custom ? vscode.l10n.t('Custom agent') : undefined })),
       ];
       const picked = await this.prompter.pick(items, { id: 'switchModel.agent', title: vscode.l10n.t('Quorum: Switch Model — choose an agent'), placeHolder: vscode.l10n.t('Which agent should use another model?') });
       if (!picked) return undefined;
@@ -96,7 +97,7 @@ export class ModelSwitcher {
     const settings = this.settings.current;
     const current = [...usedBy.keys()];
     const currentMark = (id: string): string =>
-      several ? vscode.l10n.t('used by {0}', (usedBy.get(id) ?? []).join(', ')) : vscode.l10n.t('current');
+      several ? vscode.l10n.t('used by {0}', escapeIcons((usedBy.get(id) ?? []).join(', '))) : vscode.l10n.t('current');
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
       let failure: string | undefined;
@@ -114,7 +115,7 @@ export class ModelSwitcher {
         const marks = [c.current ? currentMark(c.id) : undefined, c.suggested ? vscode.l10n.t('closest match') : undefined, listed && !c.listed ? vscode.l10n.t('not listed by the gateway') : undefined].filter(Boolean);
         out.push({
           model: c.id,
-          label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${c.id}`,
+          label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${escapeIcons(c.id)}`,
           description: priceLabel(c.price) ?? vscode.l10n.t('price unknown'),
           detail: marks.length > 0 ? marks.join(' · ') : undefined,
         });

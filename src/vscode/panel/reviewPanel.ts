@@ -82,7 +82,7 @@ export class ReviewPanel implements vscode.Disposable {
       uri: session.uri.toString(),
       target: { ...session.target },
       startedAt: session.startedAt,
-      ...(session.estimate ? { estimateUsd: session.estimate.costUsd } : {}),
+      ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
     });
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
     this.view = view;

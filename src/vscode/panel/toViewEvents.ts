@@ -68,11 +68,14 @@ export function reviewStatus(summary: ReviewSummary): 'done' | 'failed' | 'cance
   return 'done';
 }
 
-export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { costUsd: number }>): ReviewViewEvent {
+export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { costUsd: number; likelyUsd: number }>): ReviewViewEvent {
   switch (event.type) {
     case 'queued': {
-      const estimate = estimates?.[event.agent]?.costUsd;
-      return { kind: 'queued', agent: event.agent, title: event.title, model: event.model, ...(estimate !== undefined ? { estimateUsd: nonNegative(estimate) } : {}) };
+      const estimate = estimates?.[event.agent];
+      return {
+        kind: 'queued', agent: event.agent, title: event.title, model: event.model, output: event.output,
+        ...(estimate !== undefined ? { estimateUsd: nonNegative(estimate.costUsd), likelyUsd: nonNegative(estimate.likelyUsd) } : {}),
+      };
     }
     case 'started':
       return { kind: 'started', agent: event.agent, model: event.model };

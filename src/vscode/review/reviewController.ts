@@ -6,6 +6,7 @@ import { ReviewConfigError } from '../../core/review/errors';
 import type { AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { formatUsd } from '../../shared/format';
+import { escapeLinkedText } from '../../shared/untrustedText';
 import { Commands, REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
@@ -165,7 +166,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       if (choice === switchModel) await vscode.commands.executeCommand(Commands.switchModel);
       return undefined;
     }
-    if (!(await this.withinBudgets(estimate.costUsd))) return undefined;
+    if (!(await this.withinBudgets(estimate.costUsd, estimate.likelyUsd))) return undefined;
 
     const previous = this.latest.get(prepared.targetKey);
     if (previous) {
@@ -198,7 +199,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       const summary = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', t.file, t.startLine, t.endLine),
+          title: escapeLinkedText(vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', t.file, t.startLine, t.endLine)),
           cancellable: true,
         },
         async (progress, token) => {
@@ -254,14 +255,15 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, this.running > 0);
   }
 
-  private async withinBudgets(estimateUsd: number): Promise<boolean> {
+  /** Budgets are checked against the estimate's ceiling (the safe figure), and the prompts say so. */
+  private async withinBudgets(estimateUsd: number, likelyUsd: number): Promise<boolean> {
     const { sessionUsd, monthlyUsd } = this.settings.budget;
     const spent = this.deps.ledger.totals().session.costUsd;
     const go = vscode.l10n.t('Review Anyway');
     if (sessionUsd > 0 && spent + estimateUsd > sessionUsd) {
       const choice = await this.deps.prompter.message(
         'warning',
-        vscode.l10n.t('This review may cost up to {0}, taking the session to {1}, past its budget of {2}.', formatUsd(estimateUsd), formatUsd(spent + estimateUsd), formatUsd(sessionUsd)),
+        vscode.l10n.t('This review may cost up to {0} if every agent writes its longest answer (likely about {1}), taking the session to {2}, past its budget of {3}.', formatUsd(estimateUsd), formatUsd(likelyUsd), formatUsd(spent + estimateUsd), formatUsd(sessionUsd)),
         { id: 'review.sessionBudget', modal: true, detail: vscode.l10n.t('The session budget is quorum.budget.sessionUsd. "Quorum: Reset Session Cost" starts the session again from $0.') },
         go,
       );
@@ -271,7 +273,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if (monthlyUsd > 0 && month + estimateUsd > monthlyUsd) {
       const choice = await this.deps.prompter.message(
         'warning',
-        vscode.l10n.t('This review may cost up to {0}, taking this month\'s spend to {1}, past the monthly budget of {2}.', formatUsd(estimateUsd), formatUsd(month + estimateUsd), formatUsd(monthlyUsd)),
+        vscode.l10n.t('This review may cost up to {0} if every agent writes its longest answer (likely about {1}), taking this month\'s spend to {2}, past the monthly budget of {3}.', formatUsd(estimateUsd), formatUsd(likelyUsd), formatUsd(month + estimateUsd), formatUsd(monthlyUsd)),
         { id: 'review.monthlyBudget', modal: true, detail: vscode.l10n.t('The monthly budget is quorum.budget.monthlyUsd.') },
         go,
       );

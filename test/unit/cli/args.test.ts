@@ -90,7 +90,7 @@ describe('CLI output', () => {
   it('reports progress one line per state change, with a live line only on a terminal', () => {
     const plain: string[] = [];
     const p = new ProgressReporter({ write: (t: string) => plain.push(t) });
-    p.onEvent({ type: 'queued', reviewId: 'r', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1' });
+    p.onEvent({ type: 'queued', reviewId: 'r', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1', output: 'findings' });
     p.onEvent({ type: 'started', reviewId: 'r', agent: 'analyst', model: 'gpt-4.1' });
     p.onEvent({ type: 'delta', reviewId: 'r', agent: 'analyst', text: 'abc' });
     p.onEvent({ type: 'done', reviewId: 'r', agent: 'analyst', result: result('analyst') });
@@ -99,7 +99,7 @@ describe('CLI output', () => {
     const tty: string[] = [];
     let now = 0;
     const t = new ProgressReporter({ write: (x: string) => tty.push(x), isTTY: true }, { now: () => now, redrawMs: 100 });
-    t.onEvent({ type: 'queued', reviewId: 'r', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1' });
+    t.onEvent({ type: 'queued', reviewId: 'r', agent: 'analyst', title: 'Analyst', model: 'gpt-4.1', output: 'findings' });
     t.onEvent({ type: 'started', reviewId: 'r', agent: 'analyst', model: 'gpt-4.1' });
     now = 500;
     t.onEvent({ type: 'delta', reviewId: 'r', agent: 'analyst', text: 'abcdef' });

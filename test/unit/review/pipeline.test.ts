@@ -4,6 +4,8 @@ import { createGateway, type GatewayClient } from '../../../src/core/gateway/cli
 import { ReviewCache } from '../../../src/core/review/cache';
 import { ReviewConfigError } from '../../../src/core/review/errors';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { likelyOutputTokens, TYPICAL_FINDINGS_TOKENS } from '../../../src/core/review/likelyOutput';
+import { countTokens } from '../../../src/core/tokens/count';
 import type { ReviewEvent, ReviewTarget } from '../../../src/core/review/types';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
@@ -331,6 +333,27 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const sum = Object.values(estimate.perAgent).reduce((n, a) => n + a.costUsd, 0);
     assert.ok(Math.abs(sum - estimate.costUsd) < 1e-12);
     assert.equal(tg.requests.length, 0);
+  });
+
+  it('estimates a likely cost from typical answer lengths, under the ceiling that assumes maxOutputTokens', () => {
+    const estimate = make().estimate(target, { language: 'en' });
+    assert.ok(estimate.likelyUsd > 0 && estimate.likelyUsd < estimate.costUsd / 3, `${estimate.likelyUsd} vs ${estimate.costUsd}`);
+    for (const id of estimate.order) {
+      const a = estimate.perAgent[id];
+      assert.ok(a && a.likelyUsd > 0 && a.likelyUsd < a.costUsd, id);
+    }
+    assert.equal(estimate.perAgent.analyst?.likelyCompletionTokens, TYPICAL_FINDINGS_TOKENS);
+    // The coding agent rewrites the reviewed lines: its likely answer grows with them.
+    const codeTokens = estimate.perAgent.coding?.likelyCompletionTokens ?? 0;
+    assert.equal(codeTokens, Math.ceil((countTokens(target.text) * 110) / 100) + 200);
+    const sum = Object.values(estimate.perAgent).reduce((n, a) => n + a.likelyUsd, 0);
+    assert.ok(Math.abs(sum - estimate.likelyUsd) < 1e-12);
+  });
+
+  it('caps the likely answer at maxOutputTokens', () => {
+    assert.equal(likelyOutputTokens('findings', 10, 300), 300);
+    assert.equal(likelyOutputTokens('code', 10_000, 4096), 4096);
+    assert.equal(likelyOutputTokens('code', 100, 4096), 310);
   });
 
   it('never leaks the API key into events or results', async () => {

@@ -1,0 +1,42 @@
+/**
+ * Text that did not come from Quorum — model output, gateway error messages, `/models` ids, settings values,
+ * file names — escaped for the surface that shows it, so that it is shown as the characters it is and can
+ * never become a link, a command link, an image, HTML or an icon. Pure: used by the VS Code adapter for
+ * notifications, input boxes, quick picks and `MarkdownString`s, and by anything else that renders Markdown.
+ *
+ * Which escape goes where:
+ * - `escapeMarkdown`: a `MarkdownString` (hover, status bar tooltip) or any CommonMark/GFM renderer.
+ * - `escapeLinkedText`: notifications (`show*Message`, progress notifications) and input box prompts and
+ *   validation messages. VS Code renders `[label](https://…|command:…|file:…)` there as a clickable link and
+ *   knows no backslash escapes, so the link syntax itself is broken.
+ * - `escapeIcons`: quick pick labels, descriptions and details, status bar text (`$(name)` renders an icon).
+ */
+
+/** Every ASCII punctuation character: CommonMark lets each of them be backslash-escaped. */
+const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+/**
+ * Escapes text for a Markdown paragraph or table cell: every ASCII punctuation character is backslash-escaped,
+ * so no link, image, autolink (`https://…`, `www.…`, `a@b.c`), raw HTML, entity, code span, emphasis, heading,
+ * list, table cell break or theme icon (`$(…)`) can start. Line breaks become spaces unless `multiline`, when
+ * they become Markdown hard breaks.
+ */
+export function escapeMarkdown(text: string, options: { multiline?: boolean } = {}): string {
+  const escaped = text.replace(/\r\n?/g, '\n').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+  return options.multiline ? escaped.split('\n').map((l) => l.trimStart()).join('  \n') : escaped.replace(/\s*\n\s*/g, ' ');
+}
+
+/**
+ * Escapes text for VS Code's "linked text" (notifications, progress notifications, input box prompts and
+ * validation messages): a link there is exactly `[label](target)` with nothing between `]` and `(`, so a
+ * space is put between them. The text stays readable and shows what was attempted. Idempotent.
+ */
+export function escapeLinkedText(text: string): string {
+  return text.replace(/\]\(/g, '] (');
+}
+
+/** Escapes `$(name)` so that a quick pick or status bar shows it as text instead of an icon. Idempotent. */
+export function escapeIcons(text: string): string {
+  return text.replace(/(\\?)\$\(/g, (m, slash: string) => (slash ? m : '\\$('));
+}
+
