@@ -26,6 +26,10 @@ export interface ReviewArgs {
   /** Seconds one agent's request may take in all (retries included); also caps the idle timeout. */
   timeout?: number;
   failOn: FailOn;
+  /** Leave out the repository's rules and agents (`.quorum/`, AGENTS.md). */
+  noRules: boolean;
+  /** Print what would be sent and send nothing. */
+  dryRun: boolean;
 }
 
 export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
@@ -41,6 +45,8 @@ Options:
   --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
   --language CODE          language of the review text: en, ko, ... (default: from LC_ALL / LANG)
   --format text|markdown|json   how to print the result (default: text)
+  --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
+  --dry-run                print exactly what would be sent (messages, models, estimate, host); send nothing
   --no-cache               accepted for symmetry with the editor; each run starts with an empty cache
   --max-concurrency N      requests in flight at once (default 4)
   --timeout SECONDS        longest one agent's request may take, retries included (default 180)
@@ -48,7 +54,7 @@ Options:
   -h, --help               show this help
   --version                show the version
 
-Environment: QUORUM_API_KEY (required), QUORUM_BASE_URL.
+Environment: QUORUM_API_KEY (required, except for --dry-run), QUORUM_BASE_URL.
 Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed, 130 interrupted.`;
 
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
@@ -90,6 +96,8 @@ const schema = z.object({
     .optional(),
   format: z.enum(['text', 'markdown', 'json'], { message: '--format is text, markdown or json' }).default('text'),
   noCache: z.boolean().default(false),
+  noRules: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
   failOn: z.enum(FAIL_ON, { message: `--fail-on is one of ${FAIL_ON.join(', ')}` }).default('none'),
@@ -106,6 +114,8 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--timeout': 'timeout',
   '--fail-on': 'failOn',
 };
+
+const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun'> = { '--no-cache': 'noCache', '--no-rules': 'noRules', '--dry-run': 'dryRun' };
 
 /** Parses `argv` (without `node` and the script). Throws `UsageError` with a one-line message. */
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -124,8 +134,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       positional.push(...rest.slice(i + 1));
       break;
     }
-    if (arg === '--no-cache') {
-      raw.noCache = true;
+    const flag = BOOLEAN_FLAGS[arg];
+    if (flag) {
+      raw[flag] = true;
       continue;
     }
     if (arg.startsWith('--')) {
@@ -171,5 +182,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.maxConcurrency !== undefined ? { maxConcurrency: a.maxConcurrency } : {}),
     ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
     failOn: a.failOn,
+    noRules: a.noRules,
+    dryRun: a.dryRun,
   };
 }

@@ -13,6 +13,12 @@ import { formatMarkdown, formatText, formatUsd } from './format';
 import { toJsonOutput } from './jsonOutput';
 import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
+import { findRepositoryRoot, relativeToRoot } from './repository';
+import { nodeRepoFs } from '../core/prompt/repoFs';
+import { loadPromptContext, rulesReport, shapeReview } from '../core/prompt/shape';
+import { whatWillBeSent } from '../core/prompt/dryRun';
+import { renderWhatWillBeSent } from '../shared/whatWillBeSent';
+import type { Redaction } from '../core/prompt/secrets';
 
 export const EXIT = { ok: 0, findings: 1, usage: 2, agentFailed: 3, interrupted: 130 } as const;
 
@@ -46,6 +52,11 @@ function render(summary: ReviewSummary, format: ReviewArgs['format']): string {
   return format === 'markdown' ? formatMarkdown(summary) : formatText(summary);
 }
 
+/** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
+export function describeRedactions(redactions: readonly Redaction[]): string {
+  return redactions.map((r) => `${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
+}
+
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
@@ -72,7 +83,7 @@ export async function runCli(io: CliIo): Promise<number> {
     throw e;
   }
 
-  if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
+  if (!key && !args.dryRun) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
   const defaults = parseSettings({}).settings.limits;
   const { settings, issues } = parseSettings({
@@ -95,6 +106,18 @@ export async function runCli(io: CliIo): Promise<number> {
   const requested = args.language?.trim().toLowerCase();
   const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
 
+  // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
+  const root = findRepositoryRoot(args.file);
+  const context = await loadPromptContext({ settings, fs: root ? nodeRepoFs(root) : undefined, trusted: true, useRules: !args.noRules });
+  for (const issue of context.repository.issues) io.stderr.write(`quorum: warning: ${scrub(issue.message)}\n`);
+  const shapedOutcome = await shapeReview(target, root ? relativeToRoot(root, args.file) : undefined, context);
+  if (!shapedOutcome.ok) {
+    const { rule } = shapedOutcome;
+    return fail(`${target.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
+  }
+  const shaped = shapedOutcome.shaped;
+  target = shaped.target;
+
   const ledger = new CostLedger(() => settings.prices);
   const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
   const pipeline = new ReviewPipeline({ gateway, settings: () => settings, cache: new ReviewCache(), ledger });
@@ -105,9 +128,19 @@ export async function runCli(io: CliIo): Promise<number> {
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
+    prompt: shaped.prompt,
   };
   try {
+    if (args.dryRun) {
+      const data = whatWillBeSent(pipeline, shaped, options, { baseUrl, redactSecrets: settings.privacy.redactSecrets, ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}) });
+      io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
+      return EXIT.ok;
+    }
     const estimate = pipeline.estimate(target, options);
+    const rules = rulesReport(shaped.prompt, estimate.order);
+    if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
+    if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
+    if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
     progress.line(`reviewing ${target.file}:${target.startLine}-${target.endLine} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);

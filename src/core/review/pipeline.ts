@@ -7,6 +7,8 @@ import { buildMessages, type AgentInput } from '../agents/messages';
 import { resolveAgents, selectAgents, topologicalOrder } from '../agents/registry';
 import type { AgentSpec } from '../agents/spec';
 import type { CostLedger } from '../cost/ledger';
+import { agentRules } from '../prompt/shape';
+import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
@@ -67,11 +69,11 @@ export class ReviewPipeline {
     let likelyUsd = 0;
     const reviewedTokens = countTokens(target.text);
     for (const { spec, inputs } of plan.agents) {
-      const messages = buildMessages({ agent: spec, target, language: plan.language });
+      const messages = this.messagesFor(spec, target, plan, options);
       const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
       const maxCompletionTokens = plan.settings.review.maxOutputTokens;
       const contextWindow = contextWindowFor(spec.model);
-      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages) : undefined;
+      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages, options) : undefined;
       const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
       const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
       const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
@@ -93,8 +95,27 @@ export class ReviewPipeline {
     return { perAgent, costUsd, likelyUsd, order: plan.agents.map((a) => a.spec.id) };
   }
 
-  async run(target: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+  /**
+   * The messages each agent will be sent, before anything is sent ("what will be sent"): a dependent agent's
+   * messages gain the other agents' results once they answer; `inputs` names them.
+   */
+  preview(target: ReviewTarget, options: ReviewOptions): { agent: string; title: string; model: string; messages: ChatMessage[]; inputs: string[] }[] {
     const plan = this.plan(target, options);
+    return plan.agents.map(({ spec, inputs }) => ({ agent: spec.id, title: spec.title, model: spec.model, messages: this.messagesFor(spec, target, plan, options), inputs }));
+  }
+
+  async run(unshapedTarget: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+    let target = unshapedTarget;
+    let plan = this.plan(target, options);
+    if (!options.prompt && plan.settings.privacy.redactSecrets) {
+      // A caller that did not shape the review (core/prompt) still never sends a secret.
+      const redacted = await redactSecrets(target.text, target.startLine);
+      if (redacted.redactions.length > 0) {
+        target = { ...target, text: redacted.text };
+        options = { ...options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } };
+        plan = this.plan(target, options);
+      }
+    }
     const reviewId = options.reviewId ?? randomUUID();
     const startedAt = this.now();
     const emit = (e: ReviewEvent) => {
@@ -132,7 +153,10 @@ export class ReviewPipeline {
     if (!(target.startLine >= 1) || !(target.endLine >= target.startLine) || target.text.trim() === '') {
       throw new ReviewConfigError('empty-target', `nothing to review in ${target.file} lines ${target.startLine}-${target.endLine}`);
     }
-    const settings = this.deps.settings();
+    const configured = this.deps.settings();
+    const projectAgents = options.prompt?.projectAgents ?? [];
+    // The repository's own agents join the configured custom agents (and are checked the same way).
+    const settings = projectAgents.length > 0 ? { ...configured, customAgents: [...configured.customAgents, ...projectAgents] } : configured;
     const resolved = resolveAgents(settings);
     const fatal = resolved.issues.filter((i) => i.fatal);
     if (fatal.length > 0) throw new ReviewConfigError('invalid-agents', fatal.map((i) => i.message).join('; '), { issues: fatal });
@@ -161,12 +185,19 @@ export class ReviewPipeline {
     };
   }
 
-  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[]): string {
+  private messagesFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, options: ReviewOptions, inputs: readonly AgentInput[] = []): ChatMessage[] {
+    const rules = agentRules(options.prompt, spec.id).block;
+    return buildMessages({ agent: spec, target, language: plan.language, inputs, rules, redacted: options.prompt?.redacted === true });
+  }
+
+  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[], options: ReviewOptions): string {
+    const rules = agentRules(options.prompt, spec.id).version;
     return cacheKey({
       agent: spec.id,
       model: spec.model,
       fallbackModel: spec.fallbackModel,
-      promptVersion: spec.promptVersion,
+      // Repository rules change the prompt, so they version it.
+      promptVersion: rules ? `${spec.promptVersion}+${rules}` : spec.promptVersion,
       language: plan.language,
       file: target.file,
       startLine: target.startLine,
@@ -215,7 +246,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'inputs-failed', message } }, reviewId, emit);
     }
 
-    const messages = buildMessages({ agent: spec, target, language: plan.language, inputs: inputs.map(toInput) });
+    const messages = this.messagesFor(spec, target, plan, options, inputs.map(toInput));
     const maxTokens = plan.settings.review.maxOutputTokens;
     const promptTokens = countChatTokens(messages);
     const window = contextWindowFor(spec.model);
@@ -224,7 +255,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'too-large', message, model: spec.model } }, reviewId, emit);
     }
 
-    const key = this.keyFor(spec, target, plan, messages);
+    const key = this.keyFor(spec, target, plan, messages, options);
     const started = this.now();
     const hit = options.noCache ? undefined : this.cached(key, plan.settings);
     if (hit) {
