@@ -75,8 +75,8 @@ const schema = z.object({
     .string()
     .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, '--lines takes START-END, e.g. 10-40')
     .transform((s) => {
-      const [a, b] = s.split('-').map((x) => Number(x.trim()));
-      return { start: a as number, end: b ?? (a as number) };
+      const [a = 0, b = a] = s.split('-').map((x) => Number(x.trim()));
+      return { start: a, end: b };
     })
     .refine((r) => r.start >= 1 && r.end >= r.start, '--lines needs 1 <= START <= END')
     .optional(),
@@ -90,7 +90,7 @@ const schema = z.object({
       z
         .string()
         .regex(/^[^=]+=[^=]+$/, '--model takes agent=model')
-        .transform((s) => s.split('=').map((x) => x.trim()) as [string, string])
+        .transform((s) => s.split('=').map((x) => x.trim()))
         .pipe(z.tuple([agentId, modelIdSchema])),
     )
     .default([]),
@@ -138,10 +138,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (argv.length === 0) throw new UsageError('missing command; try "quorum review <file>"');
   const [command, ...rest] = argv;
   if (command !== 'review') throw new UsageError(`unknown command "${command}"; try "quorum review <file>"`);
-  const raw: Record<string, unknown> = { models: [] as string[] };
+  const modelFlags: string[] = [];
+  const raw: Record<string, unknown> = { models: modelFlags };
   const positional: string[] = [];
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string;
+    const arg = rest[i];
+    if (arg === undefined) break;
     if (arg === '--') {
       positional.push(...rest.slice(i + 1));
       break;
@@ -163,7 +165,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`${name} needs a value`);
         i += 1;
       }
-      if (key === 'models') (raw.models as string[]).push(value);
+      if (key === 'models') modelFlags.push(value);
       else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
       else raw[key] = value;
       continue;
