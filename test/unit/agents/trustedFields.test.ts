@@ -18,7 +18,7 @@ describe('untrusted fields of a finding', () => {
 
   it('CWE: a hostile value in an answer does not become a CWE of the finding', () => {
     const answer = JSON.stringify({ findings: [{ title: 'x', severity: 'high', line: 3, cwe: 'javascript:alert(1)//79' }, { title: 'y', line: 4, cwe: 'cwe-89' }] });
-    const { findings } = parseFindings(answer, 'security', { startLine: 1, endLine: 10 });
+    const { findings } = parseFindings(answer, 'security', { regions: [{ file: 'a.ts', startLine: 1, endLine: 10 }] });
     assert.deepEqual(findings.map((f) => f.cwe), [undefined, 'CWE-89']);
   });
 
@@ -42,11 +42,11 @@ describe('the panel shows bidi controls in model output visibly', () => {
     const usage = { promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0 };
     const result = {
       agent: 'coding', title: 'Coding', model: 'm', status: 'ok' as const, text: `a${RLO}b`, findings: [], usage, costUsd: 0, costSource: 'reported' as const,
-      latencyMs: 1, attempts: 1, cached: false, improvedCode: `x = 1 ${RLO}`, rationale: `why${RLO}`, error: { code: 'internal', message: `m${RLO}` },
+      latencyMs: 1, attempts: 1, cached: false, improvedCode: `x = 1 ${RLO}`, rationale: `why${RLO}`, error: { code: 'empty-answer' as const, message: `m${RLO}` },
     };
     const views = [
       toViewEvent({ type: 'delta', reviewId: 'r', agent: 'coding', text: `d${RLO}` }),
-      toViewEvent({ type: 'finding', reviewId: 'r', agent: 'security', finding: { id: 'f', agents: ['security'], severity: 'high', title: `t${RLO}`, explanation: `e${RLO}`, suggestion: `s${RLO}`, startLine: 1, endLine: 1, confidence: 1 } }),
+      toViewEvent({ type: 'finding', reviewId: 'r', agent: 'security', finding: { id: 'f', file: 'a.ts', agents: ['security'], severity: 'high', title: `t${RLO}`, explanation: `e${RLO}`, suggestion: `s${RLO}`, startLine: 1, endLine: 1, confidence: 1 } }),
       toViewEvent({ type: 'done', reviewId: 'r', agent: 'coding', result }),
     ];
     const json = JSON.stringify(views);
