@@ -131,7 +131,7 @@ async function fleet(mode: Line['mode'], processes: number): Promise<Line> {
       http429: gw.rateLimited,
       makespanMs: chats.length > 0 ? last - first : 0,
       idealMakespanMs: idealMs(processes),
-      load1: Math.round(loadavg()[0] * 10) / 10,
+      load1: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     };
   } finally {
     clearInterval(waiting);
