@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { linkRefusal } from '../shared/linkPolicy';
 
 /**
  * Model answers are untrusted. They are rendered by markdown-it with raw HTML off and images off, links
@@ -12,13 +13,24 @@ md.disable(['image']);
 md.linkify.set({ fuzzyEmail: false });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
+/** An absolute http(s) link without credentials to a public host (the host checks again before opening). */
+export function isOpenableHref(href: string): boolean {
+  if (!/^https?:\/\//i.test(href)) return false;
+  try {
+    return linkRefusal(new URL(href)) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 const ALLOWED_TAGS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
   's', 'del', 'a', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span'];
 
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
     const href = node.getAttribute('href') ?? '';
-    if (!/^https?:\/\//i.test(href)) node.removeAttribute('href');
+    // Not openable (credentials, private or loopback hosts): shown as text, not as a link.
+    if (!isOpenableHref(href)) node.removeAttribute('href');
     else node.setAttribute('title', href);
     node.setAttribute('rel', 'noreferrer noopener');
   }
@@ -135,8 +147,8 @@ export class StreamingMarkdown {
       const start = this.scanPos;
       this.scanPos = nl + 1;
       if (this.fence !== null) {
-        const close = line.match(FENCE_OPEN);
-        if (close && close[1]![0] === this.fence[0] && close[1]!.length >= this.fence.length && line.trim() === close[1]) {
+        const close = line.match(FENCE_OPEN)?.[1];
+        if (close && close[0] === this.fence[0] && close.length >= this.fence.length && line.trim() === close) {
           this.fence = null;
           this.pendingBoundary = nl + 1;
         }
@@ -150,8 +162,8 @@ export class StreamingMarkdown {
       const unindented = !/^\s/.test(line);
       if (this.pendingBoundary >= 0 && unindented) boundary = start;
       this.pendingBoundary = -1;
-      const open = line.match(FENCE_OPEN);
-      if (open) this.fence = open[1]!;
+      const open = line.match(FENCE_OPEN)?.[1];
+      if (open) this.fence = open;
     }
     if (boundary > this.committedEnd) {
       // Each finished stretch gets its own box, which the browser may skip laying out and painting while it

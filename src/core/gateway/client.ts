@@ -48,7 +48,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     let settled = false;
     const started = Date.now();
     const deadlineAt = started + settings.limits.deadlineSeconds * 1000;
-    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, started, deadlineAt };
+    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started, deadlineAt };
     const result = runRequest(env, run).finally(() => {
       settled = true;
       channel.close();

@@ -23,6 +23,7 @@ export interface RequestRun {
   signal: AbortSignal;
   onText: (t: string) => void;
   onRetry?: (info: RetryInfo) => void;
+  onSent?: () => void;
   /** When the request started, epoch ms. */
   started: number;
   /** When its deadline aborts it, epoch ms. */
@@ -139,7 +140,7 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
     const attempt = firstAttempt + counter.attempts - 1;
     if (attempt > 1) env.stats.retries++;
     try {
-      return await runAttempt(env, { request, model, attempt, settings: env.options.settings(), signal, onText: run.onText, promptEstimate, started: run.started });
+      return await runAttempt(env, { request, model, attempt, settings: env.options.settings(), signal, onText: run.onText, ...(run.onSent ? { onSent: run.onSent } : {}), promptEstimate, started: run.started });
     } catch (e) {
       // Once the signal fired, the attempt's own error (with any partial text) is the request's.
       if (!(e instanceof AttemptError) || signal.aborted) throw e;

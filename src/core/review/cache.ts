@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../gateway/types';
-import type { Finding } from './types';
+import type { CodeReplacement, Finding } from './types';
 
 /** What a cached agent answer holds: enough to rebuild its result without asking the gateway again. */
 export interface CachedAnswer {
@@ -9,6 +9,7 @@ export interface CachedAnswer {
   findings: Finding[];
   unparsed?: boolean;
   improvedCode?: string;
+  replacements?: CodeReplacement[];
   rationale?: string;
 }
 
@@ -19,9 +20,8 @@ export interface CacheKeyParts {
   fallbackModel: string;
   promptVersion: string;
   language: string;
-  file: string;
-  startLine: number;
-  endLine: number;
+  /** Each reviewed region's file and lines. */
+  regions: readonly { file: string; startLine: number; endLine: number }[];
   messages: readonly ChatMessage[];
   maxTokens: number;
   responseFormat: boolean;
@@ -29,6 +29,13 @@ export interface CacheKeyParts {
 
 export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** Where answers are kept: in memory (`ReviewCache`) or on disk across runs (`DiskCache`). */
+export interface AnswerStore {
+  /** The answer stored under `key` when it is younger than `ttlMs`. */
+  get(key: string, ttlMs: number): CachedAnswer | undefined;
+  set(key: string, value: CachedAnswer): void;
 }
 
 interface Entry {
@@ -40,7 +47,7 @@ interface Entry {
  * Agent answers kept in memory. An entry is served while it is younger than the TTL given to `get` (so the TTL
  * setting applies at once when it changes); the oldest entries go first when `maxEntries` is reached.
  */
-export class ReviewCache {
+export class ReviewCache implements AnswerStore {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
   private readonly maxEntries: number;

@@ -13,26 +13,26 @@ function result(agent: string, over: Partial<AgentResult> = {}): AgentResult {
 }
 function summary(over: Partial<ReviewSummary> = {}): ReviewSummary {
   return {
-    reviewId: 'r', target: { file: 'a.ts', language: 'typescript', startLine: 3, endLine: 9 },
+    reviewId: 'r', target: { kind: 'selection', label: 'a.ts:3-9', regions: [{ file: 'a.ts', language: 'typescript', startLine: 3, endLine: 9 }] },
     agents: [result('analyst'), result('security')], findings: [],
     totals: { costUsd: 0.002, promptTokens: 20, completionTokens: 10, cachedTokens: 0, requests: 2, retries: 0 }, cancelled: false, elapsedMs: 1500, ...over,
   };
 }
-const finding = { id: 'analyst-1', agents: ['analyst', 'security'], severity: 'high' as const, title: 'Bad <thing> | here', explanation: 'why', startLine: 4, endLine: 5, confidence: 0.8, suggestion: 'x();' };
+const finding = { id: 'analyst-1', file: 'a.ts', agents: ['analyst', 'security'], severity: 'high' as const, title: 'Bad <thing> | here', explanation: 'why', startLine: 4, endLine: 5, confidence: 0.8, suggestion: 'x();' };
 
 describe('CLI arguments', () => {
   it('parses every option, in both --flag value and --flag=value forms', () => {
     const a = parseArgs(['review', 'src/a.ts', '--lines', '10-40', '--agents=analyst,security', '--model', 'analyst=gpt-4o', '--model=security=gemini-2.5-pro',
-      '--base-url', 'http://127.0.0.1:8080/v1', '--language', 'ko', '--format', 'json', '--no-cache', '--max-concurrency', '2', '--fail-on', 'high', '--no-rules', '--dry-run']);
+      '--base-url', 'http://127.0.0.1:8080/v1', '--language', 'ko', '--format', 'json', '--no-cache', '--max-concurrency', '2', '--fail-on', 'high', '--no-rules', '--dry-run', '--cache-dir', '/tmp/qc', '--cache-ttl=30']);
     assert.deepEqual(a, {
       command: 'review', file: 'src/a.ts', lines: { start: 10, end: 40 }, agents: ['analyst', 'security'],
       models: { analyst: 'gpt-4o', security: 'gemini-2.5-pro' }, baseUrl: 'http://127.0.0.1:8080/v1', language: 'ko',
-      format: 'json', noCache: true, maxConcurrency: 2, failOn: 'high', noRules: true, dryRun: true,
+      format: 'json', noCache: true, maxConcurrency: 2, failOn: 'high', noRules: true, dryRun: true, cacheDir: '/tmp/qc', cacheTtl: 30,
     });
   });
 
   it('has defaults and accepts a single line', () => {
-    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false });
+    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false, cacheTtl: 10080 });
     assert.deepEqual(parseArgs(['--help']), { command: 'help' });
   });
 
