@@ -118,6 +118,9 @@ export const PANEL_STRINGS = {
   exportGenerated: 'Exported {0}',
   exportSuggestion: 'Suggested replacement',
   exportRationale: 'Why',
+  rulesUsed: 'Repository rules: {0}',
+  rulesDropped: 'Left out (over quorum.rules.maxTokens): {0}',
+  redactedSecrets: 'Secrets replaced by placeholders before sending (kind, lines): {0}',
 } as const;
 
 export type PanelStringKey = keyof typeof PANEL_STRINGS;

@@ -17,6 +17,8 @@ import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
+import type { PromptShaper } from '../privacy/promptShaper';
+import { rulesReport, type ShapeOutcome } from '../../core/prompt/shape';
 import { ReviewSession } from './reviewSession';
 import { MAX_REVIEW_CHARS, displayFile, targetFromEditor, targetKeyOf, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewSessionHandle } from './session';
@@ -40,6 +42,8 @@ export interface ReviewControllerDeps {
   cost: CostController;
   prompter: Prompter;
   log: QuorumLog;
+  /** The prompt-shaping step: rules, files never sent, secrets redacted. */
+  shaper: PromptShaper;
 }
 
 /** `auto` follows VS Code's display language: Korean for `ko…`, English otherwise; a code is used as given. */
@@ -140,16 +144,23 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+    // Files never sent are refused before anything else, the key included.
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target);
+    if (!shaping.outcome.ok) {
+      this.refuseExcluded(shaping.outcome);
+      return undefined;
+    }
+    const shaped = shaping.outcome.shaped;
     const apiKey = await this.deps.keys.ensureKey();
     if (!apiKey) return undefined;
     const settings = this.settings;
     const language = resolveLanguage(settings.review.language, vscode.env.language);
     const reviewId = randomUUID();
-    const base: ReviewOptions = { reviewId, language, noCache: opts.noCache };
+    const base: ReviewOptions = { reviewId, language, noCache: opts.noCache, prompt: shaped.prompt };
 
     let estimate: ReviewEstimate;
     try {
-      estimate = this.deps.pipeline.estimate(prepared.target, base);
+      estimate = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.configError(error);
       return undefined;
@@ -177,6 +188,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       if (previous.isDone) this.forget(previous);
     }
     const session = new ReviewSession(reviewId, prepared.targetKey, prepared.uri, prepared.target, estimate, opts.noCache);
+    const rules = rulesReport(shaped.prompt, order);
+    session.privacy = { rules: rules.used, rulesDropped: rules.dropped, redactions: shaped.redactions.map(({ kind, line, endLine }) => ({ kind, line, endLine })) };
+    session.vault = shaped.vault;
+    if (rules.dropped.length > 0) {
+      void this.deps.prompter.message('info', vscode.l10n.t('Some repository rules did not fit in quorum.rules.maxTokens ({0} tokens) and were left out: {1}', settings.rules.maxTokens, rules.dropped.join(', ')), { id: 'privacy.rulesDropped' });
+    }
     this.sessions.set(session.id, session);
     this.latest.set(session.targetKey, session);
     this.deps.store.add({
@@ -192,7 +209,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.setRunning(+1);
     this.emitter.fire(session);
     this.panels?.show(session);
-    const t = prepared.target;
+    const t = shaped.target;
+    if (rules.used.length > 0) this.deps.log.info(`Review ${session.id}: repository rules ${rules.used.join(', ')}`);
+    if (shaped.redactions.length > 0) this.deps.log.info(`Review ${session.id}: redacted before sending: ${shaped.redactions.map((r) => `${r.kind} (lines ${r.line}-${r.endLine})`).join(', ')}`);
     this.deps.log.info(`Review ${session.id} of ${t.file} lines ${t.startLine}-${t.endLine} (${t.language}, ${t.text.length} chars): ${order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${opts.noCache ? '; cache bypassed' : ''}`);
 
     try {
@@ -243,6 +262,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     }
   }
 
+  /** Reviewing a file that is never sent: say which rule keeps it back. */
+  private refuseExcluded(outcome: Extract<ShapeOutcome, { ok: false }>): void {
+    const where = outcome.rule.source === '.quorumignore' ? vscode.l10n.t('.quorumignore') : vscode.l10n.t('the setting quorum.privacy.exclude');
+    this.deps.log.info(`Review of ${outcome.file} refused: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
+    void this.deps.prompter.message('warning', vscode.l10n.t('Quorum never sends {0}: it matches "{1}" in {2}.', outcome.file, outcome.rule.pattern, where), { id: 'privacy.excluded' });
+  }
+
   private forget(session: ReviewSession): void {
     this.sessions.delete(session.id);
     session.dispose();
@@ -287,7 +313,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if (event.type === 'finding') this.track(session, event.finding);
     if (event.type === 'done' && event.result.improvedCode !== undefined) {
       const anchor = this.deps.store.get(session.id, IMPROVED_CODE);
-      if (anchor) this.deps.store.add({ ...anchor, replacement: event.result.improvedCode, agent: event.agent });
+      if (anchor) this.deps.store.add({ ...anchor, replacement: restoreSecrets(session, event.result.improvedCode), agent: event.agent });
     }
     if (event.type === 'done' || event.type === 'failed' || event.type === 'cancelled') this.logAgent(session, event.result);
   }
@@ -303,7 +329,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       uri: session.uri,
       range: { start: finding.startLine - 1 + offset, end: finding.endLine - 1 + offset },
       original: session.originalLines(finding.startLine, finding.endLine),
-      replacement: finding.suggestion,
+      replacement: restoreSecrets(session, finding.suggestion),
       finding,
       agent: finding.agents[0] ?? '',
     });
@@ -328,7 +354,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     }
     for (const f of summary.findings) {
       const tracked = this.deps.store.get(session.id, f.id);
-      if (tracked) this.deps.store.add({ ...tracked, finding: f, replacement: f.suggestion });
+      if (tracked) this.deps.store.add({ ...tracked, finding: f, replacement: restoreSecrets(session, f.suggestion) });
     }
     const t = summary.totals;
     this.deps.log.info(
@@ -518,4 +544,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.latest.clear();
     this.emitter.dispose();
   }
+}
+
+/**
+ * A suggestion or improved code with the review's secret placeholders put back to the user's real text, so
+ * that applying it never writes `[REDACTED:…]` over a value.
+ */
+function restoreSecrets(session: ReviewSession, text: string | undefined): string | undefined {
+  return text === undefined || !session.vault ? text : session.vault.restore(text);
 }
