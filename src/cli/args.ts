@@ -35,6 +35,7 @@ export interface ReviewArgs {
 export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: quorum review <file> [options]
+       quorum eval [options]     score agents and models on a labelled corpus (quorum eval --help)
 
 Reviews a file, or lines of it, with Quorum's agents through an OpenAI-compatible gateway.
 

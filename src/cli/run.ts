@@ -13,6 +13,8 @@ import { formatMarkdown, formatText, formatUsd } from './format';
 import { toJsonOutput } from './jsonOutput';
 import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
+import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
+import { runEvalCli } from './evalRun';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, rulesReport, shapeReview } from '../core/prompt/shape';
@@ -30,6 +32,8 @@ export interface CliIo {
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
   version: string;
+  /** Working directory for relative paths (default: the process's). */
+  cwd?: string;
 }
 
 /** True when a finding is at or above the `--fail-on` severity. */
@@ -52,6 +56,24 @@ function render(summary: ReviewSummary, format: ReviewArgs['format']): string {
   return format === 'markdown' ? formatMarkdown(summary) : formatText(summary);
 }
 
+/** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
+async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
+  const rest = io.argv.slice(1);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.stdout.write(EVAL_USAGE + '\n');
+    return EXIT.ok;
+  }
+  let args: EvalArgs;
+  try {
+    args = parseEvalArgs(rest);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(`${e.message} (see quorum eval --help)`);
+    throw e;
+  }
+  if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
+  return runEvalCli(args, { env: io.env, stdout: io.stdout, stderr: io.stderr, signal: io.signal, cwd: io.cwd ?? process.cwd() }, key, scrub);
+}
+
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
 export function describeRedactions(redactions: readonly Redaction[]): string {
   return redactions.map((r) => `${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
@@ -65,6 +87,8 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
   };
+
+  if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
 
   let args: ReviewArgs;
   try {
