@@ -9,6 +9,9 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The CLI's disk cache serves answers for 7 days unless told otherwise. */
+export const DEFAULT_CACHE_TTL_MINUTES = 7 * 24 * 60;
+
 export const FAIL_ON = [...SEVERITIES.filter((s) => s !== 'info'), 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
@@ -22,6 +25,10 @@ export interface ReviewArgs {
   language?: string;
   format: 'text' | 'markdown' | 'json';
   noCache: boolean;
+  /** The disk cache's folder (default: `$XDG_CACHE_HOME/quorum`, else `~/.cache/quorum`). */
+  cacheDir?: string;
+  /** How long cached answers are served, minutes (0: the cache is neither read nor written). */
+  cacheTtl: number;
   maxConcurrency?: number;
   /** Seconds one agent's request may take in all (retries included); also caps the idle timeout. */
   timeout?: number;
@@ -48,7 +55,9 @@ Options:
   --format text|markdown|json   how to print the result (default: text)
   --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
   --dry-run                print exactly what would be sent (messages, models, estimate, host); send nothing
-  --no-cache               accepted for symmetry with the editor; each run starts with an empty cache
+  --no-cache               neither read nor write the disk cache
+  --cache-dir DIR          where answers are cached across runs (default: $XDG_CACHE_HOME/quorum, else ~/.cache/quorum)
+  --cache-ttl MINUTES      how long cached answers are served (default 10080 = 7 days; 0 = off)
   --max-concurrency N      requests in flight at once (default 4)
   --timeout SECONDS        longest one agent's request may take, retries included (default 180)
   --fail-on critical|high|medium|low|none   exit 1 when a finding is at or above this severity (default none)
@@ -97,6 +106,8 @@ const schema = z.object({
     .optional(),
   format: z.enum(['text', 'markdown', 'json'], { message: '--format is text, markdown or json' }).default('text'),
   noCache: z.boolean().default(false),
+  cacheDir: z.string().trim().min(1, '--cache-dir needs a folder').optional(),
+  cacheTtl: z.coerce.number({ message: '--cache-ttl takes a number of minutes' }).min(0, '--cache-ttl is at least 0').max(525_600, '--cache-ttl is at most 525600 minutes (a year)').default(DEFAULT_CACHE_TTL_MINUTES),
   noRules: z.boolean().default(false),
   dryRun: z.boolean().default(false),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
@@ -111,6 +122,8 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--base-url': 'baseUrl',
   '--language': 'language',
   '--format': 'format',
+  '--cache-dir': 'cacheDir',
+  '--cache-ttl': 'cacheTtl',
   '--max-concurrency': 'maxConcurrency',
   '--timeout': 'timeout',
   '--fail-on': 'failOn',
@@ -178,6 +191,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.language ? { language: a.language } : {}),
     format: a.format,
     noCache: a.noCache,
+    ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
+    cacheTtl: a.cacheTtl,
     ...(a.maxConcurrency !== undefined ? { maxConcurrency: a.maxConcurrency } : {}),
     ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
     failOn: a.failOn,

@@ -2,12 +2,13 @@ import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { createGateway } from '../core/gateway/client';
 import { redact } from '../core/gateway/errors';
-import { ReviewCache } from '../core/review/cache';
+import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
 import { SEVERITIES, type ReviewSummary } from '../core/review/types';
 import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
+import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type FailOn, type ReviewArgs } from './args';
 import { formatMarkdown, formatText, formatUsd } from './format';
 import { toJsonOutput } from './jsonOutput';
@@ -144,7 +145,12 @@ export async function runCli(io: CliIo): Promise<number> {
 
   const ledger = new CostLedger(() => settings.prices);
   const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, cache: new ReviewCache(), ledger });
+  // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
+  const cache = args.noCache || args.cacheTtl === 0
+    ? undefined
+    : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(io.env), secrets: [key, ...urlSecrets(baseUrl)] });
+  const cacheTtlMs = args.cacheTtl * 60_000;
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger });
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
   const options = {
     language,
@@ -171,6 +177,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
     const summary = await pipeline.run(target, options, progress.onEvent);
     progress.close();
+    if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
     io.stdout.write(scrub(render(summary, args.format)));

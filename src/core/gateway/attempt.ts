@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import { estimateCost } from '../cost/prices';
+import { priceAttempt } from '../cost/pricing';
+import { totalTokens, zeroUsage } from '../cost/usage';
 import type { QuorumSettings } from '../settings/schema';
 import { countTokens } from '../tokens/count';
 import { untilAborted } from '../util/abort';
@@ -46,6 +47,8 @@ export interface AttemptContext {
   settings: QuorumSettings;
   signal: AbortSignal;
   onText: (t: string) => void;
+  /** Told when this attempt's HTTP request goes out (after queueing for a slot and the rate window). */
+  onSent?: () => void;
   promptEstimate: number;
   /** When the request (not this attempt) started, epoch ms. */
   started: number;
@@ -61,8 +64,6 @@ interface Progress {
   /** The model ran: a 2xx answer, or an error answer that reported usage. */
   reached: boolean;
 }
-
-const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 export async function runAttempt(env: AttemptEnv, ctx: AttemptContext): Promise<StreamResult> {
   const release = await env.slots.acquire(ctx.signal, env.options.settings().limits.maxConcurrent);
@@ -95,6 +96,11 @@ async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): P
   const t0 = Date.now();
   env.stats.httpRequests++;
   p.sent = { withFormat };
+  try {
+    ctx.onSent?.();
+  } catch {
+    // The caller's problem, not the attempt's.
+  }
   watchdog.kick();
   try {
     const response = await send(env, ctx, p, requestBody(ctx, withFormat), controller.signal, key, reservation);
@@ -214,10 +220,10 @@ function succeeded(env: AttemptEnv, ctx: AttemptContext, into: Attempted, reserv
   const { model, request } = ctx;
   env.rate.consecutive429 = 0;
   const { usage, usageSource } = settleUsage(into, ctx.promptEstimate);
-  reservation.settle(usage.promptTokens + usage.completionTokens);
+  reservation.settle(totalTokens(usage));
   const record = { model, tag: request.tag, attempt: ctx.attempt, usage, usageSource, reportedCostUsd: into.usage?.costUsd, outcome: 'ok' as const, requestId: into.requestId };
   const entry = env.options.ledger?.record(record);
-  const cost = entry ?? fallbackCost(model, usage, usageSource, into.usage?.costUsd, ctx.settings);
+  const cost = entry ?? priceAttempt(record, ctx.settings.prices);
   const result: StreamResult = {
     text: into.text,
     usage,
@@ -247,11 +253,6 @@ function succeeded(env: AttemptEnv, ctx: AttemptContext, into: Attempted, reserv
   return result;
 }
 
-function fallbackCost(model: string, usage: Usage, source: 'reported' | 'estimated', reported: number | undefined, settings: QuorumSettings) {
-  if (reported !== undefined) return { costUsd: reported, costSource: 'reported' as const };
-  return { costUsd: estimateCost(model, usage, settings.prices).costUsd, costSource: source };
-}
-
 /** Prices a failed attempt once (free unless the model ran and produced something) and returns its AttemptError. */
 function recordFailure(env: AttemptEnv, ctx: AttemptContext, p: Progress, e: unknown): AttemptError {
   const { model, into } = { model: ctx.model, into: p.into };
@@ -259,8 +260,8 @@ function recordFailure(env: AttemptEnv, ctx: AttemptContext, p: Progress, e: unk
   if (failure.responseFormatRejected && !p.sent?.withFormat) failure.responseFormatRejected = false;
   const hasOutput = into.text.length > 0 || into.reasoning.length > 0 || into.usage !== undefined;
   const billable = p.reached && hasOutput;
-  const { usage, usageSource } = billable ? settleUsage(into, ctx.promptEstimate) : { usage: NO_USAGE, usageSource: 'reported' as const };
-  p.reservation?.settle(usage.promptTokens + usage.completionTokens);
+  const { usage, usageSource } = billable ? settleUsage(into, ctx.promptEstimate) : { usage: zeroUsage(), usageSource: 'reported' as const };
+  p.reservation?.settle(totalTokens(usage));
   if (p.sent) {
     const requestId = into.requestId ?? failure.error.requestId;
     env.options.ledger?.record({ model, tag: ctx.request.tag, attempt: ctx.attempt, usage, usageSource, reportedCostUsd: billable ? into.usage?.costUsd : undefined, outcome: 'failed', requestId });

@@ -14,11 +14,12 @@ import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
-import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
+import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
 import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
-import { totalsOf, ZERO_USAGE } from './totals';
+import { totalsOf } from './totals';
+import { sumUsage, zeroUsage } from '../cost/usage';
 import { untilAborted } from '../util/abort';
 import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
@@ -27,8 +28,10 @@ export interface ReviewPipelineDeps {
   gateway: Gateway;
   /** Read at the start of every review and estimate, so that changed settings apply to the next one. */
   settings: () => QuorumSettings;
-  /** Shared across reviews; without it nothing is cached. */
-  cache?: ReviewCache;
+  /** Shared across reviews (memory, or disk across runs); without it nothing is cached. */
+  cache?: AnswerStore;
+  /** How long cached answers are served; `quorum.cache.ttlMinutes` when absent (the CLI's disk cache has its own). */
+  cacheTtlMs?: () => number;
   /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
   ledger?: CostLedger;
   now?: () => number;
@@ -208,8 +211,12 @@ export class ReviewPipeline {
     });
   }
 
+  private cacheTtlMs(settings: QuorumSettings): number {
+    return this.deps.cacheTtlMs ? this.deps.cacheTtlMs() : settings.cache.ttlMinutes * 60_000;
+  }
+
   private cached(key: string, settings: QuorumSettings): CachedAnswer | undefined {
-    const ttlMs = settings.cache.ttlMinutes * 60_000;
+    const ttlMs = this.cacheTtlMs(settings);
     return ttlMs > 0 ? this.deps.cache?.get(key, ttlMs) : undefined;
   }
 
@@ -229,7 +236,7 @@ export class ReviewPipeline {
       status: 'queued',
       text: '',
       findings: [],
-      usage: { ...ZERO_USAGE },
+      usage: zeroUsage(),
       costUsd: 0,
       costSource: 'estimated',
       latencyMs: 0,
@@ -315,7 +322,7 @@ export class ReviewPipeline {
       }
       const parsed = this.parseAnswer(spec, answer.text, target);
       const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
-      if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
+      if (this.deps.cache && this.cacheTtlMs(plan.settings) > 0) {
         this.deps.cache.set(key, {
           model: result.model,
           text: result.text,
@@ -368,14 +375,10 @@ export class ReviewPipeline {
   /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
   private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
     const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
-    const usage = { ...ZERO_USAGE };
+    const usage = sumUsage(entries.map((e) => e.usage));
     let costUsd = 0;
     let reported = entries.length > 0;
     for (const e of entries) {
-      usage.promptTokens += e.usage.promptTokens;
-      usage.completionTokens += e.usage.completionTokens;
-      usage.cachedTokens += e.usage.cachedTokens;
-      usage.reasoningTokens += e.usage.reasoningTokens;
       costUsd += e.costUsd;
       if (e.costSource !== 'reported') reported = false;
     }
