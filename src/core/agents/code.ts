@@ -1,14 +1,14 @@
 /** Cleaning code that a model returns: fences, the line-number column we sent, stray blank edges. */
 
-const FENCE_OPEN = /^\s*(`{3,}|~{3,})[^\n`]*\n/;
+const FENCE_OPEN = /^\s*(?<fence>(?<marker>[`~])\k<marker>{2,})[^\n`]*\n/;
 
 /** Removes one enclosing code fence (```lang … ```), when the whole text is fenced. */
 export function stripFence(text: string): string {
   const open = FENCE_OPEN.exec(text);
-  if (!open) return text;
-  const marker = (open[1] as string)[0] as string;
+  const fence = open?.groups?.fence;
+  if (!open || !fence) return text;
   const rest = text.slice(open[0].length);
-  const close = new RegExp(`\\n?\\s*${marker === '`' ? '`' : '~'}{${(open[1] as string).length},}\\s*$`);
+  const close = new RegExp(`\\n?\\s*${fence.startsWith('`') ? '`' : '~'}{${fence.length},}\\s*$`);
   const m = close.exec(rest);
   if (!m) return rest;
   return rest.slice(0, m.index);

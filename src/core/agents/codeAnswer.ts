@@ -17,15 +17,22 @@ const RATIONALE_KEYS = ['rationale', 'explanation', 'summary', 'notes', 'reasoni
  * code, the prose around it the rationale). The code is cleaned of fences and of the line-number column.
  */
 export function parseCodeAnswer(text: string, target: Pick<ReviewTarget, 'startLine'>): ParsedCodeAnswer {
-  const json = extractJson(text, (v) => (isRecord(v) && pickString(v, CODE_KEYS) !== undefined ? v : undefined));
+  const json = extractJson(text, (v) => {
+    const code = isRecord(v) ? pickString(v, CODE_KEYS) : undefined;
+    return isRecord(v) && code !== undefined ? { code, rationale: pickString(v, RATIONALE_KEYS)?.trim() } : undefined;
+  });
   if (json) {
-    const rationale = pickString(json, RATIONALE_KEYS)?.trim();
-    return { parsed: true, improvedCode: cleanCode(pickString(json, CODE_KEYS) as string, target.startLine), ...(rationale ? { rationale } : {}) };
+    const { code, rationale } = json;
+    return { parsed: true, improvedCode: cleanCode(code, target.startLine), ...(rationale ? { rationale } : {}) };
   }
   const plain = stripReasoning(text);
-  const fences = [...plain.matchAll(/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?:\n|$)/g)];
-  if (fences.length === 0) return { parsed: false };
-  const longest = fences.reduce((a, b) => ((b[2] as string).length > (a[2] as string).length ? b : a));
-  const rationale = (plain.slice(0, longest.index) + '\n' + plain.slice((longest.index as number) + longest[0].length)).trim();
-  return { parsed: true, improvedCode: cleanCode(longest[2] as string, target.startLine), ...(rationale ? { rationale } : {}) };
+  const fences = [...plain.matchAll(/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?:\n|$)/g)].map((m) => ({
+    code: m[2] ?? '',
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+  const longest = fences.reduce<(typeof fences)[number] | undefined>((a, b) => (a && a.code.length >= b.code.length ? a : b), undefined);
+  if (!longest) return { parsed: false };
+  const rationale = (plain.slice(0, longest.start) + '\n' + plain.slice(longest.end)).trim();
+  return { parsed: true, improvedCode: cleanCode(longest.code, target.startLine), ...(rationale ? { rationale } : {}) };
 }

@@ -99,7 +99,7 @@ export function clampLines(start: number | undefined, end: number | undefined, t
 }
 
 function firstSentence(text: string): string {
-  const line = text.trim().split('\n')[0] as string;
+  const line = text.trim().split('\n')[0] ?? '';
   const sentence = /^(.{1,100}?[.!?。])(\s|$)/.exec(line)?.[1] ?? line;
   return sentence.length > 100 ? sentence.slice(0, 97) + '...' : sentence;
 }

@@ -11,7 +11,7 @@ import { agentRules } from '../prompt/shape';
 import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
-import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
+import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
 import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
@@ -21,7 +21,7 @@ import { mergeFindings } from './merge';
 import { totalsOf } from './totals';
 import { sumUsage, zeroUsage } from '../cost/usage';
 import { untilAborted } from '../util/abort';
-import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+import type { AgentError, AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 export interface ReviewPipelineDeps {
   /** The one shared gateway client. */
@@ -337,7 +337,7 @@ export class ReviewPipeline {
       const cancelled = signal?.aborted === true || (err instanceof GatewayError && err.code === 'cancelled');
       const partial = err instanceof GatewayError && err.partialText !== undefined && err.partialText.length > text.length ? err.partialText : text;
       const spent = this.spentOn(spec.id, reviewId);
-      const error = cancelled
+      const error: AgentError = cancelled
         ? { code: 'cancelled', message: 'the review was cancelled' }
         : err instanceof GatewayError
           ? errorData(err)
@@ -414,11 +414,18 @@ function toInput(r: AgentResult): AgentInput {
 }
 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
-function errorData(err: GatewayError): GatewayErrorData {
-  const { partialText, ...data } = err.toJSON();
-  void partialText;
-  const clean = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as unknown as GatewayErrorData;
-  return { ...clean, message: redact(err.message, undefined) };
+function errorData(err: GatewayError): AgentError {
+  const { code, status, model, retryAfterMs, suggestions, requestId, attempts } = err.toJSON();
+  return {
+    code,
+    message: redact(err.message, undefined),
+    ...(status !== undefined ? { status } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(suggestions !== undefined ? { suggestions } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+    ...(attempts !== undefined ? { attempts } : {}),
+  };
 }
 
 /** The stream's next step, or a `cancelled` GatewayError as soon as the signal aborts, even if the stream stalls. */

@@ -1,4 +1,4 @@
-import type { CostSource, GatewayErrorData, Usage } from '../gateway/types';
+import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
 import type { PromptShape } from '../prompt/shape';
 
 /** What is reviewed. Lines are 1-based and inclusive, in the FILE's numbering. */
@@ -36,6 +36,19 @@ export interface Finding {
   clamped?: boolean;
 }
 
+/**
+ * Why an agent failed when the gateway did not say: every agent it depends on failed (`inputs-failed`), the
+ * model answered nothing (`empty-answer`), or Quorum itself failed (`internal`).
+ */
+export const AGENT_FAILURE_CODES = ['inputs-failed', 'empty-answer', 'internal'] as const;
+/** Every code an agent's error can carry: the gateway's and the pipeline's own. A closed set; UIs switch on it. */
+export type AgentErrorCode = GatewayErrorCode | (typeof AGENT_FAILURE_CODES)[number];
+
+/** A failed agent's error: the gateway's error data (fields a code does not need are absent), any code above. */
+export interface AgentError extends Omit<GatewayErrorData, 'code'> {
+  code: AgentErrorCode;
+}
+
 export type AgentOutputKind = 'findings' | 'code';
 
 export type AgentStatus = 'queued' | 'running' | 'ok' | 'error' | 'cancelled';
@@ -58,7 +71,7 @@ export interface AgentResult {
   latencyMs: number;
   attempts: number;
   cached: boolean;
-  error?: GatewayErrorData | { code: string; message: string };
+  error?: AgentError;
 }
 
 export interface ReviewTotals {
@@ -97,7 +110,7 @@ export type ReviewEvent =
   | { type: 'started'; reviewId: string; agent: string; model: string }
   | { type: 'delta'; reviewId: string; agent: string; text: string }
   /** The gateway client is trying the agent's request again (or its fallback model) after a failed attempt. */
-  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: string; reason: 'retry' | 'fallback' }
+  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: 'retry' | 'fallback' }
   | { type: 'finding'; reviewId: string; agent: string; finding: Finding }
   | { type: 'done'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }

@@ -26,10 +26,10 @@ export function toFindingView(f: Finding): FindingView {
 function toErrorView(error: AgentResult['error']): AgentErrorView | undefined {
   if (!error) return undefined;
   const v: AgentErrorView = { code: error.code, message: error.message };
-  if ('status' in error && typeof error.status === 'number') v.status = error.status;
-  if ('model' in error && typeof error.model === 'string') v.model = error.model;
-  if ('retryAfterMs' in error && typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
-  if ('suggestions' in error && Array.isArray(error.suggestions)) v.suggestions = error.suggestions.slice(0, 20);
+  if (error.status !== undefined) v.status = error.status;
+  if (error.model !== undefined) v.model = error.model;
+  if (error.retryAfterMs !== undefined && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
+  if (error.suggestions !== undefined) v.suggestions = error.suggestions.slice(0, 20);
   return v;
 }
 

@@ -248,7 +248,7 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
       ['no command', [], {}, /missing command/],
       ['unknown command', ['check', 'x'], {}, /unknown command "check"/],
       ['unknown option', ['review', 'FIXTURE', '--colour'], {}, /unknown option "--colour"/],
-      ['bad format', ['review', 'FIXTURE', '--format', 'xml'], {}, /--format is text, markdown or json/],
+      ['bad format', ['review', 'FIXTURE', '--format', 'xml'], {}, /--format is text, markdown, json, sarif, github/],
       ['bad lines', ['review', 'FIXTURE', '--lines', 'ten'], {}, /--lines takes START-END/],
       ['reversed lines', ['review', 'FIXTURE', '--lines', '5-2'], {}, /START <= END/],
       ['lines past the end', ['review', 'FIXTURE', '--lines', '50-60'], {}, /past the end of .* \(9 lines\)/],
