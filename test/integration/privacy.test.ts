@@ -89,7 +89,8 @@ describe('privacy in the editor: files never sent, redaction, repository rules a
     assert.deepEqual(session?.privacy?.redactions, [{ kind: 'github-token', line: 3, endLine: 3 }]);
 
     const finding = summary.findings[0];
-    assert.ok(finding?.suggestion?.includes('[REDACTED:github-token]'), 'the result shows what the model wrote');
+    assert.ok(finding, 'the security agent reported the token');
+    assert.ok(finding.suggestion?.includes('[REDACTED:github-token]'), 'the result shows what the model wrote');
     assert.equal(await vscode.commands.executeCommand('quorum.internal.applyFix', summary.reviewId, finding.id), 'applied');
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.equal(doc.lineAt(2).text, `API_TOKEN = "${TOKEN}"  # read from the environment instead`);
