@@ -81,7 +81,7 @@ export class ReviewHeader {
     if (p && p.rules.length > 0) parts.push(t('rulesUsed', p.rules.join(', ')));
     if (p && p.rulesDropped.length > 0) parts.push(t('rulesDropped', p.rulesDropped.join(', ')));
     if (p && p.redactions.length > 0) {
-      parts.push(t('redactedSecrets', p.redactions.map((r) => `${r.kind} (${r.line === r.endLine ? r.line : `${r.line}–${r.endLine}`})`).join(', ')));
+      parts.push(t('redactedSecrets', p.redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? r.line : `${r.line}–${r.endLine}`})`).join(', ')));
     }
     setText(this.privacy, parts.join(' · '));
     this.privacy.hidden = parts.length === 0;

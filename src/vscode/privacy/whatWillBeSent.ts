@@ -76,8 +76,9 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
       void this.deps.prompter.message('error', vscode.l10n.t('Quorum could not prepare the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'sent.failed' });
       return undefined;
     }
-    const name = target.file.split(/[\\/]/).pop() || 'code';
-    const doc = vscode.Uri.from({ scheme: SENT_SCHEME, path: `/${name} (${target.startLine}-${target.endLine}).md`, query: `n=${++this.count}` });
+    const only = target.regions.length === 1 ? target.regions[0] : undefined;
+    const name = only ? `${only.file.split(/[\\/]/).pop() || 'code'} (${only.startLine}-${only.endLine})` : target.label.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'changes';
+    const doc = vscode.Uri.from({ scheme: SENT_SCHEME, path: `/${name}.md`, query: `n=${++this.count}` });
     this.documents.set(doc.toString(), markdown);
     // Only the latest few previews are kept; older ones say they are gone.
     if (this.documents.size > 20) this.documents.delete(this.documents.keys().next().value as string);
