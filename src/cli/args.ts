@@ -9,6 +9,9 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The CLI's disk cache serves answers for 7 days unless told otherwise. */
+export const DEFAULT_CACHE_TTL_MINUTES = 7 * 24 * 60;
+
 export const FAIL_ON = [...SEVERITIES.filter((s) => s !== 'info'), 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
@@ -22,15 +25,24 @@ export interface ReviewArgs {
   language?: string;
   format: 'text' | 'markdown' | 'json';
   noCache: boolean;
+  /** The disk cache's folder (default: `$XDG_CACHE_HOME/quorum`, else `~/.cache/quorum`). */
+  cacheDir?: string;
+  /** How long cached answers are served, minutes (0: the cache is neither read nor written). */
+  cacheTtl: number;
   maxConcurrency?: number;
   /** Seconds one agent's request may take in all (retries included); also caps the idle timeout. */
   timeout?: number;
   failOn: FailOn;
+  /** Leave out the repository's rules and agents (`.quorum/`, AGENTS.md). */
+  noRules: boolean;
+  /** Print what would be sent and send nothing. */
+  dryRun: boolean;
 }
 
 export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: quorum review <file> [options]
+       quorum eval [options]     score agents and models on a labelled corpus (quorum eval --help)
 
 Reviews a file, or lines of it, with Quorum's agents through an OpenAI-compatible gateway.
 
@@ -41,14 +53,18 @@ Options:
   --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
   --language CODE          language of the review text: en, ko, ... (default: from LC_ALL / LANG)
   --format text|markdown|json   how to print the result (default: text)
-  --no-cache               accepted for symmetry with the editor; each run starts with an empty cache
+  --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
+  --dry-run                print exactly what would be sent (messages, models, estimate, host); send nothing
+  --no-cache               neither read nor write the disk cache
+  --cache-dir DIR          where answers are cached across runs (default: $XDG_CACHE_HOME/quorum, else ~/.cache/quorum)
+  --cache-ttl MINUTES      how long cached answers are served (default 10080 = 7 days; 0 = off)
   --max-concurrency N      requests in flight at once (default 4)
   --timeout SECONDS        longest one agent's request may take, retries included (default 180)
   --fail-on critical|high|medium|low|none   exit 1 when a finding is at or above this severity (default none)
   -h, --help               show this help
   --version                show the version
 
-Environment: QUORUM_API_KEY (required), QUORUM_BASE_URL.
+Environment: QUORUM_API_KEY (required, except for --dry-run), QUORUM_BASE_URL.
 Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed, 130 interrupted.`;
 
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
@@ -90,6 +106,10 @@ const schema = z.object({
     .optional(),
   format: z.enum(['text', 'markdown', 'json'], { message: '--format is text, markdown or json' }).default('text'),
   noCache: z.boolean().default(false),
+  cacheDir: z.string().trim().min(1, '--cache-dir needs a folder').optional(),
+  cacheTtl: z.coerce.number({ message: '--cache-ttl takes a number of minutes' }).min(0, '--cache-ttl is at least 0').max(525_600, '--cache-ttl is at most 525600 minutes (a year)').default(DEFAULT_CACHE_TTL_MINUTES),
+  noRules: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
   failOn: z.enum(FAIL_ON, { message: `--fail-on is one of ${FAIL_ON.join(', ')}` }).default('none'),
@@ -102,10 +122,14 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--base-url': 'baseUrl',
   '--language': 'language',
   '--format': 'format',
+  '--cache-dir': 'cacheDir',
+  '--cache-ttl': 'cacheTtl',
   '--max-concurrency': 'maxConcurrency',
   '--timeout': 'timeout',
   '--fail-on': 'failOn',
 };
+
+const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun'> = { '--no-cache': 'noCache', '--no-rules': 'noRules', '--dry-run': 'dryRun' };
 
 /** Parses `argv` (without `node` and the script). Throws `UsageError` with a one-line message. */
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -122,8 +146,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       positional.push(...rest.slice(i + 1));
       break;
     }
-    if (arg === '--no-cache') {
-      raw.noCache = true;
+    const flag = BOOLEAN_FLAGS[arg];
+    if (flag) {
+      raw[flag] = true;
       continue;
     }
     if (arg.startsWith('--')) {
@@ -166,8 +191,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.language ? { language: a.language } : {}),
     format: a.format,
     noCache: a.noCache,
+    ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
+    cacheTtl: a.cacheTtl,
     ...(a.maxConcurrency !== undefined ? { maxConcurrency: a.maxConcurrency } : {}),
     ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
     failOn: a.failOn,
+    noRules: a.noRules,
+    dryRun: a.dryRun,
   };
 }

@@ -2,17 +2,26 @@ import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { createGateway } from '../core/gateway/client';
 import { redact } from '../core/gateway/errors';
-import { ReviewCache } from '../core/review/cache';
+import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
 import { SEVERITIES, type ReviewSummary } from '../core/review/types';
 import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
+import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type FailOn, type ReviewArgs } from './args';
 import { formatMarkdown, formatText, formatUsd } from './format';
 import { toJsonOutput } from './jsonOutput';
 import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
+import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
+import { runEvalCli } from './evalRun';
+import { findRepositoryRoot, relativeToRoot } from './repository';
+import { nodeRepoFs } from '../core/prompt/repoFs';
+import { loadPromptContext, rulesReport, shapeReview } from '../core/prompt/shape';
+import { whatWillBeSent } from '../core/prompt/dryRun';
+import { renderWhatWillBeSent } from '../shared/whatWillBeSent';
+import type { Redaction } from '../core/prompt/secrets';
 
 export const EXIT = { ok: 0, findings: 1, usage: 2, agentFailed: 3, interrupted: 130 } as const;
 
@@ -24,6 +33,8 @@ export interface CliIo {
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
   version: string;
+  /** Working directory for relative paths (default: the process's). */
+  cwd?: string;
 }
 
 /** True when a finding is at or above the `--fail-on` severity. */
@@ -46,6 +57,29 @@ function render(summary: ReviewSummary, format: ReviewArgs['format']): string {
   return format === 'markdown' ? formatMarkdown(summary) : formatText(summary);
 }
 
+/** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
+async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
+  const rest = io.argv.slice(1);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.stdout.write(EVAL_USAGE + '\n');
+    return EXIT.ok;
+  }
+  let args: EvalArgs;
+  try {
+    args = parseEvalArgs(rest);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(`${e.message} (see quorum eval --help)`);
+    throw e;
+  }
+  if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
+  return runEvalCli(args, { env: io.env, stdout: io.stdout, stderr: io.stderr, signal: io.signal, cwd: io.cwd ?? process.cwd() }, key, scrub);
+}
+
+/** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
+export function describeRedactions(redactions: readonly Redaction[]): string {
+  return redactions.map((r) => `${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
+}
+
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
@@ -54,6 +88,8 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
   };
+
+  if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
 
   let args: ReviewArgs;
   try {
@@ -72,7 +108,7 @@ export async function runCli(io: CliIo): Promise<number> {
     throw e;
   }
 
-  if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
+  if (!key && !args.dryRun) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
   const defaults = parseSettings({}).settings.limits;
   const { settings, issues } = parseSettings({
@@ -95,9 +131,26 @@ export async function runCli(io: CliIo): Promise<number> {
   const requested = args.language?.trim().toLowerCase();
   const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
 
+  // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
+  const root = findRepositoryRoot(args.file);
+  const context = await loadPromptContext({ settings, fs: root ? nodeRepoFs(root) : undefined, trusted: true, useRules: !args.noRules });
+  for (const issue of context.repository.issues) io.stderr.write(`quorum: warning: ${scrub(issue.message)}\n`);
+  const shapedOutcome = await shapeReview(target, root ? relativeToRoot(root, args.file) : undefined, context);
+  if (!shapedOutcome.ok) {
+    const { rule } = shapedOutcome;
+    return fail(`${target.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
+  }
+  const shaped = shapedOutcome.shaped;
+  target = shaped.target;
+
   const ledger = new CostLedger(() => settings.prices);
   const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, cache: new ReviewCache(), ledger });
+  // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
+  const cache = args.noCache || args.cacheTtl === 0
+    ? undefined
+    : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(io.env), secrets: [key, ...urlSecrets(baseUrl)] });
+  const cacheTtlMs = args.cacheTtl * 60_000;
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger });
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
   const options = {
     language,
@@ -105,15 +158,26 @@ export async function runCli(io: CliIo): Promise<number> {
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
+    prompt: shaped.prompt,
   };
   try {
+    if (args.dryRun) {
+      const data = whatWillBeSent(pipeline, shaped, options, { baseUrl, redactSecrets: settings.privacy.redactSecrets, ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}) });
+      io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
+      return EXIT.ok;
+    }
     const estimate = pipeline.estimate(target, options);
+    const rules = rulesReport(shaped.prompt, estimate.order);
+    if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
+    if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
+    if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
     progress.line(`reviewing ${target.file}:${target.startLine}-${target.endLine} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }
     const summary = await pipeline.run(target, options, progress.onEvent);
     progress.close();
+    if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
     io.stdout.write(scrub(render(summary, args.format)));

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { AgentCard, STATE_KEYS } from './agentCard';
 import { h, icon, setText } from './dom';
 import { FindingsList } from './findingsList';
-import { renderMarkdown } from './markdown';
+import { isOpenableHref, renderMarkdown } from './markdown';
 import { ReviewHeader } from './header';
 import { setStrings, t } from './strings';
 
@@ -54,8 +54,11 @@ export class App {
     this.announcer = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.body = h('div', { class: 'body' });
     root.replaceChildren(this.body, this.announcer);
+    // Links first, in the capture phase on the window: VS Code's own webview script listens for clicks on
+    // links on the window too and opens http(s) links itself, whether or not the default was prevented.
+    window.addEventListener('click', (e) => this.onLinkEvent(e), true);
+    window.addEventListener('auxclick', (e) => this.onLinkEvent(e), true);
     root.addEventListener('click', (e) => this.onClick(e));
-    root.addEventListener('auxclick', (e) => this.onClick(e));
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
   }
 
@@ -225,18 +228,24 @@ export class App {
     }
   }
 
+  /**
+   * A click (left, middle, or Enter on a focused link) on a link never reaches VS Code or the browser: the
+   * page asks the host, which checks the link (http/https, no credentials, not a private address) and opens
+   * it with VS Code's confirmation for untrusted domains.
+   */
+  private onLinkEvent(e: MouseEvent): void {
+    const link = e.composedPath().find((n): n is HTMLAnchorElement => n instanceof HTMLAnchorElement);
+    if (!link) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (e.type === 'auxclick' && e.button !== 1) return;
+    const href = link.getAttribute('href');
+    if (href && isOpenableHref(href)) this.vscode.postMessage({ type: 'openLink', href });
+  }
+
   private onClick(e: MouseEvent): void {
     const target = e.target instanceof Element ? e.target : null;
     if (!target) return;
-    const link = target.closest('a');
-    if (link) {
-      // Never let the webview navigate: the host checks the link and opens it in the browser.
-      e.preventDefault();
-      const href = link.getAttribute('href');
-      if (href && /^https?:\/\//i.test(href)) this.vscode.postMessage({ type: 'openLink', href });
-      return;
-    }
-    if (e.type !== 'click') return;
     const el = target.closest<HTMLElement>('[data-action]');
     if (!el || (el instanceof HTMLButtonElement && el.disabled)) return;
     const action = el.getAttribute('data-action');

@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { linkRefusal } from '../shared/linkPolicy';
 
 /**
  * Model answers are untrusted. They are rendered by markdown-it with raw HTML off and images off, links
@@ -12,13 +13,24 @@ md.disable(['image']);
 md.linkify.set({ fuzzyEmail: false });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
+/** An absolute http(s) link without credentials to a public host (the host checks again before opening). */
+export function isOpenableHref(href: string): boolean {
+  if (!/^https?:\/\//i.test(href)) return false;
+  try {
+    return linkRefusal(new URL(href)) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 const ALLOWED_TAGS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
   's', 'del', 'a', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span'];
 
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
     const href = node.getAttribute('href') ?? '';
-    if (!/^https?:\/\//i.test(href)) node.removeAttribute('href');
+    // Not openable (credentials, private or loopback hosts): shown as text, not as a link.
+    if (!isOpenableHref(href)) node.removeAttribute('href');
     else node.setAttribute('title', href);
     node.setAttribute('rel', 'noreferrer noopener');
   }

@@ -23,6 +23,12 @@ export interface PanelPage {
   send(message: unknown): Promise<void>;
   /** CSP violations reported by the page. */
   violations(): Promise<string[]>;
+  /**
+   * Links that VS Code's own webview script would have opened: a stand-in for its click handler on the
+   * window (bubble phase, opens any <a href> whether or not the page prevented the default) and its middle-
+   * click handler. Only links the page let through end up here; Quorum's page must let none through.
+   */
+  workbenchOpened(): Promise<string[]>;
   /** Requests that tried to leave the fake origin. */
   blockedRequests: string[];
   close(): Promise<void>;
@@ -100,6 +106,17 @@ export async function openPanel(options: OpenOptions = {}): Promise<PanelPage> {
     window.__posted = posted;
     window.__violations = violations;
     window.__savedState = () => saved;
+    const workbenchOpened = [];
+    window.__workbenchOpened = workbenchOpened;
+    const linkIn = (e) => e.composedPath().find((n) => n && n.tagName && n.tagName.toLowerCase() === 'a' && n.href);
+    window.addEventListener('click', (e) => {
+      const a = linkIn(e);
+      if (a) { workbenchOpened.push('did-click-link ' + a.href); e.preventDefault(); }
+    });
+    window.addEventListener('auxclick', (e) => {
+      const a = linkIn(e);
+      if (a && e.button === 1) { workbenchOpened.push('auxclick ' + a.href); e.preventDefault(); }
+    });
     document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
     window.acquireVsCodeApi = () => ({
       postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); },
@@ -119,6 +136,7 @@ export async function openPanel(options: OpenOptions = {}): Promise<PanelPage> {
     blockedRequests,
     posted: () => page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted.slice()),
     violations: () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.slice()),
+    workbenchOpened: () => page.evaluate(() => (window as unknown as { __workbenchOpened: string[] }).__workbenchOpened.slice()),
     send: async (message) => {
       await page.evaluate((m) => window.postMessage(m, '*'), message);
     },

@@ -93,12 +93,23 @@ export interface BuildMessagesInput {
   language: string;
   /** Results of the agents this one depends on (or, in sequential mode, of the agents before it). */
   inputs?: readonly AgentInput[];
+  /** The repository's rules for this agent, as a delimited block (`agentRules` in core/prompt); '' for none. */
+  rules?: string;
+  /** True when secrets in the code were replaced by `[REDACTED:kind]` placeholders. */
+  redacted?: boolean;
 }
 
+const PLACEHOLDER_RULE = [
+  'Secrets in the code were replaced before it was sent by placeholders such as [REDACTED:aws-access-key-id], one per line they',
+  'held. A placeholder is not a bug and not a missing value: do not report it or change it, and keep it exactly as it is in any',
+  'code you write. A hard-coded secret where a placeholder stands is worth reporting.',
+].join('\n');
+
 /** The chat messages for one agent: its system prompt with the answer format, then the code and the inputs. */
-export function buildMessages({ agent, target, language, inputs = [] }: BuildMessagesInput): ChatMessage[] {
+export function buildMessages({ agent, target, language, inputs = [], rules = '', redacted = false }: BuildMessagesInput): ChatMessage[] {
   const format = agent.output === 'code' ? codeFormat(target) : findingsFormat(target);
-  const system = `${agent.systemPrompt.trim()}\n\n${COMMON_RULES}\n\n${format}\n\n${languageRule(language)}`;
+  const common = redacted ? `${COMMON_RULES}\n${PLACEHOLDER_RULE}` : COMMON_RULES;
+  const system = [agent.systemPrompt.trim(), rules, common, format, languageRule(language)].filter((p) => p !== '').join('\n\n');
   const fence = fenceFor(target.text);
   const parts = [
     `File: ${target.file}`,

@@ -1,5 +1,7 @@
 import type { CostSource, RequestTag, Usage } from '../gateway/types';
-import { costOf, priceFor, type PriceOverrides } from './prices';
+import type { PriceOverrides } from './prices';
+import { priceAttempt } from './pricing';
+import { addUsage, cleanUsage, zeroUsage } from './usage';
 
 /** One HTTP attempt as the gateway client (or a result cache) reports it to the ledger. */
 export interface AttemptRecord {
@@ -60,26 +62,8 @@ export interface LedgerTotals {
 
 export type LedgerListener = (totals: LedgerTotals, entry: LedgerEntry | undefined) => void;
 
-const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
-
 function emptyTotals(): CostTotals {
   return { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0, unpriced: 0 };
-}
-
-function count(n: unknown): number {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
-}
-
-function cleanUsage(u: Usage | undefined): Usage {
-  if (!u) return { ...ZERO_USAGE };
-  const promptTokens = count(u.promptTokens);
-  const completionTokens = count(u.completionTokens);
-  return {
-    promptTokens,
-    completionTokens,
-    cachedTokens: Math.min(promptTokens, count(u.cachedTokens)),
-    reasoningTokens: Math.min(completionTokens, count(u.reasoningTokens)),
-  };
 }
 
 /** Agent key for requests without a tag. */
@@ -103,28 +87,8 @@ export class CostLedger {
       if (this.keys.has(rec.key)) return undefined;
       this.keys.add(rec.key);
     }
-    const usage = rec.cached ? { ...ZERO_USAGE } : cleanUsage(rec.usage);
-    let costUsd = 0;
-    let costSource: CostSource;
-    let pricedBy: LedgerEntry['pricedBy'];
-    const reported = rec.reportedCostUsd;
-    if (rec.cached) {
-      costSource = 'cached';
-      pricedBy = 'table';
-    } else if (typeof reported === 'number' && Number.isFinite(reported) && reported >= 0) {
-      costUsd = reported;
-      costSource = 'reported';
-      pricedBy = 'gateway';
-    } else {
-      const lookup = priceFor(rec.model, this.prices());
-      costSource = rec.usageSource === 'estimated' ? 'estimated' : 'reported';
-      if (lookup) {
-        costUsd = costOf(lookup.price, usage);
-        pricedBy = 'table';
-      } else {
-        pricedBy = usage.promptTokens + usage.completionTokens > 0 ? 'none' : 'table';
-      }
-    }
+    const usage = rec.cached ? zeroUsage() : cleanUsage(rec.usage);
+    const { costUsd, costSource, pricedBy } = priceAttempt({ model: rec.model, usage, usageSource: rec.usageSource, reportedCostUsd: rec.reportedCostUsd, cached: rec.cached }, this.prices());
     const entry: LedgerEntry = {
       seq: ++this.seq,
       at: Date.now(),
@@ -192,9 +156,7 @@ export class CostLedger {
 function add(t: CostTotals, e: LedgerEntry): void {
   t.costUsd += e.costUsd;
   if (e.costSource === 'estimated') t.estimatedUsd += e.costUsd;
-  t.promptTokens += e.usage.promptTokens;
-  t.completionTokens += e.usage.completionTokens;
-  t.cachedTokens += e.usage.cachedTokens;
+  addUsage(t, e.usage);
   if (e.costSource !== 'cached') {
     if (e.attempt === 1) t.requests += 1;
     else t.retries += 1;

@@ -48,16 +48,7 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
   const contentType = response.headers.get('content-type') ?? '';
   try {
     if (!/event-stream/i.test(contentType) && /json/i.test(contentType)) {
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const b of bytes) {
-        onData();
-        size += b.byteLength;
-        if (size > MAX_JSON_BODY_BYTES) throw new Error('the answer is too large');
-        chunks.push(b);
-      }
-      const text = new TextDecoder().decode(Buffer.concat(chunks));
-      absorb(JSON.parse(text), into, onText);
+      absorb(JSON.parse(await readJsonBody(bytes, onData)), into, onText);
       return 'done';
     }
     // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
@@ -111,6 +102,19 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       // a read was still pending on a cancelled stream
     }
   }
+}
+
+/** A whole (non-streamed) JSON answer, bounded in size. */
+async function readJsonBody(bytes: AsyncIterable<Uint8Array>, onData: () => void): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const b of bytes) {
+    onData();
+    size += b.byteLength;
+    if (size > MAX_JSON_BODY_BYTES) throw new Error('the answer is too large');
+    chunks.push(b);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 export function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {

@@ -148,6 +148,8 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Told before each retry and before a fallback, so that a UI can say why nothing streams yet. */
   onRetry?: (info: RetryInfo) => void;
+  /** Told each time an attempt's HTTP request is sent (after any queueing for a slot or the rate window). */
+  onSent?: () => void;
 }
 
 export interface Gateway {

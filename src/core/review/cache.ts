@@ -31,6 +31,13 @@ export function cacheKey(parts: CacheKeyParts): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
+/** Where answers are kept: in memory (`ReviewCache`) or on disk across runs (`DiskCache`). */
+export interface AnswerStore {
+  /** The answer stored under `key` when it is younger than `ttlMs`. */
+  get(key: string, ttlMs: number): CachedAnswer | undefined;
+  set(key: string, value: CachedAnswer): void;
+}
+
 interface Entry {
   storedAt: number;
   value: CachedAnswer;
@@ -40,7 +47,7 @@ interface Entry {
  * Agent answers kept in memory. An entry is served while it is younger than the TTL given to `get` (so the TTL
  * setting applies at once when it changes); the oldest entries go first when `maxEntries` is reached.
  */
-export class ReviewCache {
+export class ReviewCache implements AnswerStore {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
   private readonly maxEntries: number;

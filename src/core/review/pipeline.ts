@@ -7,16 +7,19 @@ import { buildMessages, type AgentInput } from '../agents/messages';
 import { resolveAgents, selectAgents, topologicalOrder } from '../agents/registry';
 import type { AgentSpec } from '../agents/spec';
 import type { CostLedger } from '../cost/ledger';
+import { agentRules } from '../prompt/shape';
+import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
 import { GatewayError, type ChatMessage, type Gateway, type GatewayErrorData, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
-import { cacheKey, type CachedAnswer, type ReviewCache } from './cache';
+import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
 import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
-import { totalsOf, ZERO_USAGE } from './totals';
+import { totalsOf } from './totals';
+import { sumUsage, zeroUsage } from '../cost/usage';
 import { untilAborted } from '../util/abort';
 import type { AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
@@ -25,8 +28,10 @@ export interface ReviewPipelineDeps {
   gateway: Gateway;
   /** Read at the start of every review and estimate, so that changed settings apply to the next one. */
   settings: () => QuorumSettings;
-  /** Shared across reviews; without it nothing is cached. */
-  cache?: ReviewCache;
+  /** Shared across reviews (memory, or disk across runs); without it nothing is cached. */
+  cache?: AnswerStore;
+  /** How long cached answers are served; `quorum.cache.ttlMinutes` when absent (the CLI's disk cache has its own). */
+  cacheTtlMs?: () => number;
   /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
   ledger?: CostLedger;
   now?: () => number;
@@ -67,11 +72,11 @@ export class ReviewPipeline {
     let likelyUsd = 0;
     const reviewedTokens = countTokens(target.text);
     for (const { spec, inputs } of plan.agents) {
-      const messages = buildMessages({ agent: spec, target, language: plan.language });
+      const messages = this.messagesFor(spec, target, plan, options);
       const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
       const maxCompletionTokens = plan.settings.review.maxOutputTokens;
       const contextWindow = contextWindowFor(spec.model);
-      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages) : undefined;
+      const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages, options) : undefined;
       const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
       const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
       const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
@@ -93,8 +98,27 @@ export class ReviewPipeline {
     return { perAgent, costUsd, likelyUsd, order: plan.agents.map((a) => a.spec.id) };
   }
 
-  async run(target: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+  /**
+   * The messages each agent will be sent, before anything is sent ("what will be sent"): a dependent agent's
+   * messages gain the other agents' results once they answer; `inputs` names them.
+   */
+  preview(target: ReviewTarget, options: ReviewOptions): { agent: string; title: string; model: string; messages: ChatMessage[]; inputs: string[] }[] {
     const plan = this.plan(target, options);
+    return plan.agents.map(({ spec, inputs }) => ({ agent: spec.id, title: spec.title, model: spec.model, messages: this.messagesFor(spec, target, plan, options), inputs }));
+  }
+
+  async run(unshapedTarget: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+    let target = unshapedTarget;
+    let plan = this.plan(target, options);
+    if (!options.prompt && plan.settings.privacy.redactSecrets) {
+      // A caller that did not shape the review (core/prompt) still never sends a secret.
+      const redacted = await redactSecrets(target.text, target.startLine);
+      if (redacted.redactions.length > 0) {
+        target = { ...target, text: redacted.text };
+        options = { ...options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } };
+        plan = this.plan(target, options);
+      }
+    }
     const reviewId = options.reviewId ?? randomUUID();
     const startedAt = this.now();
     const emit = (e: ReviewEvent) => {
@@ -132,7 +156,10 @@ export class ReviewPipeline {
     if (!(target.startLine >= 1) || !(target.endLine >= target.startLine) || target.text.trim() === '') {
       throw new ReviewConfigError('empty-target', `nothing to review in ${target.file} lines ${target.startLine}-${target.endLine}`);
     }
-    const settings = this.deps.settings();
+    const configured = this.deps.settings();
+    const projectAgents = options.prompt?.projectAgents ?? [];
+    // The repository's own agents join the configured custom agents (and are checked the same way).
+    const settings = projectAgents.length > 0 ? { ...configured, customAgents: [...configured.customAgents, ...projectAgents] } : configured;
     const resolved = resolveAgents(settings);
     const fatal = resolved.issues.filter((i) => i.fatal);
     if (fatal.length > 0) throw new ReviewConfigError('invalid-agents', fatal.map((i) => i.message).join('; '), { issues: fatal });
@@ -161,12 +188,19 @@ export class ReviewPipeline {
     };
   }
 
-  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[]): string {
+  private messagesFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, options: ReviewOptions, inputs: readonly AgentInput[] = []): ChatMessage[] {
+    const rules = agentRules(options.prompt, spec.id).block;
+    return buildMessages({ agent: spec, target, language: plan.language, inputs, rules, redacted: options.prompt?.redacted === true });
+  }
+
+  private keyFor(spec: AgentSpec, target: ReviewTarget, plan: Plan, messages: readonly ChatMessage[], options: ReviewOptions): string {
+    const rules = agentRules(options.prompt, spec.id).version;
     return cacheKey({
       agent: spec.id,
       model: spec.model,
       fallbackModel: spec.fallbackModel,
-      promptVersion: spec.promptVersion,
+      // Repository rules change the prompt, so they version it.
+      promptVersion: rules ? `${spec.promptVersion}+${rules}` : spec.promptVersion,
       language: plan.language,
       file: target.file,
       startLine: target.startLine,
@@ -177,8 +211,12 @@ export class ReviewPipeline {
     });
   }
 
+  private cacheTtlMs(settings: QuorumSettings): number {
+    return this.deps.cacheTtlMs ? this.deps.cacheTtlMs() : settings.cache.ttlMinutes * 60_000;
+  }
+
   private cached(key: string, settings: QuorumSettings): CachedAnswer | undefined {
-    const ttlMs = settings.cache.ttlMinutes * 60_000;
+    const ttlMs = this.cacheTtlMs(settings);
     return ttlMs > 0 ? this.deps.cache?.get(key, ttlMs) : undefined;
   }
 
@@ -198,7 +236,7 @@ export class ReviewPipeline {
       status: 'queued',
       text: '',
       findings: [],
-      usage: { ...ZERO_USAGE },
+      usage: zeroUsage(),
       costUsd: 0,
       costSource: 'estimated',
       latencyMs: 0,
@@ -215,7 +253,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'inputs-failed', message } }, reviewId, emit);
     }
 
-    const messages = buildMessages({ agent: spec, target, language: plan.language, inputs: inputs.map(toInput) });
+    const messages = this.messagesFor(spec, target, plan, options, inputs.map(toInput));
     const maxTokens = plan.settings.review.maxOutputTokens;
     const promptTokens = countChatTokens(messages);
     const window = contextWindowFor(spec.model);
@@ -224,7 +262,7 @@ export class ReviewPipeline {
       return this.finish({ ...base, status: 'error', error: { code: 'too-large', message, model: spec.model } }, reviewId, emit);
     }
 
-    const key = this.keyFor(spec, target, plan, messages);
+    const key = this.keyFor(spec, target, plan, messages, options);
     const started = this.now();
     const hit = options.noCache ? undefined : this.cached(key, plan.settings);
     if (hit) {
@@ -284,7 +322,7 @@ export class ReviewPipeline {
       }
       const parsed = this.parseAnswer(spec, answer.text, target);
       const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
-      if (this.deps.cache && plan.settings.cache.ttlMinutes > 0) {
+      if (this.deps.cache && this.cacheTtlMs(plan.settings) > 0) {
         this.deps.cache.set(key, {
           model: result.model,
           text: result.text,
@@ -337,14 +375,10 @@ export class ReviewPipeline {
   /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
   private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
     const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
-    const usage = { ...ZERO_USAGE };
+    const usage = sumUsage(entries.map((e) => e.usage));
     let costUsd = 0;
     let reported = entries.length > 0;
     for (const e of entries) {
-      usage.promptTokens += e.usage.promptTokens;
-      usage.completionTokens += e.usage.completionTokens;
-      usage.cachedTokens += e.usage.cachedTokens;
-      usage.reasoningTokens += e.usage.reasoningTokens;
       costUsd += e.costUsd;
       if (e.costSource !== 'reported') reported = false;
     }

@@ -1,4 +1,5 @@
 import type { CostSource, GatewayErrorData, Usage } from '../gateway/types';
+import type { PromptShape } from '../prompt/shape';
 
 /** What is reviewed. Lines are 1-based and inclusive, in the FILE's numbering. */
 export interface ReviewTarget {
@@ -117,6 +118,11 @@ export interface ReviewOptions {
   language: string;
   /** agent id → model id, for this review only. */
   modelOverrides?: Record<string, string>;
+  /**
+   * The repository's rules and agents and whether secrets were redacted, from `shapeReview` (core/prompt).
+   * Without it, `run` redacts the target's secrets itself (when the setting is on) and uses no rules.
+   */
+  prompt?: PromptShape;
 }
 
 /** One agent's share of an estimate, with the prompt-size check against the model's context window. */

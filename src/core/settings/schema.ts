@@ -18,6 +18,33 @@ export const DEFAULT_MODELS: Record<BuiltinAgentId, string> = {
   coding: 'deepseek-v3.2',
 };
 
+/** Files never sent to a gateway, whatever is reviewed (globs matched against the path from the repository root). */
+export const DEFAULT_PRIVACY_EXCLUDE = [
+  '**/.env',
+  '**/.env.*',
+  '**/*.pem',
+  '**/*.key',
+  '**/id_rsa*',
+  '**/id_dsa*',
+  '**/id_ecdsa*',
+  '**/id_ed25519*',
+  '**/*.p12',
+  '**/*.pfx',
+  '**/*.keystore',
+  '**/*.jks',
+  '**/.npmrc',
+  '**/.pypirc',
+  '**/.netrc',
+  '**/.git-credentials',
+  '**/credentials',
+  '**/credentials.json',
+  '**/*.credentials.json',
+  '**/.aws/credentials',
+  '**/.docker/config.json',
+  '**/secrets.yml',
+  '**/secrets.yaml',
+] as const;
+
 /** Model ids: what gateways accept, no whitespace or control characters. */
 export const modelIdSchema = z
   .string()
@@ -115,6 +142,18 @@ export const settingsSchema = z.object({
     })
     .prefault({}),
   prices: z.record(modelIdSchema, priceSchema).default({}),
+  rules: z
+    .object({
+      readAgentsMd: z.boolean().default(true),
+      maxTokens: z.number().int().min(0).max(100_000).default(4000),
+    })
+    .prefault({}),
+  privacy: z
+    .object({
+      exclude: z.array(z.string().trim().min(1).max(500)).max(200).default([...DEFAULT_PRIVACY_EXCLUDE]),
+      redactSecrets: z.boolean().default(true),
+    })
+    .prefault({}),
 });
 
 export type QuorumSettings = z.infer<typeof settingsSchema>;

@@ -1,4 +1,10 @@
-/** Whether a link from model output may be opened: absolute http(s) URLs without credentials only. */
+import { linkRefusal } from '../../shared/linkPolicy';
+
+/**
+ * Whether a link from model output may be opened: absolute http(s) URLs without credentials, not on the
+ * user's machine or private network (`src/shared/linkPolicy.ts`). The caller opens it with
+ * `vscode.env.openExternal`, which keeps VS Code's confirmation for untrusted domains.
+ */
 export function safeExternalUrl(href: string): URL | undefined {
   let url: URL;
   try {
@@ -6,7 +12,5 @@ export function safeExternalUrl(href: string): URL | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username || url.password || !url.hostname) return undefined;
-  return url;
+  return linkRefusal(url) ? undefined : url;
 }

@@ -219,7 +219,7 @@ export class ReviewPanel implements vscode.Disposable {
       case 'openLink': {
         const url = safeExternalUrl(m.href);
         if (!url) {
-          this.host.log.warn('review panel: refused to open a link that is not a plain http(s) URL');
+          this.host.log.warn('review panel: refused to open a link that is not a public http(s) URL without credentials');
           return;
         }
         void vscode.env.openExternal(vscode.Uri.parse(url.href, true));

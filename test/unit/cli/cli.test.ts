@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
@@ -39,11 +39,14 @@ interface Run {
   stderr: string;
 }
 
+/** Every run gets a cache folder of its own unless the test gives one: runs share no answers by accident. */
+const freshCache = () => ({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-cli-cache-')) });
+
 function quorum(args: string[], env: Record<string, string | undefined> = {}, onStderr?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH, LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...env },
+      env: { PATH: process.env.PATH, LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...freshCache(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -62,7 +65,7 @@ async function inProcess(argv: string[], env: Record<string, string | undefined>
   let stdout = '';
   let stderr = '';
   const code = await runCli({
-    argv, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...env }, version: '0.0.0', signal: new AbortController().signal,
+    argv, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...freshCache(), ...env }, version: '0.0.0', signal: new AbortController().signal,
     stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
   });
   return { code, stdout, stderr };
@@ -212,6 +215,34 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.deepEqual(byId.security?.findings.map((f) => [f.title, f.severity, f.startLine, f.endLine]), [['odd', 'medium', 1, 9]]);
   });
 
+  it('a second identical run is served from the disk cache: no request, $0, cached; --no-cache asks again', async () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'quorum-cli-cache-'));
+    const withCache = { ...env, XDG_CACHE_HOME: cacheHome };
+    const first = await quorum(['review', fixture, '--format', 'json'], withCache);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(chat(tg).length, 4);
+    assert.ok(parseJson(first).totals.costUsd > 0);
+    const second = await quorum(['review', fixture], withCache);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(chat(tg).length, 4, 'no request on the second run');
+    for (const id of ['analyst', 'architecture', 'security', 'coding']) assert.match(second.stdout, new RegExp(`^  ${id} \\([^)]+\\): ok \\(cached\\).*\\$0$`, 'm'));
+    assert.match(second.stdout, /^Total: \$0, /m);
+    assert.match(second.stderr, /\[security\] done \(cached\)/);
+    const files = readdirSync(join(cacheHome, 'quorum', 'answers-v1'));
+    assert.equal(files.length, 4);
+    for (const f of files) assert.ok(!readFileSync(join(cacheHome, 'quorum', 'answers-v1', f), 'utf8').includes(KEY), 'the key is not in the cache');
+    const bypass = await quorum(['review', fixture, '--no-cache', '--agents', 'security'], withCache);
+    assert.equal(bypass.code, 0, bypass.stderr);
+    assert.equal(chat(tg).length, 5, '--no-cache sends the request');
+    const elsewhere = await quorum(['review', fixture, '--agents', 'security', '--cache-dir', join(cacheHome, 'other')], withCache);
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.equal(chat(tg).length, 6, 'another --cache-dir is another cache');
+    assert.equal(readdirSync(join(cacheHome, 'other', 'answers-v1')).length, 1);
+    const expired = await quorum(['review', fixture, '--agents', 'security', '--cache-ttl', '0'], withCache);
+    assert.equal(expired.code, 0, expired.stderr);
+    assert.equal(chat(tg).length, 7, '--cache-ttl 0 serves nothing');
+  });
+
   describe('usage errors exit 2 with a one-line message', () => {
     const cases: [string, string[], Record<string, string | undefined>, RegExp][] = [
       ['no command', [], {}, /missing command/],
@@ -232,6 +263,8 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
       ['bad fail-on', ['review', 'FIXTURE', '--fail-on', 'warning'], {}, /--fail-on is one of critical, high, medium, low, none/],
       ['bad concurrency', ['review', 'FIXTURE', '--max-concurrency', '0'], {}, /--max-concurrency is at least 1/],
       ['bad timeout', ['review', 'FIXTURE', '--timeout', 'soon'], {}, /--timeout takes a number of seconds/],
+      ['bad cache TTL', ['review', 'FIXTURE', '--cache-ttl', '-5'], {}, /--cache-ttl is at least 0/],
+      ['empty cache dir', ['review', 'FIXTURE', '--cache-dir', ' '], {}, /--cache-dir needs a folder/],
       ['two files', ['review', 'FIXTURE', 'FIXTURE'], {}, /one file at a time/],
     ];
     // A few through the built binary; the rest in-process through the same runCli, which is much faster.

@@ -1,0 +1,145 @@
+import * as z from 'zod';
+import { normalizeLanguage } from '../core/agents/language';
+import { modelIdSchema } from '../core/settings/schema';
+import { UsageError } from './args';
+
+/** The command line of `quorum eval`, parsed and validated. Usage errors are `UsageError`s (exit code 2). */
+
+export interface EvalArgs {
+  command: 'eval';
+  /** Relative to the working directory; absent: the shipped corpus. */
+  corpus?: string;
+  agents?: string[];
+  models: Record<string, string>;
+  compare: Record<string, string[]>;
+  format: 'text' | 'json' | 'html';
+  output?: string;
+  maxConcurrency?: number;
+  baseUrl?: string;
+  language?: string;
+  timeout?: number;
+}
+
+export const EVAL_USAGE = `Usage: quorum eval [options]
+
+Runs agents over a labelled corpus and scores them: precision, recall, F1, false positives per clean case,
+cost, cost per true finding, p50/p95 latency and failures (README: "Evaluating models").
+
+Options:
+  --corpus DIR             a corpus folder (default: the corpus shipped with Quorum)
+  --agents a,b,...         agents to score on their configured models (default analyst,architecture,security)
+  --model agent=model      another model for an agent of --agents (repeatable)
+  --compare agent=m1,m2    score an agent on up to 5 models (repeatable); only the agents named run
+  --format text|json|html  what to print (html needs --output; default text)
+  --output FILE            write the chosen format to FILE and print the text table
+  --max-concurrency N      requests in flight at once (default 4)
+  --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
+  --language CODE          language of the review text (default: from LC_ALL / LANG)
+  --timeout SECONDS        longest one request may take, retries included (default 180)
+
+Exit codes: 0 done (failed cases are counted, not fatal), 2 usage error or malformed corpus, 130 interrupted.`;
+
+const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
+const pair = (flag: string) =>
+  z
+    .string()
+    .regex(/^[^=]+=[^=]+$/, `${flag} takes agent=model`)
+    .transform((s) => {
+      const i = s.indexOf('=');
+      return [s.slice(0, i).trim(), s.slice(i + 1).trim()] as [string, string];
+    });
+
+const schema = z.object({
+  corpus: z.string().min(1, '--corpus needs a folder').optional(),
+  agents: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(agentId).min(1, '--agents needs at least one agent id'))
+    .optional(),
+  models: z.array(pair('--model').pipe(z.tuple([agentId, modelIdSchema]))).default([]),
+  compare: z
+    .array(
+      pair('--compare')
+        .transform(([a, list]) => [a, list.split(',').map((m) => m.trim()).filter(Boolean)] as [string, string[]])
+        .pipe(z.tuple([agentId, z.array(modelIdSchema).min(1, '--compare needs at least one model').max(5, '--compare takes at most 5 models per agent')])),
+    )
+    .default([]),
+  format: z.enum(['text', 'json', 'html'], { message: '--format is text, json or html' }).default('text'),
+  output: z.string().min(1, '--output needs a file').optional(),
+  maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
+  baseUrl: z
+    .string()
+    .trim()
+    .url('--base-url must be a URL')
+    .refine((u) => /^https?:\/\//i.test(u), '--base-url must start with http:// or https://')
+    .optional(),
+  language: z
+    .string()
+    .refine((s) => s.trim().toLowerCase() === 'auto' || normalizeLanguage(s) !== undefined, '--language takes a code such as en or ko')
+    .optional(),
+  timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
+});
+
+const FLAGS: Record<string, keyof z.input<typeof schema>> = {
+  '--corpus': 'corpus',
+  '--agents': 'agents',
+  '--model': 'models',
+  '--compare': 'compare',
+  '--format': 'format',
+  '--output': 'output',
+  '--max-concurrency': 'maxConcurrency',
+  '--base-url': 'baseUrl',
+  '--language': 'language',
+  '--timeout': 'timeout',
+};
+const REPEATABLE = new Set<string>(['models', 'compare']);
+
+/** Parses the arguments after `eval`. Throws `UsageError` with a one-line message. */
+export function parseEvalArgs(argv: readonly string[]): EvalArgs {
+  const raw: Record<string, unknown> = { models: [] as string[], compare: [] as string[] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!arg.startsWith('--')) throw new UsageError(`quorum eval takes no file arguments (got "${arg}"); use --corpus DIR`);
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const key = FLAGS[name];
+    if (!key) throw new UsageError(`unknown option "${name}" for quorum eval`);
+    let value: string | undefined;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`${name} needs a value`);
+      i += 1;
+    }
+    if (REPEATABLE.has(key)) (raw[key] as string[]).push(value);
+    else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
+    else raw[key] = value;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
+  const a = parsed.data;
+  const models: Record<string, string> = {};
+  for (const [agent, model] of a.models) {
+    if (models[agent] !== undefined) throw new UsageError(`--model was given twice for "${agent}"`);
+    models[agent] = model;
+  }
+  const compare: Record<string, string[]> = {};
+  for (const [agent, list] of a.compare) {
+    if (compare[agent] !== undefined) throw new UsageError(`--compare was given twice for "${agent}"`);
+    compare[agent] = list;
+  }
+  if (a.format === 'html' && a.output === undefined) throw new UsageError('--format html needs --output FILE');
+  return {
+    command: 'eval',
+    ...(a.corpus !== undefined ? { corpus: a.corpus } : {}),
+    ...(a.agents ? { agents: a.agents } : {}),
+    models,
+    compare,
+    format: a.format,
+    ...(a.output !== undefined ? { output: a.output } : {}),
+    ...(a.maxConcurrency !== undefined ? { maxConcurrency: a.maxConcurrency } : {}),
+    ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}),
+    ...(a.language ? { language: a.language } : {}),
+    ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
+  };
+}

@@ -1,0 +1,145 @@
+import { constants, existsSync } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
+import { CostLedger } from '../core/cost/ledger';
+import { CorpusError, loadCorpus, type Corpus } from '../core/eval/corpus';
+import { evalHtmlReport } from '../core/eval/html';
+import { planRuns, type EvalRunSpec } from '../core/eval/plan';
+import { toEvalJson } from '../core/eval/report';
+import { estimateEval, runEval, type EvalProgress } from '../core/eval/runner';
+import { formatDollars, formatEvalTable } from '../core/eval/table';
+import { createGateway } from '../core/gateway/client';
+import { ReviewConfigError } from '../core/review/errors';
+import { parseSettings } from '../core/settings/parse';
+import { DEFAULT_BASE_URL } from '../core/settings/schema';
+import type { EvalArgs } from './evalArgs';
+import type { ProgressStream } from './progress';
+
+/** `quorum eval`: loads the corpus (exit 2 before any request when it is malformed), estimates, runs, reports. */
+
+export interface EvalIo {
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+  signal: AbortSignal;
+  /** Working directory for relative paths. */
+  cwd: string;
+}
+
+const EXIT_OK = 0;
+const EXIT_USAGE = 2;
+const EXIT_INTERRUPTED = 130;
+
+/** The corpus shipped with Quorum: beside dist/ in a package, at the repository root in development. */
+export function shippedCorpusDir(): string {
+  const candidates = [join(__dirname, '..', 'eval', 'corpus'), join(__dirname, '..', '..', 'eval', 'corpus')];
+  return candidates.find((d) => existsSync(d)) ?? (candidates[0] as string);
+}
+
+/** A live progress bar on a terminal; nothing otherwise (the start and end lines say enough in logs). */
+class EvalProgressBar {
+  private drawn = false;
+  constructor(private readonly out: ProgressStream) {}
+  update(p: EvalProgress): void {
+    if (this.out.isTTY !== true) return;
+    const width = 24;
+    const filled = p.total === 0 ? width : Math.round((p.done / p.total) * width);
+    const bar = '#'.repeat(filled) + '-'.repeat(width - filled);
+    this.out.write(`\r\x1b[2K[${bar}] ${p.done}/${p.total} cases, ${formatDollars(p.costUsd)}${p.failures > 0 ? `, ${p.failures} failed` : ''}`);
+    this.drawn = true;
+  }
+  close(): void {
+    if (this.drawn) this.out.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+}
+
+export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub: (t: string) => string): Promise<number> {
+  const say = (text: string) => io.stderr.write(scrub(`quorum: ${text}\n`));
+  const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
+  const defaults = parseSettings({}).settings.limits;
+  const { settings, issues } = parseSettings({
+    gateway: { baseUrl },
+    limits: {
+      ...(args.maxConcurrency !== undefined ? { maxConcurrent: args.maxConcurrency } : {}),
+      ...(args.timeout !== undefined ? { deadlineSeconds: args.timeout, idleTimeoutSeconds: Math.min(defaults.idleTimeoutSeconds, args.timeout) } : {}),
+    },
+  });
+  const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
+  if (badUrl) {
+    say(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
+    return EXIT_USAGE;
+  }
+
+  const dir = args.corpus !== undefined ? resolve(io.cwd, args.corpus) : shippedCorpusDir();
+  let corpus: Corpus;
+  let runs: EvalRunSpec[];
+  try {
+    corpus = await loadCorpus(dir);
+    runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models: args.models, compare: args.compare });
+  } catch (e) {
+    if (e instanceof CorpusError || e instanceof ReviewConfigError) {
+      say(e.message);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+
+  const outFile = args.output !== undefined ? resolve(io.cwd, args.output) : undefined;
+  if (outFile !== undefined) {
+    try {
+      await access(dirname(outFile), constants.W_OK);
+    } catch {
+      say(`cannot write ${outFile}: its folder does not exist or is not writable`);
+      return EXIT_USAGE;
+    }
+  }
+
+  const requested = args.language?.trim().toLowerCase();
+  const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
+  const ledger = new CostLedger(() => settings.prices);
+  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
+  const deps = { gateway, settings: () => settings, ledger };
+  const bar = new EvalProgressBar(io.stderr);
+  try {
+    const estimate = estimateEval(corpus, deps, runs, language);
+    const clean = corpus.cases.filter((c) => c.expected.length === 0).length;
+    say(`eval of ${runs.map((r) => `${r.agent} on ${r.model}`).join(', ')} over ${corpus.cases.length} cases (${clean} clean) via ${new URL(baseUrl).host}`);
+    say(`estimated cost: likely ${formatDollars(estimate.likelyUsd)}, at most ${formatDollars(estimate.costUsd)} for ${estimate.requests} requests${estimate.perRun.some((r) => !r.priced) ? ' (some models have no price; their share is unknown)' : ''}`);
+    const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p) });
+    bar.close();
+    if (report.cancelled) say('interrupted; the figures count unfinished cases as failures');
+    const table = formatEvalTable(report.runs);
+    const document =
+      args.format === 'json'
+        ? JSON.stringify(toEvalJson(report.runs), null, 2) + '\n'
+        : args.format === 'html'
+          ? evalHtmlReport(report.runs, { corpus: args.corpus ?? 'shipped corpus', generatedAt: new Date().toISOString() })
+          : table;
+    if (outFile !== undefined) {
+      const out = outFile;
+      try {
+        await writeFile(out, scrub(document), 'utf8');
+      } catch (e) {
+        say(`cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`);
+        return EXIT_USAGE;
+      }
+      say(`wrote ${args.format} to ${out}`);
+      io.stdout.write(scrub(table));
+    } else {
+      io.stdout.write(scrub(document));
+    }
+    say(`spent ${formatDollars(report.runs.reduce((s, r) => s + r.costUsd, 0))}`);
+    return report.cancelled ? EXIT_INTERRUPTED : EXIT_OK;
+  } catch (e) {
+    bar.close();
+    if (e instanceof ReviewConfigError) {
+      say(e.message);
+      return EXIT_USAGE;
+    }
+    throw e;
+  } finally {
+    gateway.dispose();
+  }
+}

@@ -1,0 +1,36 @@
+import type { CostSource, Usage } from '../gateway/types';
+import { estimateCost, type PriceOverrides } from './prices';
+import { totalTokens } from './usage';
+
+/**
+ * THE price of one attempt, for the ledger and for a client without one: a result-cache hit costs nothing;
+ * a cost the gateway reported (`usage.cost`) is believed; otherwise the price table times the usage
+ * (reported by the gateway or estimated locally); a model without a price costs 0, marked `pricedBy: 'none'`.
+ */
+
+export interface AttemptToPrice {
+  model: string;
+  /** Clean usage of the attempt (zero when it never reached the model). */
+  usage: Usage;
+  usageSource?: 'reported' | 'estimated';
+  /** The gateway's own `usage.cost`, US dollars. */
+  reportedCostUsd?: number;
+  cached?: boolean;
+}
+
+export interface AttemptPrice {
+  costUsd: number;
+  costSource: CostSource;
+  /** Who set the price: the gateway, the price table, or nobody (a model without a price). */
+  pricedBy: 'gateway' | 'table' | 'none';
+}
+
+export function priceAttempt(a: AttemptToPrice, overrides: PriceOverrides): AttemptPrice {
+  if (a.cached) return { costUsd: 0, costSource: 'cached', pricedBy: 'table' };
+  const reported = a.reportedCostUsd;
+  if (typeof reported === 'number' && Number.isFinite(reported) && reported >= 0) return { costUsd: reported, costSource: 'reported', pricedBy: 'gateway' };
+  const costSource: CostSource = a.usageSource === 'estimated' ? 'estimated' : 'reported';
+  const priced = estimateCost(a.model, a.usage, overrides);
+  if (priced.priced) return { costUsd: priced.costUsd, costSource, pricedBy: 'table' };
+  return { costUsd: 0, costSource, pricedBy: totalTokens(a.usage) > 0 ? 'none' : 'table' };
+}

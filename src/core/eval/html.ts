@@ -1,0 +1,56 @@
+import { costF1Chart, escapeXml } from './chart';
+import type { RunFigures } from './score';
+import { formatRatio, TABLE_HEADERS, tableRows } from './table';
+
+/**
+ * `quorum eval --format html`: one self-contained page (inline CSS and SVG, no script, no external resource;
+ * its CSP forbids loading anything) with the figures table, the thresholds and the cost-versus-F1 chart.
+ */
+export function evalHtmlReport(runs: readonly RunFigures[], meta: { corpus: string; generatedAt: string }): string {
+  const head = TABLE_HEADERS.map((h) => `<th>${escapeXml(h)}</th>`).join('');
+  const body = tableRows(runs)
+    .map((cells) => `<tr>${cells.map((c, i) => `<td${i >= 2 ? ' class="num"' : ''}>${escapeXml(c)}</td>`).join('')}</tr>`)
+    .join('\n');
+  const ts = runs[0]?.thresholds.map((t) => t.minConfidence) ?? [];
+  const thresholdRows = runs
+    .map((r) => `<tr><td>${escapeXml(r.agent)}</td><td>${escapeXml(r.model)}</td>${r.thresholds.map((t) => `<td class="num">${formatRatio(t.precision)} / ${formatRatio(t.recall)}</td>`).join('')}</tr>`)
+    .join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Quorum eval report</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2328; background: #fff; }
+  table { border-collapse: collapse; margin: 1rem 0; }
+  th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
+  td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  .meta { color: #59636e; }
+  svg { --chart-axis: #8c959f; --chart-point: #0969da; --chart-text: #1f2328; max-width: 100%; height: auto; }
+</style>
+</head>
+<body>
+<h1>Quorum eval report</h1>
+<p class="meta">Corpus: ${escapeXml(meta.corpus)} · ${runs[0]?.cases ?? 0} cases · generated ${escapeXml(meta.generatedAt)}</p>
+<table id="figures">
+<thead><tr>${head}</tr></thead>
+<tbody>
+${body}
+</tbody>
+</table>
+<h2>Cost versus F1</h2>
+${costF1Chart(runs)}
+<h2>Precision / recall at confidence &ge; t</h2>
+<table id="thresholds">
+<thead><tr><th>agent</th><th>model</th>${ts.map((t) => `<th>t = ${t}</th>`).join('')}</tr></thead>
+<tbody>
+${thresholdRows}
+</tbody>
+</table>
+<p class="meta">Precision = matched reported ÷ reported; recall = matched expected ÷ expected; F1 = 2PR/(P+R); "-" where a denominator is zero. Cost counts every billed attempt; latency runs from sending to the last byte, nearest-rank percentiles over the cases that succeeded.</p>
+</body>
+</html>
+`;
+}

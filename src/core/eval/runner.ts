@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import pLimit from 'p-limit';
+import type { CostLedger } from '../cost/ledger';
+import type { Gateway, StreamOptions } from '../gateway/types';
+import { ReviewPipeline } from '../review/pipeline';
+import type { ReviewTarget } from '../review/types';
+import type { QuorumSettings } from '../settings/schema';
+import type { Corpus, EvalCase } from './corpus';
+import type { EvalRunSpec } from './plan';
+import { scoreRun, type CaseOutcome, type RunFigures } from './score';
+
+/**
+ * Runs agents over a corpus through the review pipeline and the one shared gateway client (its rate limits,
+ * retries and ledger), and scores them. Eval never reads or writes the review cache, and uses no fallback
+ * model: a run's figures are those of the model it names.
+ */
+
+export interface EvalDeps {
+  /** The shared gateway client. */
+  gateway: Gateway;
+  settings: () => QuorumSettings;
+  /** The session's ledger: every billed attempt is recorded here, and a case's cost is read from it. */
+  ledger: CostLedger;
+  now?: () => number;
+}
+
+export interface EvalProgress {
+  done: number;
+  total: number;
+  failures: number;
+  costUsd: number;
+  /** The case that just finished. */
+  last?: { agent: string; model: string; caseId: string; ok: boolean };
+}
+
+export interface EvalOptions {
+  runs: readonly EvalRunSpec[];
+  /** Output language of the reviews (`en`). */
+  language: string;
+  signal?: AbortSignal;
+  onProgress?: (p: EvalProgress) => void;
+}
+
+export interface EvalReport {
+  runs: RunFigures[];
+  cancelled: boolean;
+}
+
+export interface EvalEstimate {
+  /** The ceiling: every case of every run at its largest (all of maxOutputTokens). */
+  costUsd: number;
+  /** The likely cost: answers of a typical length. */
+  likelyUsd: number;
+  /** Cases × runs. */
+  requests: number;
+  perRun: { agent: string; model: string; costUsd: number; likelyUsd: number; priced: boolean }[];
+}
+
+/** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
+export function caseTarget(c: EvalCase): ReviewTarget {
+  return { file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines };
+}
+
+/** The settings eval runs with: no fallback models. */
+function withoutFallbacks(s: QuorumSettings): QuorumSettings {
+  const agents = Object.fromEntries(Object.entries(s.agents).map(([id, a]) => [id, { ...a, fallbackModel: '' }])) as QuorumSettings['agents'];
+  return { ...s, agents, customAgents: s.customAgents.map((c) => ({ ...c, fallbackModel: '' })) };
+}
+
+/**
+ * The shared gateway, seen by one eval: notes when each request was first sent (after any queueing) and when
+ * its last byte arrived, by the request's review id.
+ */
+class TimedGateway implements Gateway {
+  readonly spans = new Map<string, { sent?: number; ended?: number }>();
+  constructor(
+    private readonly inner: Gateway,
+    private readonly now: () => number,
+  ) {}
+
+  async *stream(request: Parameters<Gateway['stream']>[0], options: StreamOptions = {}): ReturnType<Gateway['stream']> {
+    const id = request.tag?.reviewId ?? '';
+    const span: { sent?: number; ended?: number } = {};
+    this.spans.set(id, span);
+    const inner = this.inner.stream(request, {
+      ...options,
+      onSent: () => {
+        span.sent ??= this.now();
+        options.onSent?.();
+      },
+    });
+    try {
+      let step = await inner.next();
+      while (!step.done) {
+        yield step.value;
+        step = await inner.next();
+      }
+      return step.value;
+    } finally {
+      span.ended = this.now();
+    }
+  }
+
+  listModels(options?: StreamOptions): ReturnType<Gateway['listModels']> {
+    return this.inner.listModels(options);
+  }
+}
+
+function pipelineFor(deps: EvalDeps, gateway: Gateway): ReviewPipeline {
+  // No cache: eval neither reads nor writes the review cache.
+  return new ReviewPipeline({ gateway, settings: () => withoutFallbacks(deps.settings()), ledger: deps.ledger, ...(deps.now ? { now: deps.now } : {}) });
+}
+
+/** The cost of an eval at most, before anything is sent. */
+export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string): EvalEstimate {
+  const pipeline = pipelineFor(deps, deps.gateway);
+  const perRun = runs.map((run) => {
+    let costUsd = 0;
+    let likelyUsd = 0;
+    let priced = true;
+    for (const c of corpus.cases) {
+      const e = pipeline.estimate(caseTarget(c), { agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language });
+      const agent = e.perAgent[run.agent];
+      costUsd += e.costUsd;
+      likelyUsd += e.likelyUsd;
+      if (agent && agent.costUsd === 0) priced = false;
+    }
+    return { agent: run.agent, model: run.model, costUsd, likelyUsd, priced };
+  });
+  return { costUsd: perRun.reduce((s, r) => s + r.costUsd, 0), likelyUsd: perRun.reduce((s, r) => s + r.likelyUsd, 0), requests: runs.length * corpus.cases.length, perRun };
+}
+
+/** Runs every case of every run (cases in parallel, up to the gateway's concurrency) and scores each run. */
+export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptions): Promise<EvalReport> {
+  const now = deps.now ?? Date.now;
+  const timed = new TimedGateway(deps.gateway, now);
+  const pipeline = pipelineFor(deps, timed);
+  const outcomes = options.runs.map(() => new Map<string, CaseOutcome>());
+  const limit = pLimit(Math.max(1, deps.settings().limits.maxConcurrent));
+  const total = options.runs.length * corpus.cases.length;
+  const progress: EvalProgress = { done: 0, total, failures: 0, costUsd: 0 };
+  const signal = options.signal;
+
+  const one = async (runIndex: number, run: EvalRunSpec, c: EvalCase): Promise<void> => {
+    if (signal?.aborted) return;
+    const reviewId = `eval-${randomUUID()}`;
+    const summary = await pipeline.run(
+      caseTarget(c),
+      { reviewId, agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language: options.language, ...(signal ? { signal } : {}) },
+      () => undefined,
+    );
+    const result = summary.agents.find((a) => a.agent === run.agent);
+    const costUsd = deps.ledger.entries({ reviewId, agent: run.agent }).reduce((s, e) => s + e.costUsd, 0);
+    const span = timed.spans.get(reviewId);
+    const ok = result?.status === 'ok';
+    const latencyMs = span?.sent !== undefined && span.ended !== undefined ? Math.max(0, span.ended - span.sent) : (result?.latencyMs ?? 0);
+    timed.spans.delete(reviewId);
+    if (result?.status === 'cancelled' || (signal?.aborted && !ok)) return;
+    outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
+    progress.done += 1;
+    progress.costUsd += costUsd;
+    if (!ok) progress.failures += 1;
+    progress.last = { agent: run.agent, model: run.model, caseId: c.id, ok };
+    options.onProgress?.({ ...progress });
+  };
+
+  await Promise.all(options.runs.flatMap((run, i) => corpus.cases.map((c) => limit(() => one(i, run, c)))));
+  return {
+    runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, outcomes[i] ?? new Map())),
+    cancelled: signal?.aborted === true,
+  };
+}

@@ -1,0 +1,69 @@
+import OpenAI from 'openai';
+import type { QuorumSettings } from '../settings/schema';
+import { redact } from './errors';
+import type { GatewayLogger, GatewayOptions } from './options';
+import { GatewayError } from './types';
+
+export type LogLevel = keyof GatewayLogger;
+
+/**
+ * What every request of the client needs to reach the gateway: the API key (read on each request), one
+ * OpenAI SDK instance per base URL, key and headers (its own retries off), and a log that never shows the key.
+ */
+export class Connection {
+  private sdk: { id: string; client: OpenAI } | undefined;
+  /** The key most recently read, to scrub from anything a gateway echoes back into errors and logs. */
+  lastKey: string | undefined;
+
+  constructor(
+    private readonly apiKey: GatewayOptions['apiKey'],
+    private readonly logger: GatewayLogger | undefined,
+  ) {}
+
+  async readKey(): Promise<string> {
+    let key: string | undefined;
+    try {
+      key = await this.apiKey();
+    } catch {
+      key = undefined;
+    }
+    if (!key || key.trim() === '') {
+      throw new GatewayError({ code: 'auth', message: 'No API key is set for the gateway. Set one with "Quorum: Set Gateway API Key" (or QUORUM_API_KEY for the CLI).' });
+    }
+    this.lastKey = key.trim();
+    return this.lastKey;
+  }
+
+  sdkFor(settings: QuorumSettings, key: string): OpenAI {
+    const baseURL = settings.gateway.baseUrl.replace(/\/+$/, '');
+    const headers = settings.gateway.extraHeaders;
+    const id = JSON.stringify([baseURL, key, headers]);
+    if (this.sdk?.id !== id) {
+      const client = new OpenAI({
+        apiKey: key,
+        baseURL,
+        maxRetries: 0,
+        timeout: settings.limits.deadlineSeconds * 1000,
+        defaultHeaders: headers,
+        organization: null,
+        project: null,
+        logLevel: 'off',
+      });
+      this.sdk = { id, client };
+    }
+    return this.sdk.client;
+  }
+
+  /** Logs with the key (the given one, else the last read) scrubbed from the message and string fields. */
+  log(level: LogLevel, message: string, data: Record<string, unknown>, key?: string): void {
+    if (!this.logger) return;
+    try {
+      const clean: Record<string, unknown> = {};
+      const secret = key ?? this.lastKey;
+      for (const [k, v] of Object.entries(data)) clean[k] = typeof v === 'string' ? redact(v, secret) : v;
+      this.logger[level](redact(message, secret), clean);
+    } catch {
+      // Logging must never break a request.
+    }
+  }
+}

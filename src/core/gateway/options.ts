@@ -1,0 +1,69 @@
+import type { CostLedger } from '../cost/ledger';
+import type { QuorumSettings } from '../settings/schema';
+
+/** What the gateway client is built from, what it can be tuned with, and what it counts. */
+
+export interface GatewayLogger {
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+export interface GatewayStats {
+  /** HTTP requests sent (chat attempts and `/models`). */
+  httpRequests: number;
+  /** Attempts after the first of a request (retries and fallbacks). */
+  retries: number;
+  /** 429 answers received. */
+  rateLimited: number;
+  /** Requests holding a concurrency slot. */
+  inFlight: number;
+  /** Requests waiting for a slot. */
+  queued: number;
+  /** Epoch ms until which the whole client holds back after a 429 (0 when never). */
+  coolDownUntil: number;
+  completed: number;
+  failed: number;
+  fallbacks: number;
+}
+
+/** Knobs for tests and benchmarks; production uses the defaults. */
+export interface GatewayTuning {
+  /** First retry backoff, ms (doubles per retry, randomised ×1–2). */
+  backoffBaseMs: number;
+  /** Cap of one backoff, ms. */
+  backoffMaxMs: number;
+  /** Wait after a 429 that does not say how long, ms (doubles per consecutive 429, up to backoffMaxMs × 4). */
+  rateLimitDefaultWaitMs: number;
+  /** Largest jitter added to each waiter's end of a cool-down, ms. */
+  coolDownJitterMs: number;
+  /** How long a `/models` answer is reused for model-name suggestions, ms. */
+  modelsCacheMs: number;
+  /** Length of the requests/tokens-per-minute windows, ms (60 000; shorter in tests). */
+  rateWindowMs: number;
+  /** Source of randomness for jitter (0 ≤ x < 1). */
+  random: () => number;
+}
+
+export interface GatewayOptions {
+  /** Read on every request, so that changed settings apply without a reload. */
+  settings: () => QuorumSettings;
+  apiKey: () => Promise<string | undefined> | string | undefined;
+  ledger?: CostLedger;
+  logger?: GatewayLogger;
+  tuning?: Partial<GatewayTuning>;
+}
+
+export const DEFAULT_TUNING: GatewayTuning = {
+  backoffBaseMs: 500,
+  backoffMaxMs: 8_000,
+  rateLimitDefaultWaitMs: 1_000,
+  coolDownJitterMs: 500,
+  modelsCacheMs: 5 * 60_000,
+  rateWindowMs: 60_000,
+  random: Math.random,
+};
+
+export function emptyStats(): GatewayStats {
+  return { httpRequests: 0, retries: 0, rateLimited: 0, inFlight: 0, queued: 0, coolDownUntil: 0, completed: 0, failed: 0, fallbacks: 0 };
+}

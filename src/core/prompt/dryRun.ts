@@ -1,0 +1,51 @@
+import type { ReviewPipeline } from '../review/pipeline';
+import type { ReviewOptions } from '../review/types';
+import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
+import { rulesReport, type RulesOff, type ShapedReview } from './shape';
+
+/**
+ * Everything a review would send, computed without sending: the pipeline's own messages for each agent (the
+ * same function builds them for a real review), its estimate, the rules and the redactions.
+ */
+export function whatWillBeSent(
+  pipeline: ReviewPipeline,
+  shaped: ShapedReview,
+  options: ReviewOptions,
+  gateway: { baseUrl: string; redactSecrets: boolean; rulesOff?: RulesOff },
+): WhatWillBeSent {
+  const opts: ReviewOptions = { ...options, prompt: shaped.prompt };
+  const estimate = pipeline.estimate(shaped.target, opts);
+  const preview = pipeline.preview(shaped.target, opts);
+  const rules = rulesReport(shaped.prompt, preview.map((p) => p.agent));
+  let host: string;
+  try {
+    host = new URL(gateway.baseUrl).host;
+  } catch {
+    host = gateway.baseUrl;
+  }
+  return {
+    gatewayHost: host,
+    file: shaped.target.file,
+    startLine: shaped.target.startLine,
+    endLine: shaped.target.endLine,
+    rulesUsed: rules.used,
+    rulesDropped: rules.dropped,
+    ...(gateway.rulesOff && gateway.rulesOff !== 'no-repository' ? { rulesOff: gateway.rulesOff } : {}),
+    redactions: shaped.redactions.map(({ kind, line, endLine }) => ({ kind, line, endLine })),
+    redactionOff: !gateway.redactSecrets,
+    costUsd: estimate.costUsd,
+    agents: preview.map((p) => {
+      const e = estimate.perAgent[p.agent];
+      return {
+        agent: p.agent,
+        title: p.title,
+        model: p.model,
+        promptTokens: e?.promptTokens ?? 0,
+        maxCompletionTokens: e?.maxCompletionTokens ?? 0,
+        costUsd: e?.costUsd ?? 0,
+        inputs: p.inputs,
+        messages: p.messages.map((m) => ({ role: m.role, content: m.content })),
+      };
+    }),
+  };
+}

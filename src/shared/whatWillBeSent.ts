@@ -1,0 +1,101 @@
+import { formatCount, formatUsd } from './format';
+import { escapeInline } from './reviewMarkdown';
+
+/**
+ * "What will be sent": the exact messages of each agent after rules and redaction, with the model, the
+ * estimated tokens and cost and the gateway host, as Markdown. The CLI's `--dry-run` prints it; the editor
+ * shows it in a read-only document. Strings come from the caller so that the editor can translate them.
+ */
+
+export interface SentMessage {
+  role: string;
+  content: string;
+}
+
+export interface WhatWillBeSent {
+  gatewayHost: string;
+  file: string;
+  startLine: number;
+  endLine: number;
+  rulesUsed: string[];
+  rulesDropped: string[];
+  rulesOff?: string;
+  redactions: { kind: string; line: number; endLine: number }[];
+  redactionOff: boolean;
+  costUsd: number;
+  agents: {
+    agent: string;
+    title: string;
+    model: string;
+    promptTokens: number;
+    maxCompletionTokens: number;
+    costUsd: number;
+    /** Agents whose results are added to this agent's messages when they have answered. */
+    inputs: string[];
+    messages: SentMessage[];
+  }[];
+}
+
+export const WHAT_WILL_BE_SENT_EN = {
+  title: 'What Quorum will send',
+  intro: 'Nothing has been sent. This is every request the review would make, exactly as it would leave this machine.',
+  gateway: 'Gateway host',
+  target: 'Reviewed',
+  estimate: 'Estimated cost (at most)',
+  rules: 'Repository rules in the prompts',
+  rulesNone: 'none',
+  rulesDropped: 'Left out (over quorum.rules.maxTokens)',
+  rulesOff: 'Repository rules and agents not read',
+  redacted: 'Secrets replaced by placeholders',
+  redactedNone: 'none found',
+  redactionOff: 'off (quorum.privacy.redactSecrets is false)',
+  line: 'line',
+  lines: 'lines',
+  model: 'Model',
+  tokens: 'Estimated prompt tokens',
+  answer: 'Answer reserved',
+  cost: 'Estimated cost',
+  inputs: "After they answer, this agent's message also gets the results of",
+  message: 'Message',
+} as const;
+
+export type WhatWillBeSentStrings = Record<keyof typeof WHAT_WILL_BE_SENT_EN, string>;
+
+/** A fence that the content cannot close. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+function lineRange(s: WhatWillBeSentStrings, a: number, b: number): string {
+  return a === b ? `${s.line} ${a}` : `${s.lines} ${a}-${b}`;
+}
+
+export function renderWhatWillBeSent(data: WhatWillBeSent, s: WhatWillBeSentStrings = WHAT_WILL_BE_SENT_EN): string {
+  const out: string[] = [`# ${escapeInline(s.title)}`, '', escapeInline(s.intro), ''];
+  out.push(`- **${escapeInline(s.gateway)}:** \`${data.gatewayHost.replace(/`/g, '')}\``);
+  out.push(`- **${escapeInline(s.target)}:** ${escapeInline(data.file)} (${lineRange(s, data.startLine, data.endLine)})`);
+  out.push(`- **${escapeInline(s.estimate)}:** ${formatUsd(data.costUsd)}`);
+  const rules = data.rulesOff ? `${escapeInline(s.rulesOff)} (${escapeInline(data.rulesOff)})` : data.rulesUsed.length > 0 ? data.rulesUsed.map(escapeInline).join(', ') : escapeInline(s.rulesNone);
+  out.push(`- **${escapeInline(s.rules)}:** ${rules}`);
+  if (data.rulesDropped.length > 0) out.push(`- **${escapeInline(s.rulesDropped)}:** ${data.rulesDropped.map(escapeInline).join(', ')}`);
+  const redacted = data.redactionOff
+    ? escapeInline(s.redactionOff)
+    : data.redactions.length === 0
+      ? escapeInline(s.redactedNone)
+      : data.redactions.map((r) => `${escapeInline(r.kind)} (${lineRange(s, r.line, r.endLine)})`).join(', ');
+  out.push(`- **${escapeInline(s.redacted)}:** ${redacted}`, '');
+  for (const a of data.agents) {
+    out.push(`## ${escapeInline(a.title)} (${escapeInline(a.agent)})`, '');
+    out.push(`- **${escapeInline(s.model)}:** ${escapeInline(a.model)}`);
+    out.push(`- **${escapeInline(s.tokens)}:** ${formatCount(a.promptTokens)}; **${escapeInline(s.answer)}:** ${formatCount(a.maxCompletionTokens)}`);
+    out.push(`- **${escapeInline(s.cost)}:** ${formatUsd(a.costUsd)}`);
+    if (a.inputs.length > 0) out.push(`- ${escapeInline(s.inputs)}: ${a.inputs.map(escapeInline).join(', ')}`);
+    out.push('');
+    a.messages.forEach((m, i) => {
+      const f = fence(m.content);
+      out.push(`### ${escapeInline(s.message)} ${i + 1}: ${escapeInline(m.role)}`, '', `${f}text`, m.content, f, '');
+    });
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,84 @@
+import { strict as assert } from 'node:assert';
+import { linkRefusal } from '../../src/shared/linkPolicy';
+import { FINDINGS, doneReview, snapshot } from './fixtures';
+import { actions, closeBrowser, openReady, settle, type PanelPage } from './harness';
+
+const PUBLIC = 'https://owasp.org/www-community/attacks/SQL_Injection';
+const NOT_CLICKABLE = [
+  'https://user:secret@example.com/x',
+  'http://127.0.0.1:8080/admin',
+  'http://localhost:3000/',
+  'http://[::1]/',
+  'http://192.168.1.1/setup',
+  'http://10.0.0.5/',
+  'http://172.16.3.4/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[fe80::1]/',
+  'http://[fd00::2]/',
+  'http://0.0.0.0:9000/',
+];
+
+function hostileReview() {
+  const explanation = [
+    `Public: ${PUBLIC}`,
+    `Markdown link: [docs](${PUBLIC}#md)`,
+    ...NOT_CLICKABLE.map((u, i) => (i % 2 === 0 ? `Bare ${u}` : `[link ${i}](${u})`)),
+  ].join('\n\n');
+  const review = doneReview({ findings: [{ ...(FINDINGS[0] as (typeof FINDINGS)[number]), explanation }] });
+  const analyst = review.agents[0];
+  if (analyst) analyst.text = `See [here](http://127.0.0.1:5000/) and [there](${PUBLIC}#card).`;
+  if (analyst?.outcome) analyst.outcome.text = analyst.text;
+  return review;
+}
+
+describe('webview: links in model output open only through the host', () => {
+  let panel: PanelPage;
+  afterEach(async () => {
+    if (panel) await panel.close();
+  });
+  after(closeBrowser);
+
+  it('loopback, private and credential links are text, not links', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(hostileReview()));
+    await settle(panel);
+    const hrefs = await panel.page.locator('#app a[href]').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    for (const bad of [...NOT_CLICKABLE, 'http://127.0.0.1:5000/']) assert.ok(!hrefs.includes(bad), `${bad} is clickable`);
+    assert.ok(hrefs.includes(PUBLIC), 'the public link is a link');
+    const text = await panel.page.locator('#app').innerText();
+    for (const bad of NOT_CLICKABLE) assert.ok(text.includes(bad.replace(/\/$/, '')) || text.includes(`link ${NOT_CLICKABLE.indexOf(bad)}`), `${bad} is shown`);
+  });
+
+  it('left click, middle click and Enter: VS Code never opens the link itself; the host is asked for public links only', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(hostileReview()));
+    await settle(panel);
+    await panel.page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    await settle(panel);
+    const before = panel.page.url();
+    const links = panel.page.locator('#app a');
+    const n = await links.count();
+    assert.ok(n >= 5, `found ${n} links`);
+    for (let i = 0; i < n; i++) {
+      const link = links.nth(i);
+      if (!(await link.isVisible())) continue;
+      await link.click();
+      await link.click({ button: 'middle' });
+      await link.click({ modifiers: ['Control'] });
+      if ((await link.getAttribute('href')) !== null) {
+        await link.focus();
+        await panel.page.keyboard.press('Enter');
+      }
+    }
+    await settle(panel);
+    assert.equal(panel.page.url(), before, 'the page never navigated');
+    assert.deepEqual(await panel.workbenchOpened(), [], 'no click reached VS Code\'s own link handler');
+    const opened = (await actions(panel)).filter((m) => (m as { type?: string }).type === 'openLink').map((m) => (m as { href: string }).href);
+    for (const href of [PUBLIC, `${PUBLIC}#md`, `${PUBLIC}#card`]) assert.ok(opened.includes(href), `${href} was opened through the host`);
+    for (const href of opened) {
+      assert.equal(linkRefusal(new URL(href)), undefined, href);
+      assert.ok(!NOT_CLICKABLE.includes(href), href);
+    }
+    assert.deepEqual(panel.blockedRequests, []);
+  });
+});
