@@ -23,7 +23,9 @@ export interface ReviewArgs {
   models: Record<string, string>;
   baseUrl?: string;
   language?: string;
-  format: 'text' | 'markdown' | 'json';
+  format: OutputFormat;
+  /** Write the chosen format to this file; the terminal gets the text report. */
+  output?: string;
   noCache: boolean;
   /** The disk cache's folder (default: `$XDG_CACHE_HOME/quorum`, else `~/.cache/quorum`). */
   cacheDir?: string;
@@ -39,6 +41,9 @@ export interface ReviewArgs {
   dryRun: boolean;
 }
 
+export const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: quorum review <file> [options]
@@ -52,7 +57,9 @@ Options:
   --model agent=model      use another model for an agent (repeatable)
   --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
   --language CODE          language of the review text: en, ko, ... (default: from LC_ALL / LANG)
-  --format text|markdown|json   how to print the result (default: text)
+  --format text|markdown|json|sarif|github   how to print the result (default: text); sarif: SARIF 2.1.0 for
+                           code scanning; github: GitHub Actions annotations
+  --output FILE            write the result in --format to FILE; the terminal gets the text report
   --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
   --dry-run                print exactly what would be sent (messages, models, estimate, host); send nothing
   --no-cache               neither read nor write the disk cache
@@ -64,8 +71,11 @@ Options:
   -h, --help               show this help
   --version                show the version
 
-Environment: QUORUM_API_KEY (required, except for --dry-run), QUORUM_BASE_URL.
-Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed, 130 interrupted.`;
+Environment: QUORUM_API_KEY (required, except for --dry-run), QUORUM_BASE_URL, XDG_CACHE_HOME (cache folder),
+  GITHUB_STEP_SUMMARY (when set, a Markdown summary of the review is appended to that file).
+Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed (also when a finding
+  is at or above --fail-on: 3 always wins when the gateway refused the key (auth, forbidden) or the quota is
+  spent, so CI never passes on them), 130 interrupted.`;
 
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
 
@@ -75,8 +85,8 @@ const schema = z.object({
     .string()
     .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, '--lines takes START-END, e.g. 10-40')
     .transform((s) => {
-      const [a, b] = s.split('-').map((x) => Number(x.trim()));
-      return { start: a as number, end: b ?? (a as number) };
+      const [a = 0, b = a] = s.split('-').map((x) => Number(x.trim()));
+      return { start: a, end: b };
     })
     .refine((r) => r.start >= 1 && r.end >= r.start, '--lines needs 1 <= START <= END')
     .optional(),
@@ -90,7 +100,7 @@ const schema = z.object({
       z
         .string()
         .regex(/^[^=]+=[^=]+$/, '--model takes agent=model')
-        .transform((s) => s.split('=').map((x) => x.trim()) as [string, string])
+        .transform((s) => s.split('=').map((x) => x.trim()))
         .pipe(z.tuple([agentId, modelIdSchema])),
     )
     .default([]),
@@ -104,7 +114,8 @@ const schema = z.object({
     .string()
     .refine((s) => s.trim().toLowerCase() === 'auto' || normalizeLanguage(s) !== undefined, '--language takes a code such as en or ko')
     .optional(),
-  format: z.enum(['text', 'markdown', 'json'], { message: '--format is text, markdown or json' }).default('text'),
+  format: z.enum(OUTPUT_FORMATS, { message: `--format is ${OUTPUT_FORMATS.join(', ')}` }).default('text'),
+  output: z.string().trim().min(1, '--output needs a file').optional(),
   noCache: z.boolean().default(false),
   cacheDir: z.string().trim().min(1, '--cache-dir needs a folder').optional(),
   cacheTtl: z.coerce.number({ message: '--cache-ttl takes a number of minutes' }).min(0, '--cache-ttl is at least 0').max(525_600, '--cache-ttl is at most 525600 minutes (a year)').default(DEFAULT_CACHE_TTL_MINUTES),
@@ -122,6 +133,7 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--base-url': 'baseUrl',
   '--language': 'language',
   '--format': 'format',
+  '--output': 'output',
   '--cache-dir': 'cacheDir',
   '--cache-ttl': 'cacheTtl',
   '--max-concurrency': 'maxConcurrency',
@@ -138,10 +150,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (argv.length === 0) throw new UsageError('missing command; try "quorum review <file>"');
   const [command, ...rest] = argv;
   if (command !== 'review') throw new UsageError(`unknown command "${command}"; try "quorum review <file>"`);
-  const raw: Record<string, unknown> = { models: [] as string[] };
+  const modelFlags: string[] = [];
+  const raw: Record<string, unknown> = { models: modelFlags };
   const positional: string[] = [];
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string;
+    const arg = rest[i];
+    if (arg === undefined) break;
     if (arg === '--') {
       positional.push(...rest.slice(i + 1));
       break;
@@ -163,7 +177,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`${name} needs a value`);
         i += 1;
       }
-      if (key === 'models') (raw.models as string[]).push(value);
+      if (key === 'models') modelFlags.push(value);
       else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
       else raw[key] = value;
       continue;
@@ -190,6 +204,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}),
     ...(a.language ? { language: a.language } : {}),
     format: a.format,
+    ...(a.output !== undefined ? { output: a.output } : {}),
     noCache: a.noCache,
     ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
     cacheTtl: a.cacheTtl,

@@ -1,3 +1,5 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { createGateway } from '../core/gateway/client';
@@ -10,8 +12,8 @@ import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type FailOn, type ReviewArgs } from './args';
-import { formatMarkdown, formatText, formatUsd } from './format';
-import { toJsonOutput } from './jsonOutput';
+import { formatUsd } from './format';
+import { renderReport, renderStepSummary, type ReportContext } from './reports';
 import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
@@ -44,17 +46,20 @@ export function failsOn(summary: ReviewSummary, failOn: FailOn): boolean {
   return summary.findings.some((f) => SEVERITIES.indexOf(f.severity) <= limit);
 }
 
-/** The exit code of a finished review: interrupted, then a finding at the threshold, then a failed agent. */
+/** Failures that stop every review until someone acts (a key, a plan): CI must see them whatever --fail-on says. */
+const ACCOUNT_FAILURES: ReadonlySet<string> = new Set(['auth', 'forbidden', 'quota']);
+
+/**
+ * The exit code of a finished review: interrupted; then an agent refused for the key or the quota (3, before
+ * findings: a fleet whose key stopped working must not look like a review that found something, nor pass);
+ * then a finding at the threshold (1); then any other failed agent (3).
+ */
 export function exitCodeOf(summary: ReviewSummary, failOn: FailOn, interrupted: boolean): number {
   if (interrupted) return EXIT.interrupted;
+  if (summary.agents.some((a) => a.status === 'error' && a.error !== undefined && ACCOUNT_FAILURES.has(a.error.code))) return EXIT.agentFailed;
   if (failsOn(summary, failOn)) return EXIT.findings;
   if (summary.agents.some((a) => a.status === 'error')) return EXIT.agentFailed;
   return EXIT.ok;
-}
-
-function render(summary: ReviewSummary, format: ReviewArgs['format']): string {
-  if (format === 'json') return JSON.stringify(toJsonOutput(summary), null, 2) + '\n';
-  return format === 'markdown' ? formatMarkdown(summary) : formatText(summary);
 }
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
@@ -138,7 +143,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const shapedOutcome = await shapeReview(target, root ? relativeToRoot(root, args.file) : undefined, context);
   if (!shapedOutcome.ok) {
     const { rule } = shapedOutcome;
-    return fail(`${target.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
+    return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
   }
   const shaped = shapedOutcome.shaped;
   target = shaped.target;
@@ -171,7 +176,7 @@ export async function runCli(io: CliIo): Promise<number> {
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
     if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
-    progress.line(`reviewing ${target.file}:${target.startLine}-${target.endLine} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
+    progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }
@@ -180,8 +185,28 @@ export async function runCli(io: CliIo): Promise<number> {
     if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
-    io.stdout.write(scrub(render(summary, args.format)));
-    return exitCodeOf(summary, args.failOn, interrupted);
+    const report: ReportContext = { version: io.version, root: root ?? resolve(io.cwd ?? process.cwd()) };
+    const code = exitCodeOf(summary, args.failOn, interrupted);
+    const stepSummary = io.env.GITHUB_STEP_SUMMARY?.trim();
+    if (stepSummary) {
+      try {
+        appendFileSync(stepSummary, scrub(renderStepSummary(summary, report)));
+      } catch (e) {
+        progress.line(`could not append to GITHUB_STEP_SUMMARY: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      }
+    }
+    if (args.output === undefined) {
+      io.stdout.write(scrub(renderReport(summary, args.format, report)));
+      return code;
+    }
+    io.stdout.write(scrub(renderReport(summary, 'text', report)));
+    try {
+      mkdirSync(dirname(resolve(args.output)), { recursive: true });
+      writeFileSync(args.output, scrub(renderReport(summary, args.format, report)));
+    } catch (e) {
+      return fail(`cannot write --output ${args.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    }
+    return code;
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

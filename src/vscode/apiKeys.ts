@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { normalizeBaseUrl, secretKeyFor } from './util/baseUrl';
+import { normalizeBaseUrl, secretKeyFor } from '../core/gateway/baseUrl';
 import type { Redactor } from './util/redact';
 
 /**

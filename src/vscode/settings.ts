@@ -70,9 +70,10 @@ export class SettingsService implements vscode.Disposable {
 
   private async report(names: string[]): Promise<void> {
     const open = vscode.l10n.t('Open Settings');
+    const [only, ...more] = names;
     const text =
-      names.length === 1
-        ? vscode.l10n.t('The setting {0} is invalid; Quorum uses its default until it is fixed.', names[0] as string)
+      only !== undefined && more.length === 0
+        ? vscode.l10n.t('The setting {0} is invalid; Quorum uses its default until it is fixed.', only)
         : vscode.l10n.t('These settings are invalid; Quorum uses their defaults until they are fixed: {0}', names.join(', '));
     const choice = await this.prompter.message('warning', text, { id: 'settings.invalid' }, open);
     if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', names[0]);

@@ -167,7 +167,7 @@ export class App {
           changes.agents.add(a.agent);
         }
       }
-      this.cardsEl.replaceChildren(...review.agents.map((a) => this.cards.get(a.agent)!.root));
+      this.cardsEl.replaceChildren(...review.agents.flatMap((a) => this.cards.get(a.agent)?.root ?? []));
     }
     // Finished cards show their agent's findings: the merged list at the end, or a dismissal, changes them.
     if (changes.findings) for (const a of review.agents) if (a.state === 'done') changes.agents.add(a.agent);
@@ -178,8 +178,8 @@ export class App {
     // Cards that got new text last frame show its end now: all reads (layout is clean), then all writes.
     const scroll = [...this.toScroll];
     this.toScroll.clear();
-    const heights = scroll.map((c) => c.answerHeight());
-    scroll.forEach((c, i) => c.scrollAnswerTo(heights[i]!));
+    const heights = scroll.map((c): [AgentCard, number] => [c, c.answerHeight()]);
+    for (const [c, height] of heights) c.scrollAnswerTo(height);
     for (const id of changes.agents) {
       const a = review.agents.find((x) => x.agent === id);
       const card = this.cards.get(id);

@@ -147,8 +147,8 @@ export class StreamingMarkdown {
       const start = this.scanPos;
       this.scanPos = nl + 1;
       if (this.fence !== null) {
-        const close = line.match(FENCE_OPEN);
-        if (close && close[1]![0] === this.fence[0] && close[1]!.length >= this.fence.length && line.trim() === close[1]) {
+        const close = line.match(FENCE_OPEN)?.[1];
+        if (close && close[0] === this.fence[0] && close.length >= this.fence.length && line.trim() === close) {
           this.fence = null;
           this.pendingBoundary = nl + 1;
         }
@@ -162,8 +162,8 @@ export class StreamingMarkdown {
       const unindented = !/^\s/.test(line);
       if (this.pendingBoundary >= 0 && unindented) boundary = start;
       this.pendingBoundary = -1;
-      const open = line.match(FENCE_OPEN);
-      if (open) this.fence = open[1]!;
+      const open = line.match(FENCE_OPEN)?.[1];
+      if (open) this.fence = open;
     }
     if (boundary > this.committedEnd) {
       // Each finished stretch gets its own box, which the browser may skip laying out and painting while it

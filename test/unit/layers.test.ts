@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
 
 const root = resolve(__dirname, '..', '..');
 const src = join(root, 'src');
@@ -67,5 +68,43 @@ describe('layer rules (DESIGN.md)', () => {
       .filter((f) => !f.startsWith(join(src, 'vscode') + sep))
       .filter((f) => specifiers(readFileSync(f, 'utf8')).includes('vscode'));
     assert.deepEqual(bad.map((f) => relative(root, f)), []);
+  });
+});
+
+describe('one tsconfig per layer (the compiler enforces the layer rules)', () => {
+  const layers = {
+    shared: { dom: false, types: [] },
+    webview: { dom: true, types: [] },
+    core: { dom: false, types: ['node'] },
+    cli: { dom: false, types: ['node'] },
+    vscode: { dom: false, types: ['node', 'vscode'] },
+  } as const;
+
+  function parsed(configPath: string) {
+    const read = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
+    assert.equal(read.error, undefined, `${relative(root, configPath)} reads`);
+    return ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(configPath));
+  }
+
+  for (const [layer, want] of Object.entries(layers)) {
+    it(`src/${layer}: ${want.dom ? 'DOM' : 'no DOM'}, ambient types [${want.types.join(', ')}], noUncheckedIndexedAccess, every file of the layer`, () => {
+      const config = parsed(join(src, layer, 'tsconfig.json'));
+      assert.deepEqual(config.errors, []);
+      const libs = (config.options.lib ?? []).map((l) => l.toLowerCase());
+      assert.equal(libs.some((l) => l.includes('dom')), want.dom, `lib: ${libs.join(', ')}`);
+      assert.deepEqual([...(config.options.types ?? [])].sort(), [...want.types].sort());
+      assert.equal(config.options.strict, true);
+      assert.equal(config.options.noUncheckedIndexedAccess, true);
+      const expected = files(join(src, layer)).filter((f) => f.endsWith('.ts')).map((f) => relative(root, f)).sort();
+      assert.deepEqual(config.fileNames.map((f) => relative(root, f)).sort(), expected);
+    });
+  }
+
+  it('npm run typecheck checks every layer project and the tests project', () => {
+    const script = readFileSync(join(root, 'scripts', 'typecheck.mjs'), 'utf8');
+    for (const layer of Object.keys(layers)) assert.match(script, new RegExp(`'src/${layer}/tsconfig\\.json'`));
+    assert.match(script, /'tsconfig\.json'/);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.equal(pkg.scripts.typecheck, 'node scripts/typecheck.mjs');
   });
 });

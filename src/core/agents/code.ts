@@ -1,20 +1,20 @@
 /** Cleaning code that a model returns: fences, the line-number column we sent, stray blank edges. */
 
-const FENCE_OPEN = /^\s*(`{3,}|~{3,})[^\n`]*\n/;
+const FENCE_OPEN = /^\s*(?<fence>(?<marker>[`~])\k<marker>{2,})[^\n`]*\n/;
 
 /** Removes one enclosing code fence (```lang … ```), when the whole text is fenced. */
 export function stripFence(text: string): string {
   const open = FENCE_OPEN.exec(text);
-  if (!open) return text;
-  const marker = (open[1] as string)[0] as string;
+  const fence = open?.groups?.fence;
+  if (!open || !fence) return text;
   const rest = text.slice(open[0].length);
-  const close = new RegExp(`\\n?\\s*${marker === '`' ? '`' : '~'}{${(open[1] as string).length},}\\s*$`);
+  const close = new RegExp(`\\n?\\s*${fence.startsWith('`') ? '`' : '~'}{${fence.length},}\\s*$`);
   const m = close.exec(rest);
   if (!m) return rest;
   return rest.slice(0, m.index);
 }
 
-const NUMBERED = /^\s*(\d+)\s?[|:│]\s?/;
+const NUMBERED = /^\+?\s*(\d+)\s?[|:│]\s?/;
 
 /**
  * Removes a line-number column like the one in our prompts (`  12 | code`, `12: code`) when every non-blank
@@ -40,7 +40,7 @@ export function stripLineNumbers(text: string, expectedStart?: number): string {
       const m = NUMBERED.exec(l);
       if (!m) return l.trim() === '' ? '' : l;
       // The prompt's separator is " | " with exactly one space after the bar: keep the code's own indentation.
-      const prefix = /^\s*\d+\s?[|:│] ?/.exec(l) as RegExpExecArray;
+      const prefix = /^\+?\s*\d+\s?[|:│] ?/.exec(l) as RegExpExecArray;
       return l.slice(prefix[0].length);
     })
     .join('\n');

@@ -41,7 +41,7 @@ export function normalizeLanguage(code: string | undefined): string | undefined 
 /** The English name of a language for prompts: `ko` → `Korean`; a region falls back to its language. */
 export function languageName(code: string): string {
   const c = normalizeLanguage(code) ?? 'en';
-  return NAMES[c] ?? NAMES[c.split('-')[0] as string] ?? c;
+  return NAMES[c] ?? NAMES[c.split('-')[0] ?? c] ?? c;
 }
 
 /**
@@ -52,7 +52,7 @@ export function languageFromLocale(env: Readonly<Record<string, string | undefin
   for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
     const value = env[name]?.trim();
     if (!value) continue;
-    const base = value.split(/[.@]/)[0] as string;
+    const base = value.split(/[.@]/)[0] ?? value;
     if (base === 'C' || base === 'POSIX') return 'en';
     const [lang, region] = base.split(/[_-]/);
     const code = normalizeLanguage(lang);

@@ -88,8 +88,8 @@ export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
     }
   }
   const cycle = findCycle(agents);
-  if (cycle) {
-    const first = cycle[0] as string;
+  const first = cycle?.[0];
+  if (cycle && first !== undefined) {
     const index = settings.customAgents.findIndex((c) => cycle.includes(c.id));
     issues.push({
       code: 'cycle', agent: first, path: index >= 0 ? `customAgents.${index}.dependsOn` : 'customAgents', related: cycle, fatal: true,

@@ -61,19 +61,19 @@ function candidates(model: string): string[] {
   return [...new Set([model, lower, bare])];
 }
 
-function lookupIn(table: Readonly<Record<string, ModelPrice>>, model: string): string | undefined {
-  const keys = Object.keys(table);
+function lookupIn(table: Readonly<Record<string, ModelPrice>>, model: string): { matched: string; price: ModelPrice } | undefined {
+  const entries = Object.entries(table);
   for (const c of candidates(model)) {
-    const exact = keys.find((k) => k === c || k.toLowerCase() === c);
-    if (exact) return exact;
+    const exact = entries.find(([k]) => k === c || k.toLowerCase() === c);
+    if (exact) return { matched: exact[0], price: exact[1] };
   }
   // Dated or suffixed variants (`gpt-4.1-2025-04-14`, `claude-sonnet-4.5-20250929`): the longest key that is a
   // prefix followed by a separator, so `gpt-4.1-mini-…` finds `gpt-4.1-mini`, not `gpt-4.1`.
   for (const c of candidates(model)) {
-    const hit = keys
-      .filter((k) => c.startsWith(k.toLowerCase()) && /^[-_:@]/.test(c.slice(k.length)))
-      .sort((a, b) => b.length - a.length)[0];
-    if (hit) return hit;
+    const hit = entries
+      .filter(([k]) => c.startsWith(k.toLowerCase()) && /^[-_:@]/.test(c.slice(k.length)))
+      .sort(([a], [b]) => b.length - a.length)[0];
+    if (hit) return { matched: hit[0], price: hit[1] };
   }
   return undefined;
 }
@@ -93,9 +93,9 @@ export function priceFor(model: string, overrides: PriceOverrides = {}): PriceLo
     }
   }
   const fromSettings = lookupIn(valid, model);
-  if (fromSettings) return { price: valid[fromSettings] as ModelPrice, matched: fromSettings, source: 'settings' };
+  if (fromSettings) return { ...fromSettings, source: 'settings' };
   const fromDefaults = lookupIn(DEFAULT_PRICES, model);
-  if (fromDefaults) return { price: DEFAULT_PRICES[fromDefaults] as ModelPrice, matched: fromDefaults, source: 'default' };
+  if (fromDefaults) return { ...fromDefaults, source: 'default' };
   return undefined;
 }
 

@@ -137,8 +137,9 @@ export class Admission {
       let wait = 0;
       if (this.coolDownUntil > now) wait = Math.max(wait, this.coolDownUntil + jitter * this.coolDownSpreadMs - now);
       if (this.tokenPauseUntil > now) wait = Math.max(wait, this.tokenPauseUntil - now);
-      if (req.requestsPerMinute > 0 && this.sent.length >= req.requestsPerMinute) {
-        wait = Math.max(wait, (this.sent[this.sent.length - req.requestsPerMinute] as number) + this.windowMs - now);
+      const oldestInWindow = req.requestsPerMinute > 0 ? this.sent.at(-req.requestsPerMinute) : undefined;
+      if (oldestInWindow !== undefined && this.sent.length >= req.requestsPerMinute) {
+        wait = Math.max(wait, oldestInWindow + this.windowMs - now);
       }
       if (req.tokensPerMinute > 0) wait = Math.max(wait, this.tokenWait(now, Math.min(req.tokens, req.tokensPerMinute), req.tokensPerMinute));
       const unit = this.paceUnit();
@@ -212,8 +213,9 @@ export class Admission {
   }
 
   private prune(now: number): void {
-    while (this.sent.length > 0 && (this.sent[0] as number) <= now - this.windowMs) this.sent.shift();
-    while (this.tokenLog.length > 0 && (this.tokenLog[0] as TokenEntry).at <= now - this.windowMs) this.tokenLog.shift();
+    const since = now - this.windowMs;
+    while ((this.sent[0] ?? Infinity) <= since) this.sent.shift();
+    while ((this.tokenLog[0]?.at ?? Infinity) <= since) this.tokenLog.shift();
   }
 }
 

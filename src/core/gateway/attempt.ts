@@ -47,6 +47,8 @@ export interface AttemptContext {
   settings: QuorumSettings;
   signal: AbortSignal;
   onText: (t: string) => void;
+  /** Told when this attempt's HTTP request goes out (after queueing for a slot and the rate window). */
+  onSent?: () => void;
   promptEstimate: number;
   /** When the request (not this attempt) started, epoch ms. */
   started: number;
@@ -94,6 +96,11 @@ async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): P
   const t0 = Date.now();
   env.stats.httpRequests++;
   p.sent = { withFormat };
+  try {
+    ctx.onSent?.();
+  } catch {
+    // The caller's problem, not the attempt's.
+  }
   watchdog.kick();
   try {
     const response = await send(env, ctx, p, requestBody(ctx, withFormat), controller.signal, key, reservation);

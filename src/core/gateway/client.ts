@@ -46,7 +46,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
     const channel = new Channel<string>();
     let settled = false;
-    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, started: Date.now() };
+    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started: Date.now() };
     const result = runRequest(env, run).finally(() => {
       settled = true;
       channel.close();

@@ -17,6 +17,7 @@ export interface RequestRun {
   signal: AbortSignal;
   onText: (t: string) => void;
   onRetry?: (info: RetryInfo) => void;
+  onSent?: () => void;
   /** When the request started, epoch ms. */
   started: number;
 }
@@ -80,7 +81,7 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
     const attempt = firstAttempt + counter.attempts - 1;
     if (attempt > 1) env.stats.retries++;
     try {
-      return await runAttempt(env, { request, model, attempt, settings: env.options.settings(), signal, onText: run.onText, promptEstimate, started: run.started });
+      return await runAttempt(env, { request, model, attempt, settings: env.options.settings(), signal, onText: run.onText, ...(run.onSent ? { onSent: run.onSent } : {}), promptEstimate, started: run.started });
     } catch (e) {
       if (signal.aborted && e instanceof AttemptError) abortedAttempt = e;
       throw e;

@@ -19,14 +19,14 @@ function clone(value: unknown): unknown {
 
 /** Removes the value at `path` so that the schema's default takes its place. */
 function dropPath(root: unknown, path: readonly PropertyKey[]): boolean {
-  if (path.length === 0) return false;
+  const last = path.at(-1);
+  if (last === undefined) return false;
   let node: unknown = root;
   for (const key of path.slice(0, -1)) {
     if (node === null || typeof node !== 'object') return false;
     node = (node as Record<PropertyKey, unknown>)[key];
   }
   if (node === null || typeof node !== 'object') return false;
-  const last = path[path.length - 1] as PropertyKey;
   if (Array.isArray(node) && typeof last === 'number') {
     node.splice(last, 1);
     return true;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Finding, Severity } from '../../core/review/types';
-import { trackRange, type LineRange } from './lineTracking';
+import { trackRange, type LineRange } from '../../core/review/lineTracking';
 
 /** A finding (or the coding agent's improved code) tied to the lines it was made for. */
 export interface TrackedFix {

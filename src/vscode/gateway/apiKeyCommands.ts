@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
+import type { AgentErrorCode } from '../../core/review/types';
 import { formatMs } from '../../shared/format';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import type { ApiKeyStore } from '../apiKeys';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
-import { checkApiKey, displayHost, isInsecureRemote, type ApiKeyProblem } from '../util/baseUrl';
+import { checkApiKey, displayHost, isInsecureRemote, type ApiKeyProblem } from '../../core/gateway/baseUrl';
 import { errorData, showGatewayError } from './gatewayErrors';
 
 function problemText(problem: ApiKeyProblem): string {
@@ -31,7 +32,7 @@ export interface ConnectionReport {
   latencyMs: number;
   models?: number;
   via: 'models' | 'chat';
-  errorCode?: string;
+  errorCode?: AgentErrorCode;
 }
 
 /**
@@ -146,8 +147,7 @@ export class ApiKeyCommands {
             report = { ok: true, latencyMs: performance.now() - started, models: models.length, via: 'models' };
           } catch (error) {
             const data = errorData(error);
-            const status = 'status' in data ? data.status : undefined;
-            if (data.code !== 'model-not-found' && status !== 404 && status !== 405) throw error;
+            if (data.code !== 'model-not-found' && data.status !== 404 && data.status !== 405) throw error;
             // No /models on this gateway: one tiny chat request instead.
             const model = this.settings.current.agents.analyst.model;
             const t0 = performance.now();

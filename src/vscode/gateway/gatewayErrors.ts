@@ -1,17 +1,14 @@
 import * as vscode from 'vscode';
-import { GatewayError, type GatewayErrorData } from '../../core/gateway/types';
+import { GatewayError } from '../../core/gateway/types';
+import type { AgentError } from '../../core/review/types';
 import { Commands } from '../commands';
 import type { Prompter } from '../prompter';
-import { displayHost } from '../util/baseUrl';
+import { displayHost } from '../../core/gateway/baseUrl';
 
-/** The plain data of any thrown value that we can show: a GatewayError's data, or a generic failure. */
-export function errorData(error: unknown): GatewayErrorData | { code: string; message: string } {
+/** The plain data of any thrown value that we can show: a GatewayError's data, or an internal failure. */
+export function errorData(error: unknown): AgentError {
   if (error instanceof GatewayError) return error.toJSON();
-  if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
-    const e = error as { code: string; message?: unknown };
-    return { ...(e as object), code: e.code, message: typeof e.message === 'string' ? e.message : String(e.code) };
-  }
-  return { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 
 export interface ErrorContext {
@@ -26,8 +23,7 @@ interface Presented {
 }
 
 /** A localised sentence and the actions that fix the problem, for one gateway failure. */
-export function presentError(data: GatewayErrorData | { code: string; message: string }, ctx: ErrorContext): Presented | undefined {
-  const d = data as Partial<GatewayErrorData> & { code: string; message: string };
+export function presentError(d: AgentError, ctx: ErrorContext): Presented | undefined {
   const host = displayHost(ctx.baseUrl);
   const setKey = { title: vscode.l10n.t('Set API Key'), run: () => vscode.commands.executeCommand(Commands.setApiKey) };
   const switchModel = { title: vscode.l10n.t('Switch Model'), run: () => vscode.commands.executeCommand(Commands.switchModel, ctx.agent, d.suggestions ?? []) };
@@ -62,7 +58,9 @@ export function presentError(data: GatewayErrorData | { code: string; message: s
       return { text: vscode.l10n.t('{0} failed{1} for model {2}.', host, status, d.model ?? '?'), actions: [testConnection, switchModel] };
     case 'bad-response':
       return { text: vscode.l10n.t('{0} sent an answer Quorum could not read (model {1}).', host, d.model ?? '?'), actions: [switchModel] };
-    default:
+    case 'inputs-failed':
+    case 'empty-answer':
+    case 'internal':
       return { text: vscode.l10n.t('Quorum failed: {0}', d.message), actions: [testConnection] };
   }
 }

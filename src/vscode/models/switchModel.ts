@@ -6,7 +6,7 @@ import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import { errorData } from '../gateway/gatewayErrors';
-import { buildModelChoices, priceLabel } from './modelChoices';
+import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 
 export const ALL_AGENTS = '*';
 

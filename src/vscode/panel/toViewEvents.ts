@@ -1,5 +1,5 @@
-import type { AgentResult, Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
-import type { AgentErrorView, AgentOutcome, FindingView, ReviewViewEvent } from '../../shared/protocol';
+import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from '../../core/review/types';
+import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
 
 /**
  * Turns the pipeline's events into the panel's view events. Pure (no `vscode`), so it is unit-tested in
@@ -9,6 +9,7 @@ import type { AgentErrorView, AgentOutcome, FindingView, ReviewViewEvent } from 
 export function toFindingView(f: Finding): FindingView {
   const v: FindingView = {
     id: f.id,
+    file: f.file,
     agents: f.agents.slice(),
     severity: f.severity,
     title: f.title,
@@ -20,16 +21,46 @@ export function toFindingView(f: Finding): FindingView {
   if (f.suggestion !== undefined) v.suggestion = f.suggestion;
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
+  if (f.outsideChanges) v.outsideChanges = true;
   return v;
+}
+
+/** Lines added and removed, when the host counted them (a changes review). */
+export interface ChangeCounts {
+  added: number;
+  removed: number;
+}
+
+/**
+ * The panel's view of a target: its only region for a selection or a file; for several regions the first one,
+ * plus what the header says of the whole (label, files, lines added and removed, skipped files).
+ */
+export function toTargetView(info: TargetInfo, counts?: ChangeCounts): Pick<ReviewView, 'target'> & Partial<Pick<ReviewView, 'changes'>> {
+  const first = info.regions[0];
+  const target = first
+    ? { file: first.file, language: first.language, startLine: first.startLine, endLine: first.endLine }
+    : { file: info.label, language: 'plaintext', startLine: 1, endLine: 1 };
+  if (info.kind !== 'changes' && info.regions.length <= 1) return { target };
+  return {
+    target,
+    changes: {
+      kind: info.kind,
+      label: info.label,
+      files: [...new Set(info.regions.map((r) => r.file))],
+      added: count(counts?.added ?? 0),
+      removed: count(counts?.removed ?? 0),
+      skipped: (info.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
+    },
+  };
 }
 
 function toErrorView(error: AgentResult['error']): AgentErrorView | undefined {
   if (!error) return undefined;
   const v: AgentErrorView = { code: error.code, message: error.message };
-  if ('status' in error && typeof error.status === 'number') v.status = error.status;
-  if ('model' in error && typeof error.model === 'string') v.model = error.model;
-  if ('retryAfterMs' in error && typeof error.retryAfterMs === 'number' && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
-  if ('suggestions' in error && Array.isArray(error.suggestions)) v.suggestions = error.suggestions.slice(0, 20);
+  if (error.status !== undefined) v.status = error.status;
+  if (error.model !== undefined) v.model = error.model;
+  if (error.retryAfterMs !== undefined && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
+  if (error.suggestions !== undefined) v.suggestions = error.suggestions.slice(0, 20);
   return v;
 }
 

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
-import type { CostEstimate, ReviewEvent, ReviewTarget } from '../../core/review/types';
+import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
+import type { ChangeCounts } from '../panel/toViewEvents';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;
@@ -9,8 +10,11 @@ export interface ReviewSessionHandle {
   readonly id: string;
   /** Identifies the reviewed target (document URI + line range): one panel per target, reused on re-run. */
   readonly targetKey: string;
+  /** The reviewed document (the first file's, for a review of several files). */
   readonly uri: vscode.Uri;
-  readonly target: Omit<ReviewTarget, 'text'>;
+  readonly target: TargetInfo;
+  /** Lines added and removed, for a review of changes. */
+  readonly counts?: ChangeCounts;
   /** The estimate made before anything was sent. */
   readonly estimate: CostEstimate | undefined;
   readonly startedAt: number;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { trackRange, type LineEdit } from '../../../src/vscode/findings/lineTracking';
+import { trackRange, type LineEdit } from '../../../src/core/review/lineTracking';
 
 const edit = (startLine: number, endLine: number, insertedLineBreaks: number, startCharacter = 3): LineEdit => ({ startLine, startCharacter, endLine, insertedLineBreaks });
 

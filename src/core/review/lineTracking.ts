@@ -1,5 +1,5 @@
 /**
- * Keeps line ranges in step with document edits. Plain TypeScript: no `vscode`; the adapter passes each
+ * Keeps line ranges in step with document edits. The VS Code adapter passes each
  * content change with 0-based positions in the document as it was before the change.
  */
 export interface LineRange {

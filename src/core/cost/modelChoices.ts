@@ -1,8 +1,8 @@
-import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceOverrides } from '../../core/cost/prices';
+import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceOverrides } from './prices';
 
 /**
  * The models offered by "Switch Model…": the gateway's `/models` merged with the price table and the
- * models in use, each with its price. Plain TypeScript: no `vscode`.
+ * models in use, each with its price.
  */
 export interface ModelChoice {
   id: string;

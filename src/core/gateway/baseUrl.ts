@@ -1,5 +1,5 @@
 /**
- * Base-URL helpers for per-gateway secrets and the plain-http warning. Plain TypeScript: no `vscode`.
+ * Base-URL helpers for per-gateway secrets and the plain-http warning.
  */
 
 /** The SecretStorage key prefix; the full key is `quorum.apiKey:<normalized base URL>`. */

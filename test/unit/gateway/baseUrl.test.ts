@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { checkApiKey, displayHost, isInsecureRemote, normalizeBaseUrl, secretKeyFor } from '../../../src/vscode/util/baseUrl';
+import { checkApiKey, displayHost, isInsecureRemote, normalizeBaseUrl, secretKeyFor } from '../../../src/core/gateway/baseUrl';
 
 describe('base URL helpers', () => {
   it('gives one secret key per gateway however the URL is spelled', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { buildModelChoices, priceLabel } from '../../../src/vscode/models/modelChoices';
+import { buildModelChoices, priceLabel } from '../../../src/core/cost/modelChoices';
 
 describe('model choices', () => {
   it('lists the gateway models with prices from the table and marks the current one', () => {
