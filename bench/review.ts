@@ -4,6 +4,7 @@
 import { CostLedger } from '../src/core/cost/ledger';
 import { createGateway } from '../src/core/gateway/client';
 import { ReviewPipeline } from '../src/core/review/pipeline';
+import { singleTarget } from '../src/core/review/target';
 import type { ReviewTarget } from '../src/core/review/types';
 import { parseSettings } from '../src/core/settings/parse';
 import { DEFAULT_MODELS } from '../src/core/settings/schema';
@@ -23,7 +24,7 @@ const reply: Record<string, string> = {
   [DEFAULT_MODELS.security]: JSON.stringify({ findings: [] }),
   [DEFAULT_MODELS.coding]: JSON.stringify({ rationale: 'Guarded the index.', improvedCode: 'function pick(items, i) {\n  return i < items.length ? items[i] : undefined;\n}' }),
 };
-const target: ReviewTarget = { file: 'bench.js', language: 'javascript', text: 'function pick(items, i) {\n  // pick one\n  return items[i];\n}', startLine: 1, endLine: 4 };
+const target: ReviewTarget = singleTarget({ file: 'bench.js', language: 'javascript', text: 'function pick(items, i) {\n  // pick one\n  return items[i];\n}', startLine: 1, endLine: 4 });
 
 async function main(): Promise<void> {
   const tg = await startTestGateway({ apiKey: KEY, tokensPerSecond: 0 });

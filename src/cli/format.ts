@@ -26,19 +26,44 @@ function indent(text: string, by = '    '): string {
   return text.split('\n').map((l) => (l ? by + l : l)).join('\n');
 }
 
+/** `file:10-40` for one region; otherwise the target's label with its file and skipped counts. */
+function soleRegionOf(s: ReviewSummary): ReviewSummary['target']['regions'][number] | undefined {
+  return s.target.regions.length === 1 && s.target.kind !== 'changes' ? s.target.regions[0] : undefined;
+}
+
+function what(s: ReviewSummary): string {
+  const only = soleRegionOf(s);
+  if (only) return `${only.file}:${only.startLine}-${only.endLine}`;
+  const files = new Set(s.target.regions.map((r) => r.file)).size;
+  const skipped = s.target.skipped?.length ?? 0;
+  return `${s.target.label}: ${files} file${files === 1 ? '' : 's'}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+}
+
+/** The code each proposed replacement is for. */
+function replacementsOf(s: ReviewSummary, a: AgentResult): { where: string; code: string; file: string }[] {
+  const single = s.target.regions.length === 1 && s.target.kind !== 'changes';
+  return (a.replacements ?? []).map((r) => ({ where: single ? `lines ${r.startLine}-${r.endLine}` : `${r.file}:${r.startLine}-${r.endLine}`, code: r.code, file: r.file }));
+}
+
+function languageOf(s: ReviewSummary, file: string): string {
+  return (s.target.regions.find((r) => r.file === file)?.language ?? '').replace(/[^\w+-]/g, '');
+}
+
 function totalsLine(s: ReviewSummary): string {
   const t = s.totals;
   return `Total: ${formatUsd(t.costUsd)}, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens, ${t.requests} request${t.requests === 1 ? '' : 's'}, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}, ${seconds(s.elapsedMs)}${s.cancelled ? ' (cancelled)' : ''}`;
 }
 
 export function formatText(s: ReviewSummary): string {
-  const out: string[] = [`Quorum review of ${s.target.file}:${s.target.startLine}-${s.target.endLine}`, ''];
+  const out: string[] = [`Quorum review of ${what(s)}`, ''];
+  for (const k of s.target.skipped ?? []) out.push(`  skipped ${k.file}: ${k.reason}`);
+  if ((s.target.skipped?.length ?? 0) > 0) out.push('');
   out.push('Agents:', ...s.agents.map((a) => `  ${agentLine(a)}`), '');
   if (s.findings.length === 0) out.push('No findings.', '');
   else {
     out.push(`Findings (${s.findings.length}):`);
     for (const f of s.findings) {
-      out.push(`  ${s.target.file}:${lines(f)} [${f.severity}] ${f.title}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}`);
+      out.push(`  ${f.file}:${lines(f)} [${f.severity}] ${f.title}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}${f.outsideChanges ? ', outside the changes' : ''}`);
       if (f.explanation) out.push(indent(f.explanation));
       if (f.suggestion !== undefined) out.push('    Suggested replacement:', indent(f.suggestion, '      | '));
     }
@@ -46,11 +71,9 @@ export function formatText(s: ReviewSummary): string {
   }
   for (const a of s.agents) {
     if (a.status === 'ok' && a.unparsed && a.text.trim()) out.push(`${a.title} (answer kept as text):`, indent(a.text.trim(), '  '), '');
-    if (a.improvedCode !== undefined) {
-      out.push(`Improved code from ${a.agent} (lines ${s.target.startLine}-${s.target.endLine}):`, indent(a.improvedCode, '  | '));
-      if (a.rationale) out.push('', 'Rationale:', indent(a.rationale, '  '));
-      out.push('');
-    }
+    const replacements = replacementsOf(s, a);
+    for (const r of replacements) out.push(`Improved code from ${a.agent} (${r.where}):`, indent(r.code, '  | '), '');
+    if (replacements.length > 0 && a.rationale) out.push('Rationale:', indent(a.rationale, '  '), '');
   }
   out.push(totalsLine(s));
   return out.join('\n') + '\n';
@@ -67,8 +90,11 @@ function escapeMd(text: string): string {
 }
 
 export function formatMarkdown(s: ReviewSummary): string {
-  const lang = s.target.language.replace(/[^\w+-]/g, '');
-  const out: string[] = [`## Quorum review of \`${s.target.file}\` lines ${s.target.startLine}-${s.target.endLine}`, ''];
+  const only = soleRegionOf(s);
+  const heading = only ? `\`${only.file.replace(/`/g, "'")}\` lines ${only.startLine}-${only.endLine}` : escapeMd(what(s));
+  const out: string[] = [`## Quorum review of ${heading}`, ''];
+  for (const k of s.target.skipped ?? []) out.push(`- skipped \`${k.file.replace(/`/g, "'")}\`: ${k.reason}`);
+  if ((s.target.skipped?.length ?? 0) > 0) out.push('');
   out.push('| Agent | Model | Status | Findings | Tokens | Cost | Time |', '|---|---|---|---|---|---|---|');
   for (const a of s.agents) {
     const status = a.status === 'ok' ? (a.cached ? 'ok (cached)' : 'ok') : a.status === 'cancelled' ? 'cancelled' : `failed: ${escapeMd(a.error?.code ?? 'error')}`;
@@ -78,16 +104,15 @@ export function formatMarkdown(s: ReviewSummary): string {
   if (s.findings.length === 0) out.push('No findings.', '');
   for (const f of s.findings) {
     out.push(`### ${f.severity.toUpperCase()}: ${escapeMd(f.title)}`, '');
-    out.push(`Lines ${lines(f)} · ${f.agents.map(escapeMd).join(', ')} · confidence ${Math.round(f.confidence * 100)}%${f.cwe ? ` · ${f.cwe}` : ''}${f.clamped ? ' · lines clamped to the reviewed range' : ''}`, '');
+    out.push(`${only ? 'Lines' : `${escapeMd(f.file)} lines`} ${lines(f)} · ${f.agents.map(escapeMd).join(', ')} · confidence ${Math.round(f.confidence * 100)}%${f.cwe ? ` · ${f.cwe}` : ''}${f.clamped ? ' · lines clamped to the reviewed range' : ''}${f.outsideChanges ? ' · outside the changes' : ''}`, '');
     if (f.explanation) out.push(escapeMd(f.explanation), '');
-    if (f.suggestion !== undefined) out.push('Suggested replacement:', '', fence(f.suggestion, lang), '');
+    if (f.suggestion !== undefined) out.push('Suggested replacement:', '', fence(f.suggestion, languageOf(s, f.file)), '');
   }
   for (const a of s.agents) {
     if (a.status === 'ok' && a.unparsed && a.text.trim()) out.push(`### ${escapeMd(a.title)} (answer kept as text)`, '', fence(a.text.trim()), '');
-    if (a.improvedCode !== undefined) {
-      out.push(`### Improved code (${escapeMd(a.agent)})`, '', fence(a.improvedCode, lang), '');
-      if (a.rationale) out.push(escapeMd(a.rationale), '');
-    }
+    const replacements = replacementsOf(s, a);
+    for (const r of replacements) out.push(`### Improved code (${escapeMd(a.agent)}): ${escapeMd(r.where)}`, '', fence(r.code, languageOf(s, r.file)), '');
+    if (replacements.length > 0 && a.rationale) out.push(escapeMd(a.rationale), '');
     if (a.status === 'error' && a.error) out.push(`> ${escapeMd(a.agent)} failed (${escapeMd(a.error.code)}): ${escapeMd(a.error.message)}`, '');
   }
   out.push(`_${totalsLine(s)}_`);

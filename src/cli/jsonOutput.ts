@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SEVERITIES, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
+import { SEVERITIES, SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
@@ -8,6 +8,7 @@ import { SEVERITIES, type AgentResult, type Finding, type ReviewSummary } from '
 
 export const jsonFindingSchema = z.strictObject({
   id: z.string(),
+  file: z.string(),
   severity: z.enum(SEVERITIES),
   title: z.string(),
   explanation: z.string(),
@@ -18,6 +19,20 @@ export const jsonFindingSchema = z.strictObject({
   suggestion: z.string().optional(),
   cwe: z.string().regex(/^CWE-\d+$/).optional(),
   clamped: z.literal(true).optional(),
+  outsideChanges: z.literal(true).optional(),
+});
+
+/** What the panel lists: the findings merged across agents, most severe first. */
+export const jsonMergedFindingSchema = z.strictObject({
+  file: z.string(),
+  startLine: z.number().int().positive(),
+  endLine: z.number().int().positive(),
+  severity: z.enum(SEVERITIES),
+  title: z.string(),
+  agents: z.array(z.string()).min(1),
+  cwe: z.string().regex(/^CWE-\d+$/).optional(),
+  confidence: z.number().min(0).max(1),
+  outsideChanges: z.literal(true).optional(),
 });
 
 export const jsonAgentSchema = z.strictObject({
@@ -27,6 +42,7 @@ export const jsonAgentSchema = z.strictObject({
   findings: z.array(jsonFindingSchema),
   text: z.string(),
   improvedCode: z.string().optional(),
+  replacements: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), code: z.string() })).optional(),
   usage: z.strictObject({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), cachedTokens: z.number().int().nonnegative() }),
   costUsd: z.number().nonnegative(),
   costSource: z.enum(['reported', 'estimated', 'cached']),
@@ -35,8 +51,15 @@ export const jsonAgentSchema = z.strictObject({
   error: z.strictObject({ code: z.string().min(1), message: z.string() }).optional(),
 });
 
+const rangeSchema = z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive() });
+
 export const jsonOutputSchema = z.strictObject({
-  target: z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive() }),
+  /** The reviewed file and lines of a selection or file review; null for a review of changes. */
+  target: rangeSchema.nullable(),
+  /** Each region sent. */
+  targets: z.array(rangeSchema),
+  skipped: z.array(z.strictObject({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
+  findings: z.array(jsonMergedFindingSchema),
   agents: z.array(jsonAgentSchema),
   totals: z.strictObject({
     costUsd: z.number().nonnegative(),
@@ -51,6 +74,7 @@ export type JsonOutput = z.infer<typeof jsonOutputSchema>;
 function jsonFinding(f: Finding): z.infer<typeof jsonFindingSchema> {
   return {
     id: f.id,
+    file: f.file,
     severity: f.severity,
     title: f.title,
     explanation: f.explanation,
@@ -61,6 +85,21 @@ function jsonFinding(f: Finding): z.infer<typeof jsonFindingSchema> {
     ...(f.suggestion !== undefined ? { suggestion: f.suggestion } : {}),
     ...(f.cwe ? { cwe: f.cwe } : {}),
     ...(f.clamped ? { clamped: true as const } : {}),
+    ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
+  };
+}
+
+function jsonMergedFinding(f: Finding): z.infer<typeof jsonMergedFindingSchema> {
+  return {
+    file: f.file,
+    startLine: f.startLine,
+    endLine: f.endLine,
+    severity: f.severity,
+    title: f.title,
+    agents: [...f.agents],
+    ...(f.cwe ? { cwe: f.cwe } : {}),
+    confidence: f.confidence,
+    ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
   };
 }
 
@@ -77,6 +116,7 @@ function jsonAgent(r: AgentResult, findings: Finding[]): z.infer<typeof jsonAgen
     findings: findings.map(jsonFinding),
     text: r.text,
     ...(r.improvedCode !== undefined ? { improvedCode: r.improvedCode } : {}),
+    ...(r.replacements !== undefined && r.replacements.length > 0 ? { replacements: r.replacements.map((x) => ({ file: x.file, startLine: x.startLine, endLine: x.endLine, code: x.code })) } : {}),
     usage: { promptTokens: count(r.usage.promptTokens), completionTokens: count(r.usage.completionTokens), cachedTokens: count(r.usage.cachedTokens) },
     costUsd: nonNegative(r.costUsd),
     costSource: r.costSource,
@@ -97,8 +137,12 @@ export function toJsonOutput(summary: ReviewSummary): JsonOutput {
     if (owner) byAgent.get(owner)?.push(f);
   }
   const t = summary.totals;
+  const only = summary.target.regions.length === 1 ? summary.target.regions[0] : undefined;
   return {
-    target: { file: summary.target.file, startLine: summary.target.startLine, endLine: summary.target.endLine },
+    target: summary.target.kind !== 'changes' && only ? { file: only.file, startLine: only.startLine, endLine: only.endLine } : null,
+    targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
+    skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
+    findings: summary.findings.map(jsonMergedFinding),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [])),
     totals: { costUsd: nonNegative(t.costUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries) },
   };

@@ -143,7 +143,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const shapedOutcome = await shapeReview(target, root ? relativeToRoot(root, args.file) : undefined, context);
   if (!shapedOutcome.ok) {
     const { rule } = shapedOutcome;
-    return fail(`${target.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
+    return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
   }
   const shaped = shapedOutcome.shaped;
   target = shaped.target;
@@ -176,7 +176,7 @@ export async function runCli(io: CliIo): Promise<number> {
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
     if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
-    progress.line(`reviewing ${target.file}:${target.startLine}-${target.endLine} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
+    progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }

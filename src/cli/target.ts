@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, basename } from 'node:path';
+import { singleTarget } from '../core/review/target';
 import type { ReviewTarget } from '../core/review/types';
 import { UsageError } from './args';
 
@@ -57,5 +58,5 @@ export async function readTarget(file: string, lines: { start: number; end: numb
   if (body.trim() === '') throw new UsageError(`nothing to review: lines ${start}-${end} of ${file} are blank`);
   if (selected.length > MAX_LINES) throw new UsageError(`the range is ${selected.length} lines; review at most ${MAX_LINES} lines at a time (use --lines)`);
   if (body.length > MAX_CHARS) throw new UsageError(`the range is ${body.length} characters; review at most ${MAX_CHARS} at a time (use --lines)`);
-  return { file, language: languageOfFile(file), text: body, startLine: start, endLine: end };
+  return singleTarget({ file, language: languageOfFile(file), text: body, startLine: start, endLine: end }, lines ? 'selection' : 'file');
 }

@@ -28,6 +28,8 @@ const list = <T extends z.core.SomeType>(item: T, max: number) => z.array(item).
 
 export const findingViewSchema = z.object({
   id: shortText,
+  /** The finding's file (optional so that reviews stored before files were named still load). */
+  file: z.optional(str(8_000)),
   agents: list(shortText, 64),
   severity: severitySchema,
   title: str(20_000),
@@ -38,6 +40,7 @@ export const findingViewSchema = z.object({
   cwe: z.optional(shortText),
   confidence: z.number().check(z.gte(0), z.lte(1)),
   clamped: z.optional(z.boolean()),
+  outsideChanges: z.optional(z.boolean()),
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 
@@ -120,6 +123,13 @@ export const reviewTotalsViewSchema = z.object({
 });
 export type ReviewTotalsView = z.infer<typeof reviewTotalsViewSchema>;
 
+export const privacyViewSchema = z.object({
+  rules: list(shortText, 200),
+  rulesDropped: list(shortText, 200),
+  redactions: list(z.object({ kind: shortText, line: int, endLine: int, file: z.optional(shortText) }), 2_000),
+});
+export type PrivacyView = z.infer<typeof privacyViewSchema>;
+
 export const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 export const reviewStateSchema = z.enum(REVIEW_STATES);
 export type ReviewState = z.infer<typeof reviewStateSchema>;
@@ -129,12 +139,22 @@ export const reviewViewSchema = z.object({
   targetKey: shortText,
   /** The reviewed document's URI, for revealing lines of a restored review. */
   uri: z.optional(str(8_000)),
+  /** The reviewed file and lines; for changes, the first region (the `changes` field says what was reviewed). */
   target: z.object({
     file: shortText,
     language: shortText,
     startLine: int,
     endLine: int,
   }),
+  /** A review of several regions across files (changes): what the header says, and each file reviewed or skipped. */
+  changes: z.optional(z.object({
+    kind: z.enum(['selection', 'file', 'changes']),
+    label: shortText,
+    files: list(str(8_000), 10_000),
+    added: count,
+    removed: count,
+    skipped: list(z.object({ file: str(8_000), reason: shortText }), 10_000),
+  })),
   status: reviewStateSchema,
   /** Epoch milliseconds. */
   startedAt: nonNegative,
@@ -152,6 +172,8 @@ export const reviewViewSchema = z.object({
   applied: z.optional(list(shortText, 5_000)),
   /** False for a review restored from an earlier window: nothing can be applied, only re-run or exported. */
   live: z.boolean(),
+  /** What shaped the prompts: repository rule files used and left out, and the secrets redacted (kinds and lines). */
+  privacy: z.optional(privacyViewSchema),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 

@@ -20,7 +20,7 @@ class ScriptedSession implements ReviewSessionHandle {
   }
 
   get target() {
-    return { file: this.uri.fsPath, language: 'typescript', startLine: 1, endLine: 5 };
+    return { kind: 'selection' as const, label: `${this.uri.fsPath}:1-5`, regions: [{ file: this.uri.fsPath, language: 'typescript', startLine: 1, endLine: 5 }] };
   }
 
   events(): readonly ReviewEvent[] {

@@ -243,8 +243,8 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     await vscode.window.showTextDocument(doc);
     const summary = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
     assert.ok(summary);
-    assert.deepEqual([summary.target.startLine, summary.target.endLine], [1, 4]);
-    assert.equal(summary.target.language, 'python');
+    assert.deepEqual([summary.target.regions[0]?.startLine, summary.target.regions[0]?.endLine], [1, 4]);
+    assert.equal(summary.target.regions[0]?.language, 'python');
     assert.equal(await vscode.commands.executeCommand('quorum.internal.applyFix', summary.reviewId, '@improved'), 'applied');
     assert.equal(doc.getText(), `${improved}\n\n\n`);
   });

@@ -14,7 +14,7 @@ export function stripFence(text: string): string {
   return rest.slice(0, m.index);
 }
 
-const NUMBERED = /^\s*(\d+)\s?[|:│]\s?/;
+const NUMBERED = /^\+?\s*(\d+)\s?[|:│]\s?/;
 
 /**
  * Removes a line-number column like the one in our prompts (`  12 | code`, `12: code`) when every non-blank
@@ -40,7 +40,7 @@ export function stripLineNumbers(text: string, expectedStart?: number): string {
       const m = NUMBERED.exec(l);
       if (!m) return l.trim() === '' ? '' : l;
       // The prompt's separator is " | " with exactly one space after the bar: keep the code's own indentation.
-      const prefix = /^\s*\d+\s?[|:│] ?/.exec(l) as RegExpExecArray;
+      const prefix = /^\+?\s*\d+\s?[|:│] ?/.exec(l) as RegExpExecArray;
       return l.slice(prefix[0].length);
     })
     .join('\n');

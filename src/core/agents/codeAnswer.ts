@@ -1,29 +1,96 @@
-import type { ReviewTarget } from '../review/types';
+import { matchFile } from '../review/target';
+import type { CodeReplacement, Region } from '../review/types';
 import { cleanCode } from './code';
-import { extractJson, isRecord, pickString, stripReasoning } from './json';
+import { extractJson, isRecord, pick, pickString, stripReasoning } from './json';
 
-/** The coding agent's answer: an improved version of exactly the reviewed lines, and why. */
+/** The coding agent's answer: an improved version of exactly the reviewed lines (per region), and why. */
 export interface ParsedCodeAnswer {
   parsed: boolean;
+  /** The improved code of a single-region review. */
   improvedCode?: string;
+  /** The improved code per region (one for a single region). */
+  replacements?: CodeReplacement[];
   rationale?: string;
+}
+
+/** Where the coding agent may replace code: the reviewed regions. */
+export interface CodeScope {
+  regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine' | 'changedLines' | 'removed'>[];
 }
 
 const CODE_KEYS = ['improvedCode', 'improved_code', 'code', 'fixedCode', 'fixed_code', 'newCode', 'new_code', 'replacement'];
 const RATIONALE_KEYS = ['rationale', 'explanation', 'summary', 'notes', 'reasoning', 'changes', 'description'];
+const LIST_KEYS = ['replacements', 'regions', 'edits', 'changes', 'files'];
+
+/** A single region without change data: the answer is `{"rationale","improvedCode"}` (as the prompt asks). */
+function plainRegion(scope: CodeScope): CodeScope['regions'][number] | undefined {
+  const only = scope.regions.length === 1 ? scope.regions[0] : undefined;
+  return only && !only.changedLines && !only.removed ? only : undefined;
+}
+
+function toLine(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'string' && /^\s*\d+\s*$/.test(v)) return Number(v);
+  return undefined;
+}
+
+/** One `{file,startLine,endLine,code}` entry, kept only when its lines lie inside a reviewed region of that file. */
+function toReplacement(raw: unknown, scope: CodeScope): CodeReplacement | undefined {
+  if (!isRecord(raw)) return undefined;
+  const code = pickString(raw, CODE_KEYS);
+  if (code === undefined && typeof pick(raw, CODE_KEYS) !== 'string') return undefined;
+  const files = [...new Set(scope.regions.map((r) => r.file))];
+  const named = pickString(raw, ['file', 'path', 'filePath', 'file_path', 'filename']);
+  const file = named !== undefined ? matchFile(files, named) : files.length === 1 ? files[0] : undefined;
+  const start = toLine(pick(raw, ['startLine', 'start_line', 'start', 'fromLine']));
+  const end = toLine(pick(raw, ['endLine', 'end_line', 'end', 'toLine'])) ?? start;
+  if (file === undefined || start === undefined || end === undefined || end < start) return undefined;
+  const region = scope.regions.find((r) => r.file === file && r.startLine <= start && end <= r.endLine);
+  if (!region) return undefined;
+  return { file, startLine: start, endLine: end, code: cleanCode(code ?? '', start) };
+}
+
+function replacementList(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (!isRecord(value)) return undefined;
+  const list = pick(value, LIST_KEYS);
+  return Array.isArray(list) ? list : undefined;
+}
 
 /**
- * Reads `{"rationale","improvedCode"}` JSON, or else prose with a fenced code block (the longest one is the
- * code, the prose around it the rationale). The code is cleaned of fences and of the line-number column.
+ * Reads the coding agent's answer. For a single region: `{"rationale","improvedCode"}` JSON, or else prose with a
+ * fenced code block (the longest one is the code, the prose around it the rationale). For several regions (or
+ * changes): `{"rationale","replacements":[{file,startLine,endLine,code}]}`, each kept only inside a reviewed region.
+ * Code is cleaned of fences and of the line-number column.
  */
-export function parseCodeAnswer(text: string, target: Pick<ReviewTarget, 'startLine'>): ParsedCodeAnswer {
+export function parseCodeAnswer(text: string, scope: CodeScope): ParsedCodeAnswer {
+  const plain = plainRegion(scope);
+  if (!plain) {
+    const json = extractJson(text, (v) => (replacementList(v) !== undefined ? v : undefined));
+    if (json === undefined) {
+      // One region answered in the single-region shape is still that region's code.
+      const only = scope.regions.length === 1 ? scope.regions[0] : undefined;
+      const single = only ? parsePlain(text, only.startLine) : { parsed: false };
+      if (!only || !single.parsed || single.improvedCode === undefined) return { parsed: false };
+      return { parsed: true, replacements: [{ file: only.file, startLine: only.startLine, endLine: only.endLine, code: single.improvedCode }], ...(single.rationale ? { rationale: single.rationale } : {}) };
+    }
+    const replacements = (replacementList(json) ?? []).map((r) => toReplacement(r, scope)).filter((r): r is CodeReplacement => r !== undefined);
+    const rationale = isRecord(json) ? pickString(json, RATIONALE_KEYS.filter((k) => k !== 'changes'))?.trim() : undefined;
+    return { parsed: true, replacements, ...(rationale ? { rationale } : {}) };
+  }
+  const single = parsePlain(text, plain.startLine);
+  if (!single.parsed || single.improvedCode === undefined) return single;
+  return { ...single, replacements: [{ file: plain.file, startLine: plain.startLine, endLine: plain.endLine, code: single.improvedCode }] };
+}
+
+function parsePlain(text: string, startLine: number): ParsedCodeAnswer {
   const json = extractJson(text, (v) => {
     const code = isRecord(v) ? pickString(v, CODE_KEYS) : undefined;
     return isRecord(v) && code !== undefined ? { code, rationale: pickString(v, RATIONALE_KEYS)?.trim() } : undefined;
   });
   if (json) {
     const { code, rationale } = json;
-    return { parsed: true, improvedCode: cleanCode(code, target.startLine), ...(rationale ? { rationale } : {}) };
+    return { parsed: true, improvedCode: cleanCode(code, startLine), ...(rationale ? { rationale } : {}) };
   }
   const plain = stripReasoning(text);
   const fences = [...plain.matchAll(/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n[ \t]*\1[ \t]*(?:\n|$)/g)].map((m) => ({
@@ -34,5 +101,5 @@ export function parseCodeAnswer(text: string, target: Pick<ReviewTarget, 'startL
   const longest = fences.reduce<(typeof fences)[number] | undefined>((a, b) => (a && a.code.length >= b.code.length ? a : b), undefined);
   if (!longest) return { parsed: false };
   const rationale = (plain.slice(0, longest.start) + '\n' + plain.slice(longest.end)).trim();
-  return { parsed: true, improvedCode: cleanCode(longest.code, target.startLine), ...(rationale ? { rationale } : {}) };
+  return { parsed: true, improvedCode: cleanCode(longest.code, startLine), ...(rationale ? { rationale } : {}) };
 }

@@ -1,4 +1,5 @@
-import { SEVERITIES, type Finding, type ReviewTarget, type Severity } from '../review/types';
+import { matchFile } from '../review/target';
+import { SEVERITIES, type Finding, type Region, type Severity } from '../review/types';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString } from './json';
 
@@ -25,11 +26,19 @@ export function normalizeSeverity(value: unknown): Severity {
   return SEVERITY_WORDS[word] ?? 'medium';
 }
 
+/**
+ * A CWE id, only from a well-formed value: a positive integer (`89`, `"89"`), or `CWE-89` at the start of the
+ * text (any case; `CWE 89`, `CWE_89`, `CWE89` and `CWE-89: SQL Injection` are accepted). Anything else
+ * (`javascript:alert(1)//79`, `see 79`, `CWE-0`) gives no CWE rather than a guess.
+ */
 export function normalizeCwe(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return `CWE-${value}`;
+  const id = (n: number) => (Number.isSafeInteger(n) && n > 0 && n < 100_000 ? `CWE-${n}` : undefined);
+  if (typeof value === 'number') return id(value);
   if (typeof value !== 'string') return undefined;
-  const m = /(\d{1,5})/.exec(value);
-  return m ? `CWE-${Number(m[1])}` : undefined;
+  const text = value.trim();
+  if (/^\d{1,5}$/.test(text)) return id(Number(text));
+  const m = /^CWE[-_\s]?(\d{1,5})(?!\w)/i.exec(text);
+  return m ? id(Number(m[1])) : undefined;
 }
 
 export function normalizeConfidence(value: unknown): number {
@@ -87,7 +96,7 @@ function linesOf(raw: Record<string, unknown>): { start?: number; end?: number }
  * Puts a finding's lines inside the reviewed range. Lines outside it are moved to the nearest edge and the
  * finding is flagged `clamped`; a start after the end is swapped.
  */
-export function clampLines(start: number | undefined, end: number | undefined, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): { startLine: number; endLine: number; clamped: boolean; known: boolean } {
+export function clampLines(start: number | undefined, end: number | undefined, target: Pick<Region, 'startLine' | 'endLine'>): { startLine: number; endLine: number; clamped: boolean; known: boolean } {
   if (start === undefined) return { startLine: target.startLine, endLine: target.endLine, clamped: false, known: false };
   let s = start;
   let e = end ?? start;
@@ -104,16 +113,51 @@ function firstSentence(text: string): string {
   return sentence.length > 100 ? sentence.slice(0, 97) + '...' : sentence;
 }
 
-function toFinding(raw: unknown, index: number, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>, shift: number): Finding | undefined {
+/** Where findings may point: the reviewed regions (file and lines). */
+export interface FindingScope {
+  regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
+}
+
+type ScopeRegion = FindingScope['regions'][number];
+
+const FILE_KEYS = ['file', 'path', 'filePath', 'file_path', 'filename', 'fileName', 'file_name', 'uri'];
+
+/** The distance from line n to a region (0 inside it). */
+const distanceTo = (r: ScopeRegion, n: number) => (n < r.startLine ? r.startLine - n : n > r.endLine ? n - r.endLine : 0);
+
+/**
+ * The region a finding belongs to: of the file it names (or, when it names none or an unknown one, of the
+ * only file, or of the file whose regions hold its first line), the one holding or nearest to its first line.
+ */
+function regionFor(raw: Record<string, unknown>, start: number | undefined, scope: FindingScope): ScopeRegion | undefined {
+  const files = [...new Set(scope.regions.map((r) => r.file))];
+  const named = pickString(raw, FILE_KEYS) ?? (isRecord(raw.location) ? pickString(raw.location, FILE_KEYS) : undefined);
+  let file = named !== undefined ? matchFile(files, named) : undefined;
+  if (file === undefined && files.length === 1) file = files[0];
+  if (file === undefined && start !== undefined) {
+    const holding = [...new Set(scope.regions.filter((r) => distanceTo(r, start) === 0).map((r) => r.file))];
+    if (holding.length === 1) file = holding[0];
+  }
+  const candidates = file === undefined ? scope.regions : scope.regions.filter((r) => r.file === file);
+  if (start === undefined) return candidates[0];
+  let best: ScopeRegion | undefined;
+  for (const r of candidates) if (best === undefined || distanceTo(r, start) < distanceTo(best, start)) best = r;
+  return best;
+}
+
+function toFinding(raw: unknown, index: number, agent: string, scope: FindingScope, shift: number): Finding | undefined {
   if (!isRecord(raw)) return undefined;
   const explanation = pickString(raw, ['explanation', 'description', 'details', 'detail', 'reason', 'message', 'body', 'impact']) ?? '';
   const titleText = pickString(raw, ['title', 'summary', 'issue', 'name', 'headline', 'problem', 'finding']);
   if (!titleText && !explanation) return undefined;
   const title = (titleText ?? firstSentence(explanation)).trim().replace(/\s+/g, ' ');
   const { start, end } = linesOf(raw);
-  const lines = clampLines(start === undefined ? start : start + shift, end === undefined ? end : end + shift, target);
+  const region = regionFor(raw, start === undefined ? start : start + shift, scope);
+  if (!region) return undefined;
+  const lines = clampLines(start === undefined ? start : start + shift, end === undefined ? end : end + shift, region);
   const finding: Finding = {
     id: `${agent}-${index + 1}`,
+    file: region.file,
     agents: [agent],
     severity: normalizeSeverity(pick(raw, ['severity', 'level', 'priority', 'risk'])),
     title: title.length > 200 ? title.slice(0, 197) + '...' : title,
@@ -149,8 +193,9 @@ function findingList(value: unknown): unknown[] | undefined {
  * lies above the reviewed range and inside 1..(length of the range), the answer is read as relative and shifted
  * into the file's numbering; a single finding in or across the range means the numbers are the file's.
  */
-function relativeShift(list: readonly unknown[], target: Pick<ReviewTarget, 'startLine' | 'endLine'>): number {
-  if (target.startLine <= 1) return 0;
+function relativeShift(list: readonly unknown[], scope: FindingScope): number {
+  const target = scope.regions.length === 1 ? scope.regions[0] : undefined;
+  if (!target || target.startLine <= 1) return 0;
   const length = target.endLine - target.startLine + 1;
   const located = list.filter(isRecord).map(linesOf).filter((l) => l.start !== undefined);
   if (located.length === 0) return 0;
@@ -167,15 +212,18 @@ export const MAX_FINDINGS_PER_AGENT = 100;
 const MAX_EXPLANATION = 8_000;
 const MAX_SUGGESTION = 100_000;
 
-/** Parses a reviewer's answer into findings in the FILE's numbering, clamped to the reviewed range. */
-export function parseFindings(text: string, agent: string, target: Pick<ReviewTarget, 'startLine' | 'endLine'>): ParsedFindings {
+/**
+ * Parses a reviewer's answer into findings in the FILE's numbering, each in the file it names (the only file when
+ * it names none) and clamped to the reviewed region nearest its lines.
+ */
+export function parseFindings(text: string, agent: string, scope: FindingScope): ParsedFindings {
   const list = extractJson(text, findingList);
-  if (!list) return { parsed: false, findings: [] };
-  const shift = relativeShift(list, target);
+  if (!list || scope.regions.length === 0) return { parsed: false, findings: [] };
+  const shift = relativeShift(list, scope);
   const findings: Finding[] = [];
   for (const raw of list) {
     if (findings.length >= MAX_FINDINGS_PER_AGENT) break;
-    const f = toFinding(raw, findings.length, agent, target, shift);
+    const f = toFinding(raw, findings.length, agent, scope, shift);
     if (f) findings.push(f);
   }
   return { parsed: true, findings };

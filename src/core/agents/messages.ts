@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../gateway/types';
-import type { AgentResult, Finding, ReviewTarget } from '../review/types';
+import type { AgentResult, Finding, Region, ReviewTarget } from '../review/types';
 import { languageName } from './language';
 import type { AgentSpec } from './spec';
 
@@ -23,14 +23,44 @@ const COMMON_RULES = [
   'Each code line starts with its line number in the file and " | "; the numbers are not part of the code.',
 ].join('\n');
 
+/** A single region without change data is reviewed as it always was; anything else in the regional form. */
+function plainRegion(target: ReviewTarget): Region | undefined {
+  const only = target.regions.length === 1 ? target.regions[0] : undefined;
+  return only && !only.changedLines && !only.removed ? only : undefined;
+}
+
+const hasChanges = (target: ReviewTarget) => target.regions.some((r) => r.changedLines !== undefined);
+
 function findingsFormat(target: ReviewTarget): string {
+  const plain = plainRegion(target);
+  if (plain) {
+    return [
+      'Answer with one JSON object and nothing else, in this shape:',
+      '{"findings":[{"severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"suggestion":"…","cwe":"CWE-0","confidence":0.0}]}',
+      'Rules:',
+      `- startLine and endLine are the file's line numbers shown in the left column, between ${plain.startLine} and ${plain.endLine}.`,
+      '- suggestion is optional: the complete replacement text for exactly lines startLine..endLine, as plain code with its',
+      '  indentation, without line numbers and without code fences. Omit it when you have no concrete change.',
+      '- cwe only for security weaknesses; confidence is how sure you are that the problem is real, from 0 to 1.',
+      '- title is one short line; explanation says what goes wrong and when.',
+      '- With nothing to report, answer {"findings":[]}.',
+    ].join('\n');
+  }
   return [
     'Answer with one JSON object and nothing else, in this shape:',
-    '{"findings":[{"severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"suggestion":"…","cwe":"CWE-0","confidence":0.0}]}',
+    '{"findings":[{"file":"…","severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"suggestion":"…","cwe":"CWE-0","confidence":0.0}]}',
     'Rules:',
-    `- startLine and endLine are the file's line numbers shown in the left column, between ${target.startLine} and ${target.endLine}.`,
-    '- suggestion is optional: the complete replacement text for exactly lines startLine..endLine, as plain code with its',
-    '  indentation, without line numbers and without code fences. Omit it when you have no concrete change.',
+    '- file is the path exactly as shown after "File:"; startLine and endLine are that file\'s line numbers shown in the left',
+    '  column, inside one of its reviewed regions.',
+    ...(hasChanges(target)
+      ? [
+          '- Review the change: report problems in the added or changed lines (marked "+") or caused by the change, such as',
+          '  a removed check. Unchanged lines are context. Removed lines (marked "-") have no number: report a problem with a',
+          '  removal at the nearest line that remains.',
+        ]
+      : []),
+    '- suggestion is optional: the complete replacement text for exactly lines startLine..endLine of that file, as plain',
+    '  code with its indentation, without line numbers, markers or code fences. Omit it when you have no concrete change.',
     '- cwe only for security weaknesses; confidence is how sure you are that the problem is real, from 0 to 1.',
     '- title is one short line; explanation says what goes wrong and when.',
     '- With nothing to report, answer {"findings":[]}.',
@@ -38,15 +68,30 @@ function findingsFormat(target: ReviewTarget): string {
 }
 
 function codeFormat(target: ReviewTarget): string {
+  const plain = plainRegion(target);
+  if (plain) {
+    return [
+      'Answer with one JSON object and nothing else, in this shape:',
+      '{"rationale":"…","improvedCode":"…"}',
+      'Rules:',
+      `- improvedCode is the complete replacement for exactly lines ${plain.startLine}-${plain.endLine} of the file: every line`,
+      '  you keep and every line you change, as plain code with its indentation, without line numbers and without code',
+      '  fences. It replaces those lines as they are, so do not add code from outside them.',
+      '- rationale is a short list of what you changed and which findings you did not follow and why.',
+      '- When nothing needs to change, return the reviewed lines unchanged.',
+    ].join('\n');
+  }
   return [
     'Answer with one JSON object and nothing else, in this shape:',
-    '{"rationale":"…","improvedCode":"…"}',
+    '{"rationale":"…","replacements":[{"file":"…","startLine":0,"endLine":0,"code":"…"}]}',
     'Rules:',
-    `- improvedCode is the complete replacement for exactly lines ${target.startLine}-${target.endLine} of the file: every line`,
-    '  you keep and every line you change, as plain code with its indentation, without line numbers and without code',
-    '  fences. It replaces those lines as they are, so do not add code from outside them.',
+    '- Each replacement replaces exactly one reviewed region as listed ("File:" and "Reviewed lines:"): file is its path as',
+    '  shown, startLine and endLine its first and last line, and code every line of it that you keep and every line you',
+    '  change, as plain code with its indentation, without line numbers, markers or code fences.',
+    '- Leave out the regions you do not change. Removed lines (marked "-") are gone: do not bring them back unless that',
+    '  is the fix.',
     '- rationale is a short list of what you changed and which findings you did not follow and why.',
-    '- When nothing needs to change, return the reviewed lines unchanged.',
+    '- When nothing needs to change, answer {"rationale":"…","replacements":[]}.',
   ].join('\n');
 }
 
@@ -56,12 +101,13 @@ function languageRule(language: string): string {
 }
 
 /** What a dependent agent is told about one of its inputs. */
-export type AgentInput = Pick<AgentResult, 'agent' | 'title' | 'status' | 'findings' | 'text' | 'unparsed' | 'improvedCode' | 'rationale'>;
+export type AgentInput = Pick<AgentResult, 'agent' | 'title' | 'status' | 'findings' | 'text' | 'unparsed' | 'improvedCode' | 'rationale'> & Partial<Pick<AgentResult, 'replacements'>>;
 
 const MAX_INPUT_TEXT = 12_000;
 
-function describeFinding(f: Finding): Record<string, unknown> {
+function describeFinding(f: Finding, withFile: boolean): Record<string, unknown> {
   return {
+    ...(withFile ? { file: f.file } : {}),
     severity: f.severity,
     title: f.title,
     explanation: f.explanation,
@@ -72,9 +118,13 @@ function describeFinding(f: Finding): Record<string, unknown> {
   };
 }
 
-function describeInput(input: AgentInput): string {
+function describeInput(input: AgentInput, withFile: boolean): string {
   const head = `### ${input.title} (${input.agent})`;
   if (input.status !== 'ok') return `${head}\nThis review did not finish (${input.status}); work with the other reviews.`;
+  if (input.replacements !== undefined && input.replacements.length > 0) {
+    const blocks = input.replacements.map((r) => `${r.file} lines ${r.startLine}-${r.endLine}:\n${fenceFor(r.code)}\n${r.code}\n${fenceFor(r.code)}`);
+    return `${head}\nProposed code:\n${blocks.join('\n')}${input.rationale ? `\nRationale: ${input.rationale}` : ''}`;
+  }
   if (input.improvedCode !== undefined) {
     return `${head}\nProposed code:\n${fenceFor(input.improvedCode)}\n${input.improvedCode}\n${fenceFor(input.improvedCode)}${input.rationale ? `\nRationale: ${input.rationale}` : ''}`;
   }
@@ -83,7 +133,7 @@ function describeInput(input: AgentInput): string {
     return `${head}\n${text}`;
   }
   if (input.findings.length === 0) return `${head}\nNo findings.`;
-  return `${head}\n${JSON.stringify(input.findings.map(describeFinding), null, 1)}`;
+  return `${head}\n${JSON.stringify(input.findings.map((f) => describeFinding(f, withFile)), null, 1)}`;
 }
 
 export interface BuildMessagesInput {
@@ -99,6 +149,36 @@ export interface BuildMessagesInput {
   redacted?: boolean;
 }
 
+/**
+ * One region with its file, language and lines. With change data, a marker column says which lines were added or
+ * changed (`+`) and shows removed lines (`-`, without a number) where they went away.
+ */
+export function describeRegion(region: Region): string {
+  const fence = fenceFor(region.text + (region.removed ?? []).flatMap((r) => r.lines).join('\n'));
+  const head = [`File: ${region.file}`, `Language: ${region.language}`, `Reviewed lines: ${region.startLine}-${region.endLine}`];
+  if (!region.changedLines && !region.removed) {
+    return [...head, '', `${fence}${region.language.replace(/[^\w+-]/g, '')}`, numberLines(region.text, region.startLine), fence].join('\n');
+  }
+  const lines = region.text.replace(/\r\n/g, '\n').split('\n');
+  const width = String(region.startLine + lines.length - 1).length;
+  const changed = region.changedLines ?? [];
+  const isChanged = (n: number) => changed.some((c) => c.start <= n && n <= c.end);
+  const removedAfter = new Map<number, string[]>();
+  for (const r of region.removed ?? []) removedAfter.set(r.after, [...(removedAfter.get(r.after) ?? []), ...r.lines]);
+  const out: string[] = [];
+  const pushRemoved = (after: number) => {
+    for (const l of removedAfter.get(after) ?? []) out.push(`- ${' '.repeat(width)} | ${l}`);
+  };
+  pushRemoved(region.startLine - 1);
+  lines.forEach((l, i) => {
+    const n = region.startLine + i;
+    out.push(`${isChanged(n) ? '+' : ' '} ${String(n).padStart(width, ' ')} | ${l}`);
+    pushRemoved(n);
+  });
+  const changedList = changed.map((c) => (c.start === c.end ? `${c.start}` : `${c.start}-${c.end}`)).join(', ');
+  return [...head, `Changed lines: ${changedList || 'none (only removals)'}`, '', `${fence}${region.language.replace(/[^\w+-]/g, '')}`, ...out, fence].join('\n');
+}
+
 const PLACEHOLDER_RULE = [
   'Secrets in the code were replaced before it was sent by placeholders such as [REDACTED:aws-access-key-id], one per line they',
   'held. A placeholder is not a bug and not a missing value: do not report it or change it, and keep it exactly as it is in any',
@@ -110,18 +190,16 @@ export function buildMessages({ agent, target, language, inputs = [], rules = ''
   const format = agent.output === 'code' ? codeFormat(target) : findingsFormat(target);
   const common = redacted ? `${COMMON_RULES}\n${PLACEHOLDER_RULE}` : COMMON_RULES;
   const system = [agent.systemPrompt.trim(), rules, common, format, languageRule(language)].filter((p) => p !== '').join('\n\n');
-  const fence = fenceFor(target.text);
-  const parts = [
-    `File: ${target.file}`,
-    `Language: ${target.language}`,
-    `Reviewed lines: ${target.startLine}-${target.endLine}`,
-    '',
-    `${fence}${target.language.replace(/[^\w+-]/g, '')}`,
-    numberLines(target.text, target.startLine),
-    fence,
-  ];
+  const plain = plainRegion(target);
+  const parts: string[] = [];
+  if (plain) parts.push(describeRegion(plain));
+  else {
+    const files = new Set(target.regions.map((r) => r.file)).size;
+    parts.push(`Reviewed: ${target.label} (${target.regions.length} region${target.regions.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'})`);
+    for (const region of target.regions) parts.push('', describeRegion(region));
+  }
   if (inputs.length > 0) {
-    parts.push('', 'Reviews of this code by the other agents:', '', ...inputs.map(describeInput));
+    parts.push('', 'Reviews of this code by the other agents:', '', ...inputs.map((i) => describeInput(i, !plain)));
   }
   return [
     { role: 'system', content: system },

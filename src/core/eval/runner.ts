@@ -1,3 +1,4 @@
+import { singleTarget } from '../review/target';
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { CostLedger } from '../cost/ledger';
@@ -58,7 +59,7 @@ export interface EvalEstimate {
 
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
 export function caseTarget(c: EvalCase): ReviewTarget {
-  return { file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines };
+  return singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
 }
 
 /** The settings eval runs with: no fallback models. */

@@ -17,6 +17,7 @@ export function whatWillBeSent(
   const estimate = pipeline.estimate(shaped.target, opts);
   const preview = pipeline.preview(shaped.target, opts);
   const rules = rulesReport(shaped.prompt, preview.map((p) => p.agent));
+  const first = shaped.target.regions[0];
   let host: string;
   try {
     host = new URL(gateway.baseUrl).host;
@@ -25,9 +26,10 @@ export function whatWillBeSent(
   }
   return {
     gatewayHost: host,
-    file: shaped.target.file,
-    startLine: shaped.target.startLine,
-    endLine: shaped.target.endLine,
+    // One region: its file and lines; a review of changes: its label and the first region's lines.
+    file: shaped.target.regions.length === 1 && shaped.target.kind !== 'changes' ? (first?.file ?? shaped.target.label) : shaped.target.label,
+    startLine: first?.startLine ?? 1,
+    endLine: first?.endLine ?? 1,
     rulesUsed: rules.used,
     rulesDropped: rules.dropped,
     ...(gateway.rulesOff && gateway.rulesOff !== 'no-repository' ? { rulesOff: gateway.rulesOff } : {}),

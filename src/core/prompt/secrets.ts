@@ -12,6 +12,8 @@ import { findSecretSpans, type SecretSpan } from './secretRules';
 /** What was redacted, for the user: the kind and the lines, never the value. */
 export interface Redaction {
   kind: string;
+  /** The file, in a review of several files. */
+  file?: string;
   /** 1-based, in the file's numbering. */
   line: number;
   endLine: number;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReviewTarget } from '../review/types';
+import type { Region, ReviewTarget, SkippedFile } from '../review/types';
 import type { CustomAgentSettings, QuorumSettings } from '../settings/schema';
 import { createExcluder, type ExclusionRule, type Excluder } from './exclude';
 import { EMPTY_REPOSITORY_RULES, loadRepositoryRules, QUORUMIGNORE, type RepositoryRules, type RuleFile } from './repository';
@@ -98,23 +98,41 @@ export interface ShapedReview {
 export type ShapeOutcome = { ok: true; shaped: ShapedReview } | { ok: false; reason: 'excluded'; file: string; rule: ExclusionRule };
 
 /**
- * Shapes one review: refuses an excluded file, redacts secrets, and attaches the rules for the reviewed file.
- * `relativeFile` is the target's path from the repository root (undefined outside a repository: only the
- * exclusion globs' file-name patterns and redaction then apply).
+ * Shapes one review: refuses an excluded file (in a review of changes, lists it as skipped instead), redacts
+ * secrets region by region, and attaches the rules for the reviewed files. `relativeFile` is a selection's or
+ * file's path from the repository root (undefined outside a repository: only the exclusion globs' file-name
+ * patterns and redaction then apply); the regions of a changes review are repository-relative already.
  */
 export async function shapeReview(target: ReviewTarget, relativeFile: string | undefined, context: PromptContext): Promise<ShapeOutcome> {
-  const path = relativeFile ?? target.file.replace(/\\/g, '/').split('/').pop() ?? target.file;
-  const rule = context.excluder.match(path);
-  if (rule) return { ok: false, reason: 'excluded', file: target.file, rule };
-  const redacted = context.redactSecrets ? await redactSecrets(target.text, target.startLine) : undefined;
-  const redactions = redacted?.redactions ?? [];
+  const changes = target.kind === 'changes';
+  const pathOf = (file: string) => (changes ? file : (relativeFile ?? file.replace(/\\/g, '/').split('/').pop() ?? file));
+  const skipped: SkippedFile[] = [...(target.skipped ?? [])];
+  const regions: Region[] = [];
+  const redactions: Redaction[] = [];
+  const vault = new SecretVault();
+  const counter = new Map<string, number>();
+  for (const region of target.regions) {
+    const rule = context.excluder.match(pathOf(region.file));
+    if (rule && !changes) return { ok: false, reason: 'excluded', file: region.file, rule };
+    if (rule) {
+      if (!skipped.some((k) => k.file === region.file)) skipped.push({ file: region.file, reason: 'excluded' });
+      continue;
+    }
+    const redacted = context.redactSecrets ? await redactSecrets(region.text, region.startLine, counter) : undefined;
+    if (redacted) {
+      redactions.push(...redacted.redactions.map((r) => (changes || target.regions.length > 1 ? { ...r, file: region.file } : r)));
+      vault.merge(redacted.vault);
+    }
+    regions.push(redacted ? { ...region, text: redacted.text } : region);
+  }
+  const files = changes ? [...new Set(regions.map((r) => r.file))] : relativeFile !== undefined ? [relativeFile] : [];
   return {
     ok: true,
     shaped: {
-      target: redacted ? { ...target, text: redacted.text } : target,
+      target: { ...target, regions, ...(changes || skipped.length > 0 ? { skipped } : {}) },
       prompt: {
         rules: context.repository.rules,
-        files: relativeFile !== undefined ? [relativeFile] : [],
+        files,
         maxRuleTokens: context.maxRuleTokens,
         redacted: redactions.length > 0,
         projectAgents: context.repository.agents.map(({ source, ...agent }) => {
@@ -123,7 +141,7 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
         }),
       },
       redactions,
-      vault: redacted?.vault ?? new SecretVault(),
+      vault,
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Finding, ReviewSummary } from '../review/types';
 
-/** The file a finding is in: its own `file` when the review spans files, else the reviewed file. */
+/** The file a finding is in: its own `file`, else the reviewed file (the first region's). */
 export function findingFile(summary: Pick<ReviewSummary, 'target'>, f: Finding): string {
-  return 'file' in f && typeof f.file === 'string' && f.file !== '' ? f.file : summary.target.file;
+  return f.file !== '' ? f.file : (summary.target.regions[0]?.file ?? '');
 }

@@ -19,7 +19,9 @@ const SEVERITY_ICON: Record<string, string> = { critical: '🔴', high: '🟠', 
 
 export function toStepSummary(summary: ReviewSummary, options: StepSummaryOptions): string {
   const t = summary.totals;
-  const target = `${options.pathOf(summary.target.file)} lines ${summary.target.startLine}-${summary.target.endLine}`;
+  const only = summary.target.kind !== 'changes' && summary.target.regions.length === 1 ? summary.target.regions[0] : undefined;
+  const files = new Set(summary.target.regions.map((r) => r.file)).size;
+  const target = only ? `${options.pathOf(only.file)} lines ${only.startLine}-${only.endLine}` : `${summary.target.label}: ${files} file${files === 1 ? '' : 's'}`;
   const failed = summary.agents.filter((a) => a.status === 'error').length;
   const cached = summary.agents.filter((a) => a.cached).length;
   const out: string[] = [`### Quorum review: ${escapeInline(target)}`, ''];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../gateway/types';
-import type { Finding } from './types';
+import type { CodeReplacement, Finding } from './types';
 
 /** What a cached agent answer holds: enough to rebuild its result without asking the gateway again. */
 export interface CachedAnswer {
@@ -9,6 +9,7 @@ export interface CachedAnswer {
   findings: Finding[];
   unparsed?: boolean;
   improvedCode?: string;
+  replacements?: CodeReplacement[];
   rationale?: string;
 }
 
@@ -19,9 +20,8 @@ export interface CacheKeyParts {
   fallbackModel: string;
   promptVersion: string;
   language: string;
-  file: string;
-  startLine: number;
-  endLine: number;
+  /** Each reviewed region's file and lines. */
+  regions: readonly { file: string; startLine: number; endLine: number }[];
   messages: readonly ChatMessage[];
   maxTokens: number;
   responseFormat: boolean;

@@ -30,6 +30,7 @@ const STALE_TEMP_MS = 60 * 60_000;
 
 const findingSchema = z.looseObject({
   id: z.string(),
+  file: z.string(),
   agents: z.array(z.string()).min(1),
   severity: z.enum(SEVERITIES),
   title: z.string(),
@@ -40,6 +41,7 @@ const findingSchema = z.looseObject({
   cwe: z.string().optional(),
   confidence: z.number().min(0).max(1),
   clamped: z.boolean().optional(),
+  outsideChanges: z.boolean().optional(),
 });
 
 const answerSchema = z.object({
@@ -48,6 +50,7 @@ const answerSchema = z.object({
   findings: z.array(findingSchema),
   unparsed: z.boolean().optional(),
   improvedCode: z.string().optional(),
+  replacements: z.array(z.object({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), code: z.string() })).optional(),
   rationale: z.string().optional(),
 });
 

@@ -1,7 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import { SEVERITIES, type Finding } from './types';
 
-/** The same issue found by several agents: overlapping lines and a similar title (or the same CWE). */
+/** The same issue found by several agents: the same file, overlapping lines and a similar title (or the same CWE). */
 
 function words(title: string): Set<string> {
   return new Set(title.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 2));
@@ -20,8 +20,9 @@ export function titleSimilarity(a: string, b: string): number {
   return Math.max(edit, overlap);
 }
 
+/** The same file and overlapping lines. */
 function overlaps(a: Finding, b: Finding): boolean {
-  return a.startLine <= b.endLine && b.startLine <= a.endLine;
+  return a.file === b.file && a.startLine <= b.endLine && b.startLine <= a.endLine;
 }
 
 export function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
@@ -32,9 +33,9 @@ export function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
 
 const rank = (s: Finding['severity']) => SEVERITIES.indexOf(s);
 
-/** Most severe first, then more confident, then by line. */
+/** Most severe first, then more confident, then by file and line. */
 export function compareFindings(a: Finding, b: Finding): number {
-  return rank(a.severity) - rank(b.severity) || b.confidence - a.confidence || a.startLine - b.startLine || a.endLine - b.endLine;
+  return rank(a.severity) - rank(b.severity) || b.confidence - a.confidence || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.startLine - b.startLine || a.endLine - b.endLine;
 }
 
 /**

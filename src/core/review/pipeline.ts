@@ -18,10 +18,11 @@ import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
 import { ReviewConfigError } from './errors';
 import { likelyOutputTokens } from './likelyOutput';
 import { mergeFindings } from './merge';
+import { targetInfo, touchesChange } from './target';
 import { totalsOf } from './totals';
 import { sumUsage, zeroUsage } from '../cost/usage';
 import { untilAborted } from '../util/abort';
-import type { AgentError, AgentEstimate, AgentResult, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+import type { AgentError, AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 export interface ReviewPipelineDeps {
   /** The one shared gateway client. */
@@ -70,7 +71,7 @@ export class ReviewPipeline {
     const perAgent: Record<string, AgentEstimate> = {};
     let costUsd = 0;
     let likelyUsd = 0;
-    const reviewedTokens = countTokens(target.text);
+    const reviewedTokens = target.regions.reduce((n, r) => n + countTokens(r.text), 0);
     for (const { spec, inputs } of plan.agents) {
       const messages = this.messagesFor(spec, target, plan, options);
       const promptTokens = countChatTokens(messages) + inputs.length * INPUT_ALLOWANCE_TOKENS;
@@ -112,9 +113,10 @@ export class ReviewPipeline {
     let plan = this.plan(target, options);
     if (!options.prompt && plan.settings.privacy.redactSecrets) {
       // A caller that did not shape the review (core/prompt) still never sends a secret.
-      const redacted = await redactSecrets(target.text, target.startLine);
-      if (redacted.redactions.length > 0) {
-        target = { ...target, text: redacted.text };
+      const counter = new Map<string, number>();
+      const redacted = await Promise.all(target.regions.map((r) => redactSecrets(r.text, r.startLine, counter)));
+      if (redacted.some((r) => r.redactions.length > 0)) {
+        target = { ...target, regions: target.regions.map((r, i) => ({ ...r, text: redacted[i]?.text ?? r.text })) };
         options = { ...options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } };
         plan = this.plan(target, options);
       }
@@ -141,7 +143,7 @@ export class ReviewPipeline {
     const results = await Promise.all(plan.agents.map((a) => settled.get(a.spec.id) as Promise<AgentResult>));
     const summary: ReviewSummary = {
       reviewId,
-      target: { file: target.file, language: target.language, startLine: target.startLine, endLine: target.endLine },
+      target: targetInfo(target),
       agents: results,
       findings: mergeFindings(results.flatMap((r) => r.findings)),
       totals: totalsOf(results),
@@ -153,8 +155,10 @@ export class ReviewPipeline {
   }
 
   private plan(target: ReviewTarget, options: ReviewOptions): Plan {
-    if (!(target.startLine >= 1) || !(target.endLine >= target.startLine) || target.text.trim() === '') {
-      throw new ReviewConfigError('empty-target', `nothing to review in ${target.file} lines ${target.startLine}-${target.endLine}`);
+    const bad = target.regions.find((r) => !(r.startLine >= 1) || !(r.endLine >= r.startLine));
+    if (target.regions.length === 0 || bad || target.regions.every((r) => r.text.trim() === '')) {
+      const where = bad ?? target.regions[0];
+      throw new ReviewConfigError('empty-target', where ? `nothing to review in ${where.file} lines ${where.startLine}-${where.endLine}` : `nothing to review in ${target.label}`);
     }
     const configured = this.deps.settings();
     const projectAgents = options.prompt?.projectAgents ?? [];
@@ -202,9 +206,7 @@ export class ReviewPipeline {
       // Repository rules change the prompt, so they version it.
       promptVersion: rules ? `${spec.promptVersion}+${rules}` : spec.promptVersion,
       language: plan.language,
-      file: target.file,
-      startLine: target.startLine,
-      endLine: target.endLine,
+      regions: target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
       messages,
       maxTokens: plan.settings.review.maxOutputTokens,
       responseFormat: plan.settings.gateway.useResponseFormat,
@@ -272,6 +274,7 @@ export class ReviewPipeline {
       const result: AgentResult = {
         ...base,
         ...hit,
+        findings: onlyChanges(hit.findings, target, options),
         status: 'ok',
         costSource: 'cached',
         cached: true,
@@ -294,7 +297,7 @@ export class ReviewPipeline {
         },
         {
           ...(signal ? { signal } : {}),
-          onRetry: (info) => emit({ type: 'retrying', reviewId, agent: spec.id, attempt: info.attempt, model: info.model, code: info.code, reason: info.reason }),
+          onRetry: (info) => emit({ type: 'retrying', reviewId, agent: spec.id, attempt: info.attempt, model: info.model, code: info.code, reason: info.reason, ...(info.waitMs !== undefined ? { waitMs: info.waitMs } : {}) }),
         },
       );
       let step = await nextOrAbort(stream, signal);
@@ -321,14 +324,16 @@ export class ReviewPipeline {
         return this.finish({ ...base, ...spentOnAnswer, status: 'error', error: { code: 'empty-answer', message } }, reviewId, emit);
       }
       const parsed = this.parseAnswer(spec, answer.text, target);
-      const result: AgentResult = { ...base, ...parsed, ...spentOnAnswer, status: 'ok' };
+      // The cache keeps every finding; what a review of changes shows of them depends on its options.
+      const result: AgentResult = { ...base, ...parsed, findings: onlyChanges(parsed.findings, target, options), ...spentOnAnswer, status: 'ok' };
       if (this.deps.cache && this.cacheTtlMs(plan.settings) > 0) {
         this.deps.cache.set(key, {
           model: result.model,
           text: result.text,
-          findings: result.findings,
+          findings: parsed.findings,
           ...(result.unparsed ? { unparsed: true } : {}),
           ...(result.improvedCode !== undefined ? { improvedCode: result.improvedCode } : {}),
+          ...(result.replacements !== undefined ? { replacements: result.replacements } : {}),
           ...(result.rationale !== undefined ? { rationale: result.rationale } : {}),
         });
       }
@@ -358,13 +363,14 @@ export class ReviewPipeline {
     }
   }
 
-  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'rationale'> {
+  private parseAnswer(spec: AgentSpec, text: string, target: ReviewTarget): Pick<AgentResult, 'findings' | 'unparsed' | 'improvedCode' | 'replacements' | 'rationale'> {
     if (spec.output === 'code') {
       const code = parseCodeAnswer(text, target);
       if (!code.parsed) return { findings: [], unparsed: true };
       return {
         findings: [],
         ...(code.improvedCode !== undefined ? { improvedCode: code.improvedCode } : {}),
+        ...(code.replacements !== undefined ? { replacements: code.replacements } : {}),
         ...(code.rationale !== undefined ? { rationale: code.rationale } : {}),
       };
     }
@@ -410,7 +416,21 @@ function answeredBy(spec: AgentSpec, reported: string): string {
 }
 
 function toInput(r: AgentResult): AgentInput {
-  return { agent: r.agent, title: r.title, status: r.status, findings: r.findings, text: r.text, unparsed: r.unparsed, improvedCode: r.improvedCode, rationale: r.rationale };
+  return { agent: r.agent, title: r.title, status: r.status, findings: r.findings, text: r.text, unparsed: r.unparsed, improvedCode: r.improvedCode, replacements: r.replacements, rationale: r.rationale };
+}
+
+/**
+ * In a review of changes, a finding that touches no changed line is dropped, or kept and marked
+ * `outsideChanges` when the caller asked for every finding. Other reviews keep every finding.
+ */
+function onlyChanges(findings: Finding[], target: ReviewTarget, options: ReviewOptions): Finding[] {
+  if (target.kind !== 'changes') return findings;
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (touchesChange(target.regions, f)) out.push(f);
+    else if (options.keepOutsideChanges) out.push({ ...f, outsideChanges: true });
+  }
+  return out;
 }
 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */

@@ -1,9 +1,22 @@
 import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
 import type { PromptShape } from '../prompt/shape';
 
-/** What is reviewed. Lines are 1-based and inclusive, in the FILE's numbering. */
-export interface ReviewTarget {
-  /** A path or URI string, shown to users and used in prompts. */
+/** A range of lines, 1-based and inclusive. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** Lines of the OLD file that a change removed, shown to the agents (marked as removed) after NEW line `after`. */
+export interface RemovedLines {
+  /** The NEW file's line they were removed after; `startLine - 1` when they went before the region's first line. */
+  after: number;
+  lines: string[];
+}
+
+/** One reviewed stretch of one file. Lines are 1-based and inclusive, in the (new) FILE's numbering. */
+export interface Region {
+  /** A path or URI string, shown to users and used in prompts (repository-relative, forward slashes, for changes). */
   file: string;
   /** A VS Code language id or a file extension's language (e.g. `typescript`, `python`). */
   language: string;
@@ -11,6 +24,50 @@ export interface ReviewTarget {
   text: string;
   startLine: number;
   endLine: number;
+  /** For changes: the lines added or modified (the rest of the region is context). Absent: every line counts. */
+  changedLines?: LineRange[];
+  /** For changes: what went away, for the agents to see. */
+  removed?: RemovedLines[];
+}
+
+export type TargetKind = 'selection' | 'file' | 'changes';
+
+/** Why a changed file is not reviewed. */
+export const SKIP_REASONS = ['deleted', 'binary', 'lockfile', 'minified', 'generated', 'too-large', 'excluded', 'unreadable'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface SkippedFile {
+  file: string;
+  reason: SkipReason;
+}
+
+/** What is reviewed: a set of regions across files. A selection (or a whole file) is a set of one. */
+export interface ReviewTarget {
+  kind: TargetKind;
+  /** Says what was reviewed, for headers and logs (e.g. `src/a.ts:10-40`, `Uncommitted changes`). */
+  label: string;
+  regions: Region[];
+  /** Files of the changes that are not reviewed, and why. */
+  skipped?: SkippedFile[];
+}
+
+/** A region as results describe it: without its text. */
+export type RegionInfo = Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'>;
+
+/** A target as results describe it. */
+export interface TargetInfo {
+  kind: TargetKind;
+  label: string;
+  regions: RegionInfo[];
+  skipped?: SkippedFile[];
+}
+
+/** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */
+export interface CodeReplacement {
+  file: string;
+  startLine: number;
+  endLine: number;
+  code: string;
 }
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -19,6 +76,8 @@ export type Severity = (typeof SEVERITIES)[number];
 export interface Finding {
   /** Stable within a review (agent + index, or merged id). */
   id: string;
+  /** The file of the region it is in (as the region names it). */
+  file: string;
   /** Agents that reported it (more than one after a merge). */
   agents: string[];
   severity: Severity;
@@ -34,6 +93,8 @@ export interface Finding {
   confidence: number;
   /** True when the agent's line numbers fell outside the reviewed range and were clamped. */
   clamped?: boolean;
+  /** In a changes review with every finding kept: the finding touches no changed line. */
+  outsideChanges?: boolean;
 }
 
 /**
@@ -62,8 +123,10 @@ export interface AgentResult {
   findings: Finding[];
   /** True when the answer could not be parsed into findings and is kept as text. */
   unparsed?: boolean;
-  /** For `code` agents: the improved version of the reviewed range. */
+  /** For `code` agents on a single region: the improved version of the reviewed range. */
   improvedCode?: string;
+  /** For `code` agents: the improved version of each reviewed region it changed (one for a single region). */
+  replacements?: CodeReplacement[];
   rationale?: string;
   usage: Usage;
   costUsd: number;
@@ -85,7 +148,7 @@ export interface ReviewTotals {
 
 export interface ReviewSummary {
   reviewId: string;
-  target: Omit<ReviewTarget, 'text'>;
+  target: TargetInfo;
   agents: AgentResult[];
   /** Merged across agents, most severe first. */
   findings: Finding[];
@@ -110,7 +173,7 @@ export type ReviewEvent =
   | { type: 'started'; reviewId: string; agent: string; model: string }
   | { type: 'delta'; reviewId: string; agent: string; text: string }
   /** The gateway client is trying the agent's request again (or its fallback model) after a failed attempt. */
-  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: 'retry' | 'fallback' }
+  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: 'retry' | 'fallback'; waitMs?: number }
   | { type: 'finding'; reviewId: string; agent: string; finding: Finding }
   | { type: 'done'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }
@@ -131,6 +194,8 @@ export interface ReviewOptions {
   language: string;
   /** agent id → model id, for this review only. */
   modelOverrides?: Record<string, string>;
+  /** In a review of changes: keep findings that touch no changed line, marked `outsideChanges` (dropped otherwise). */
+  keepOutsideChanges?: boolean;
   /**
    * The repository's rules and agents and whether secrets were redacted, from `shapeReview` (core/prompt).
    * Without it, `run` redacts the target's secrets itself (when the setting is on) and uses no rules.

@@ -7,7 +7,7 @@ import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/rev
 import type { PanelActions, ReviewSessionHandle } from '../review/session';
 import { panelHtml, panelWebviewOptions } from './panelHtml';
 import { safeExternalUrl } from './links';
-import { toViewEvent } from './toViewEvents';
+import { toViewEvent, toTargetView } from './toViewEvents';
 
 /** What a panel needs from its manager. */
 export interface PanelHost {
@@ -80,9 +80,10 @@ export class ReviewPanel implements vscode.Disposable {
       sessionId: session.id,
       targetKey: session.targetKey,
       uri: session.uri.toString(),
-      target: { ...session.target },
+      ...toTargetView(session.target, session.counts),
       startedAt: session.startedAt,
       ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
+      ...(session.privacy ? { privacy: session.privacy } : {}),
     });
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
     this.view = view;
@@ -107,6 +108,10 @@ export class ReviewPanel implements vscode.Disposable {
     const target = this.view?.target;
     if (!target) {
       this.panel.title = this.host.strings().panelTitle;
+      return;
+    }
+    if (this.view?.changes) {
+      this.panel.title = vscode.l10n.t('Review: {0}', this.view.changes.label);
       return;
     }
     const name = target.file.split(/[\\/]/).pop() || target.file;

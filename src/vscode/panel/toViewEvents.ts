@@ -1,31 +1,64 @@
-import type { AgentResult, Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
-import type { AgentErrorView, AgentOutcome, FindingView, ReviewViewEvent } from '../../shared/protocol';
+import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from '../../core/review/types';
+import { revealBidi } from '../../shared/bidi';
+import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
 
 /**
  * Turns the pipeline's events into the panel's view events. Pure (no `vscode`), so it is unit-tested in
- * plain Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like.
+ * plain Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like. Model
+ * text crosses with its bidi control characters shown as visible `<U+202E>` tokens (Trojan Source).
  */
 
 export function toFindingView(f: Finding): FindingView {
   const v: FindingView = {
     id: f.id,
+    file: f.file,
     agents: f.agents.slice(),
     severity: f.severity,
-    title: f.title,
-    explanation: f.explanation,
+    title: revealBidi(f.title),
+    explanation: revealBidi(f.explanation),
     startLine: f.startLine,
     endLine: f.endLine,
     confidence: Number.isFinite(f.confidence) ? Math.min(1, Math.max(0, f.confidence)) : 0,
   };
-  if (f.suggestion !== undefined) v.suggestion = f.suggestion;
+  if (f.suggestion !== undefined) v.suggestion = revealBidi(f.suggestion);
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
+  if (f.outsideChanges) v.outsideChanges = true;
   return v;
+}
+
+/** Lines added and removed, when the host counted them (a changes review). */
+export interface ChangeCounts {
+  added: number;
+  removed: number;
+}
+
+/**
+ * The panel's view of a target: its only region for a selection or a file; for several regions the first one,
+ * plus what the header says of the whole (label, files, lines added and removed, skipped files).
+ */
+export function toTargetView(info: TargetInfo, counts?: ChangeCounts): Pick<ReviewView, 'target'> & Partial<Pick<ReviewView, 'changes'>> {
+  const first = info.regions[0];
+  const target = first
+    ? { file: first.file, language: first.language, startLine: first.startLine, endLine: first.endLine }
+    : { file: info.label, language: 'plaintext', startLine: 1, endLine: 1 };
+  if (info.kind !== 'changes' && info.regions.length <= 1) return { target };
+  return {
+    target,
+    changes: {
+      kind: info.kind,
+      label: info.label,
+      files: [...new Set(info.regions.map((r) => r.file))],
+      added: count(counts?.added ?? 0),
+      removed: count(counts?.removed ?? 0),
+      skipped: (info.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
+    },
+  };
 }
 
 function toErrorView(error: AgentResult['error']): AgentErrorView | undefined {
   if (!error) return undefined;
-  const v: AgentErrorView = { code: error.code, message: error.message };
+  const v: AgentErrorView = { code: error.code, message: revealBidi(error.message) };
   if (error.status !== undefined) v.status = error.status;
   if (error.model !== undefined) v.model = error.model;
   if (error.retryAfterMs !== undefined && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
@@ -40,7 +73,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   const o: AgentOutcome = {
     state,
     model: result.model,
-    text: result.text,
+    text: revealBidi(result.text),
     cached: result.cached,
     usage: {
       promptTokens: count(result.usage.promptTokens),
@@ -55,8 +88,8 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
     findingCount: result.findings.length,
   };
   if (result.unparsed) o.unparsed = true;
-  if (result.improvedCode !== undefined) o.improvedCode = result.improvedCode;
-  if (result.rationale !== undefined) o.rationale = result.rationale;
+  if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
+  if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);
   if (error) o.error = error;
   return o;
@@ -80,7 +113,7 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
     case 'started':
       return { kind: 'started', agent: event.agent, model: event.model };
     case 'delta':
-      return { kind: 'delta', agent: event.agent, text: event.text };
+      return { kind: 'delta', agent: event.agent, text: revealBidi(event.text) };
     case 'retrying':
       return { kind: 'retrying', agent: event.agent, attempt: count(event.attempt), model: event.model, code: event.code, reason: event.reason };
     case 'finding':

@@ -17,8 +17,11 @@ import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
+import type { PromptShaper } from '../privacy/promptShaper';
+import { rulesReport, type ShapeOutcome } from '../../core/prompt/shape';
 import { ReviewSession } from './reviewSession';
 import { MAX_REVIEW_CHARS, displayFile, targetFromEditor, targetKeyOf, type PreparedTarget } from './reviewTarget';
+import { singleTarget, soleRegion } from '../../core/review/target';
 import type { PanelActions, ReviewSessionHandle } from './session';
 
 export interface ReviewPanelsLike {
@@ -27,6 +30,11 @@ export interface ReviewPanelsLike {
   readonly onDidClose: vscode.Event<string>;
   /** Shows in the review's panel that these findings' fixes were applied, or that they were dismissed. */
   resolved(sessionId: string, findingIds: readonly string[], how: 'applied' | 'dismissed'): void;
+}
+
+/** The id under which region `index` of a review is anchored (the whole-range improved code of a single region). */
+export function anchorId(index: number): string {
+  return index === 0 ? IMPROVED_CODE : `${IMPROVED_CODE}#${index}`;
 }
 
 export interface ReviewControllerDeps {
@@ -40,6 +48,8 @@ export interface ReviewControllerDeps {
   cost: CostController;
   prompter: Prompter;
   log: QuorumLog;
+  /** The prompt-shaping step: rules, files never sent, secrets redacted. */
+  shaper: PromptShaper;
 }
 
 /** `auto` follows VS Code's display language: Korean for `ko…`, English otherwise; a code is used as given. */
@@ -67,6 +77,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
   /** Fires when a review starts (tests and integrations follow sessions through it). */
   readonly onDidStartReview = this.emitter.event;
+  /** Reviews the changes of a changes review's panel again, as they are now (set by the changes commands). */
+  rerunChanges: ((targetKey: string, options: { noCache: boolean }) => Promise<ReviewSummary | undefined>) | undefined;
 
   constructor(private readonly deps: ReviewControllerDeps) {
     void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, false);
@@ -124,7 +136,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       return undefined;
     }
     const limit = this.settings.review.confirmWholeFileOverLines;
-    const lines = prepared.target.endLine - prepared.target.startLine + 1;
+    const region = prepared.target.regions[0];
+    const lines = region ? region.endLine - region.startLine + 1 : 0;
     if (prepared.wholeFile && limit > 0 && lines > limit) {
       const go = vscode.l10n.t('Review Whole File');
       const choice = await this.deps.prompter.message(
@@ -140,16 +153,23 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+    // Files never sent are refused before anything else, the key included.
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target);
+    if (!shaping.outcome.ok) {
+      this.refuseExcluded(shaping.outcome);
+      return undefined;
+    }
+    const shaped = shaping.outcome.shaped;
     const apiKey = await this.deps.keys.ensureKey();
     if (!apiKey) return undefined;
     const settings = this.settings;
     const language = resolveLanguage(settings.review.language, vscode.env.language);
     const reviewId = randomUUID();
-    const base: ReviewOptions = { reviewId, language, noCache: opts.noCache };
+    const base: ReviewOptions = { reviewId, language, noCache: opts.noCache, prompt: shaped.prompt };
 
     let estimate: ReviewEstimate;
     try {
-      estimate = this.deps.pipeline.estimate(prepared.target, base);
+      estimate = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.configError(error);
       return undefined;
@@ -176,30 +196,43 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       // A finished review that a new one replaces is forgotten; a running one goes when it settles.
       if (previous.isDone) this.forget(previous);
     }
-    const session = new ReviewSession(reviewId, prepared.targetKey, prepared.uri, prepared.target, estimate, opts.noCache);
+    const session = new ReviewSession(reviewId, prepared.targetKey, prepared.uri, prepared.target, estimate, opts.noCache, prepared.uris, prepared.counts);
+    const rules = rulesReport(shaped.prompt, order);
+    session.privacy = { rules: rules.used, rulesDropped: rules.dropped, redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })) };
+    session.vault = shaped.vault;
+    if (rules.dropped.length > 0) {
+      void this.deps.prompter.message('info', vscode.l10n.t('Some repository rules did not fit in quorum.rules.maxTokens ({0} tokens) and were left out: {1}', settings.rules.maxTokens, rules.dropped.join(', ')), { id: 'privacy.rulesDropped' });
+    }
     this.sessions.set(session.id, session);
     this.latest.set(session.targetKey, session);
-    this.deps.store.add({
-      sessionId: session.id,
-      id: IMPROVED_CODE,
-      uri: session.uri,
-      range: { start: prepared.target.startLine - 1, end: prepared.target.endLine - 1 },
-      original: prepared.target.text,
-      replacement: undefined,
-      finding: undefined,
-      agent: 'coding',
+    // Each reviewed region is anchored: its lines follow edits, and the coding agent's code for it lands there.
+    prepared.target.regions.forEach((r, i) => {
+      this.deps.store.add({
+        sessionId: session.id,
+        id: anchorId(i),
+        uri: session.uriOf(r.file),
+        range: { start: r.startLine - 1, end: r.endLine - 1 },
+        original: r.text,
+        replacement: undefined,
+        finding: undefined,
+        agent: 'coding',
+      });
     });
     this.setRunning(+1);
     this.emitter.fire(session);
     this.panels?.show(session);
-    const t = prepared.target;
-    this.deps.log.info(`Review ${session.id} of ${t.file} lines ${t.startLine}-${t.endLine} (${t.language}, ${t.text.length} chars): ${order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${opts.noCache ? '; cache bypassed' : ''}`);
+    const t = shaped.target;
+    if (rules.used.length > 0) this.deps.log.info(`Review ${session.id}: repository rules ${rules.used.join(', ')}`);
+    if (shaped.redactions.length > 0) this.deps.log.info(`Review ${session.id}: redacted before sending: ${shaped.redactions.map((r) => `${r.file ? `${r.file} ` : ''}${r.kind} (lines ${r.line}-${r.endLine})`).join(', ')}`);
+    const chars = t.regions.reduce((n, r) => n + r.text.length, 0);
+    const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
+    this.deps.log.info(`Review ${session.id} of ${t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${opts.noCache ? '; cache bypassed' : ''}`);
 
     try {
       const summary = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: escapeLinkedText(vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', t.file, t.startLine, t.endLine)),
+          title: escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label)),
           cancellable: true,
         },
         async (progress, token) => {
@@ -241,6 +274,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     } finally {
       this.setRunning(-1);
     }
+  }
+
+  /** Reviewing a file that is never sent: say which rule keeps it back. */
+  private refuseExcluded(outcome: Extract<ShapeOutcome, { ok: false }>): void {
+    const where = outcome.rule.source === '.quorumignore' ? vscode.l10n.t('.quorumignore') : vscode.l10n.t('the setting quorum.privacy.exclude');
+    this.deps.log.info(`Review of ${outcome.file} refused: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
+    void this.deps.prompter.message('warning', vscode.l10n.t('Quorum never sends {0}: it matches "{1}" in {2}.', outcome.file, outcome.rule.pattern, where), { id: 'privacy.excluded' });
   }
 
   private forget(session: ReviewSession): void {
@@ -285,25 +325,47 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private onEvent(session: ReviewSession, event: ReviewEvent): void {
     session.push(event);
     if (event.type === 'finding') this.track(session, event.finding);
-    if (event.type === 'done' && event.result.improvedCode !== undefined) {
+    if (event.type === 'done' && event.result.improvedCode !== undefined && session.fullTarget.regions.length === 1) {
       const anchor = this.deps.store.get(session.id, IMPROVED_CODE);
-      if (anchor) this.deps.store.add({ ...anchor, replacement: event.result.improvedCode, agent: event.agent });
+      if (anchor) this.deps.store.add({ ...anchor, replacement: restoreSecrets(session, event.result.improvedCode), agent: event.agent });
+    } else if (event.type === 'done' && event.result.replacements) {
+      for (const r of event.result.replacements) {
+        const at = this.linesOf(session, r.file, r.startLine, r.endLine);
+        if (!at) continue;
+        const anchor = this.deps.store.get(session.id, anchorId(at.index));
+        const whole = anchor !== undefined && at.range.start === anchor.range.start && at.range.end === anchor.range.end;
+        const id = whole ? anchorId(at.index) : `${IMPROVED_CODE}:${r.file}:${r.startLine}-${r.endLine}`;
+        this.deps.store.add({ sessionId: session.id, id, uri: at.uri, range: at.range, original: at.original, replacement: restoreSecrets(session, r.code), finding: undefined, agent: event.agent });
+      }
     }
     if (event.type === 'done' || event.type === 'failed' || event.type === 'cancelled') this.logAgent(session, event.result);
   }
 
-  /** Adds a finding to the Problems panel at its current lines, unless the reviewed lines were edited since. */
+  /**
+   * Where lines start..end of a reviewed file are now: the region holding them, moved as far as its anchor was
+   * moved by edits since the review; undefined when the region's lines were deleted.
+   */
+  private linesOf(session: ReviewSession, file: string, start: number, end: number): { index: number; uri: vscode.Uri; range: { start: number; end: number }; original: string } | undefined {
+    const index = session.regionIndex(file, start, end);
+    const region = session.fullTarget.regions[index];
+    const anchor = region ? this.deps.store.get(session.id, anchorId(index)) : undefined;
+    if (!region || !anchor) return undefined;
+    const offset = anchor.range.start - (region.startLine - 1);
+    return { index, uri: anchor.uri, range: { start: start - 1 + offset, end: end - 1 + offset }, original: session.originalLines(index, start, end) };
+  }
+
+  /** Adds a finding to the Problems panel (of its file) at its current lines, unless the reviewed lines were edited since. */
   private track(session: ReviewSession, finding: Finding): void {
-    const anchor = this.deps.store.get(session.id, IMPROVED_CODE);
-    if (!anchor || session.cancelled) return;
-    const offset = anchor.range.start - (session.fullTarget.startLine - 1);
+    if (session.cancelled) return;
+    const at = this.linesOf(session, finding.file, finding.startLine, finding.endLine);
+    if (!at) return;
     this.deps.store.add({
       sessionId: session.id,
       id: finding.id,
-      uri: session.uri,
-      range: { start: finding.startLine - 1 + offset, end: finding.endLine - 1 + offset },
-      original: session.originalLines(finding.startLine, finding.endLine),
-      replacement: finding.suggestion,
+      uri: at.uri,
+      range: at.range,
+      original: at.original,
+      replacement: restoreSecrets(session, finding.suggestion),
       finding,
       agent: finding.agents[0] ?? '',
     });
@@ -322,13 +384,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const merged = new Map(summary.findings.map((f) => [f.id, f]));
     for (const e of session.events()) {
       if (e.type !== 'finding' || merged.has(e.finding.id)) continue;
-      const into = summary.findings.find((m) => e.finding.agents.some((a) => m.agents.includes(a)) && m.startLine <= e.finding.endLine && e.finding.startLine <= m.endLine);
+      const into = summary.findings.find((m) => m.file === e.finding.file && e.finding.agents.some((a) => m.agents.includes(a)) && m.startLine <= e.finding.endLine && e.finding.startLine <= m.endLine);
       if (into) session.aliases.set(e.finding.id, into.id);
       this.deps.store.remove(session.id, e.finding.id);
     }
     for (const f of summary.findings) {
       const tracked = this.deps.store.get(session.id, f.id);
-      if (tracked) this.deps.store.add({ ...tracked, finding: f, replacement: f.suggestion });
+      if (tracked) this.deps.store.add({ ...tracked, finding: f, replacement: restoreSecrets(session, f.suggestion) });
     }
     const t = summary.totals;
     this.deps.log.info(
@@ -420,10 +482,14 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     let uri: vscode.Uri;
     let start: number;
     let end: number;
-    if (last) {
+    const lastRegion = last ? soleRegion(last.fullTarget) : undefined;
+    if (last && last.fullTarget.kind === 'changes') {
+      return this.rerunChanges?.(last.targetKey, options);
+    }
+    if (last && lastRegion) {
       uri = last.uri;
-      start = last.fullTarget.startLine;
-      end = last.fullTarget.endLine;
+      start = lastRegion.startLine;
+      end = lastRegion.endLine;
     } else {
       // A panel restored after a reload: the key carries the document and the lines.
       const m = /^(.*)#L(\d+)-L(\d+)$/.exec(targetKey);
@@ -446,7 +512,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const text = doc.getText(new vscode.Range(start - 1, 0, end - 1, doc.lineAt(end - 1).text.length)).replace(/\r\n?/g, '\n');
     const prepared: PreparedTarget = {
       uri,
-      target: { file: displayFile(doc), language: doc.languageId, text, startLine: start, endLine: end },
+      target: singleTarget({ file: displayFile(doc), language: doc.languageId, text, startLine: start, endLine: end }),
       targetKey: targetKeyOf(uri, start, end),
       wholeFile: false,
     };
@@ -465,12 +531,15 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const id = this.resolve(sessionId, findingId);
     const tracked = this.deps.store.get(sessionId, id);
     const session = this.sessions.get(sessionId);
-    const uri: vscode.Uri | undefined = tracked?.uri ?? session?.uri;
+    let uri: vscode.Uri | undefined = tracked?.uri ?? session?.uri;
     let range: vscode.Range | undefined;
     if (tracked) range = new vscode.Range(tracked.range.start, 0, tracked.range.end, Number.MAX_SAFE_INTEGER);
     else {
       const f = session?.summary?.findings.find((x) => x.id === id) ?? session?.events().flatMap((e) => (e.type === 'finding' && e.finding.id === id ? [e.finding] : []))[0];
-      if (f) range = new vscode.Range(f.startLine - 1, 0, f.endLine - 1, Number.MAX_SAFE_INTEGER);
+      if (f) {
+        range = new vscode.Range(f.startLine - 1, 0, f.endLine - 1, Number.MAX_SAFE_INTEGER);
+        if (session) uri = session.uriOf(f.file);
+      }
     }
     if (!uri || !range) return;
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -518,4 +587,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.latest.clear();
     this.emitter.dispose();
   }
+}
+
+/**
+ * A suggestion or improved code with the review's secret placeholders put back to the user's real text, so
+ * that applying it never writes `[REDACTED:…]` over a value.
+ */
+function restoreSecrets(session: ReviewSession, text: string | undefined): string | undefined {
+  return text === undefined || !session.vault ? text : session.vault.restore(text);
 }

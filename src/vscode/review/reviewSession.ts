@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import type { CostEstimate, ReviewEvent, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import { targetInfo } from '../../core/review/target';
+import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
+import type { ChangeCounts } from '../panel/toViewEvents';
+import type { PrivacyView } from '../../shared/protocol';
+import type { SecretVault } from '../../core/prompt/secrets';
 import type { ReviewSessionHandle } from './session';
 
 /** One review: its target, its events so far, and the means to cancel it. */
@@ -13,6 +17,10 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   summary: ReviewSummary | undefined;
   /** Finding ids of single agents that the merge folded into another finding → that finding's id. */
   readonly aliases = new Map<string, string>();
+  /** Rules and redactions of this review, for the panel. */
+  privacy: PrivacyView | undefined;
+  /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
+  vault: SecretVault | undefined;
 
   constructor(
     readonly id: string,
@@ -22,12 +30,26 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
     readonly fullTarget: ReviewTarget,
     readonly estimate: CostEstimate | undefined,
     readonly noCache: boolean,
-  ) {}
+    /** The document of each reviewed file (by the regions' `file`); `uri` for files not listed. */
+    private readonly uris: ReadonlyMap<string, vscode.Uri> = new Map(),
+    readonly counts?: ChangeCounts,
+  ) {
+    this.target = targetInfo(fullTarget);
+  }
 
-  get target(): Omit<ReviewTarget, 'text'> {
-    const { text: _text, ...rest } = this.fullTarget;
-    void _text;
-    return rest;
+  readonly target: TargetInfo;
+
+  /** The document of a reviewed file. */
+  uriOf(file: string): vscode.Uri {
+    return this.uris.get(file) ?? this.uri;
+  }
+
+  /** The index of the region of `file` that holds lines start..end (or, failing that, line start); -1 when none. */
+  regionIndex(file: string, start: number, end: number): number {
+    const regions = this.fullTarget.regions;
+    const holds = (r: Region, a: number, b: number) => r.file === file && r.startLine <= a && b <= r.endLine;
+    const i = regions.findIndex((r) => holds(r, start, end));
+    return i >= 0 ? i : regions.findIndex((r) => holds(r, start, start));
   }
 
   get isDone(): boolean {
@@ -52,10 +74,12 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
     this.emitter.fire(event);
   }
 
-  /** The original text of file lines `start..end` (1-based, within the target). */
-  originalLines(start: number, end: number): string {
-    const lines = this.fullTarget.text.split(/\r\n|\r|\n/);
-    return lines.slice(start - this.fullTarget.startLine, end - this.fullTarget.startLine + 1).join('\n');
+  /** The original text of file lines `start..end` (1-based, within region `index` of the target). */
+  originalLines(index: number, start: number, end: number): string {
+    const region = this.fullTarget.regions[index];
+    if (!region) return '';
+    const lines = region.text.split(/\r\n|\r|\n/);
+    return lines.slice(start - region.startLine, end - region.startLine + 1).join('\n');
   }
 
   cancel(): void {

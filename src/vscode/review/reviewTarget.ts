@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { singleTarget } from '../../core/review/target';
 import type { ReviewTarget } from '../../core/review/types';
+import type { ChangeCounts } from '../panel/toViewEvents';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */
 export const MAX_REVIEW_CHARS = 400_000;
@@ -9,6 +11,10 @@ export interface PreparedTarget {
   target: ReviewTarget;
   targetKey: string;
   wholeFile: boolean;
+  /** The document of each reviewed file, for targets of several files (`uri` otherwise). */
+  uris?: ReadonlyMap<string, vscode.Uri>;
+  /** Lines added and removed, for a review of changes. */
+  counts?: ChangeCounts;
 }
 
 export type TargetProblem = { kind: 'empty' } | { kind: 'binary' } | { kind: 'huge'; chars: number };
@@ -48,7 +54,7 @@ export function targetFromEditor(editor: vscode.TextEditor): PreparedTarget | Ta
   if (text.trim() === '') return { kind: 'empty' };
   if (text.length > MAX_REVIEW_CHARS) return { kind: 'huge', chars: text.length };
   if (looksBinary(text)) return { kind: 'binary' };
-  const target: ReviewTarget = { file: displayFile(doc), language: doc.languageId, text: text.replace(/\r\n?/g, '\n'), startLine: start + 1, endLine: end + 1 };
+  const target: ReviewTarget = singleTarget({ file: displayFile(doc), language: doc.languageId, text: text.replace(/\r\n?/g, '\n'), startLine: start + 1, endLine: end + 1 }, wholeFile ? 'file' : 'selection');
   return { uri: doc.uri, target, targetKey: targetKeyOf(doc.uri, start + 1, end + 1), wholeFile };
 }
 

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
-import type { CostEstimate, ReviewEvent, ReviewTarget } from '../../core/review/types';
+import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
+import type { ChangeCounts } from '../panel/toViewEvents';
+import type { PrivacyView } from '../../shared/protocol';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;
@@ -9,8 +11,11 @@ export interface ReviewSessionHandle {
   readonly id: string;
   /** Identifies the reviewed target (document URI + line range): one panel per target, reused on re-run. */
   readonly targetKey: string;
+  /** The reviewed document (the first file's, for a review of several files). */
   readonly uri: vscode.Uri;
-  readonly target: Omit<ReviewTarget, 'text'>;
+  readonly target: TargetInfo;
+  /** Lines added and removed, for a review of changes. */
+  readonly counts?: ChangeCounts;
   /** The estimate made before anything was sent. */
   readonly estimate: CostEstimate | undefined;
   readonly startedAt: number;
@@ -18,6 +23,8 @@ export interface ReviewSessionHandle {
   events(): readonly ReviewEvent[];
   readonly onEvent: vscode.Event<ReviewEvent>;
   readonly isDone: boolean;
+  /** Repository rules used and left out, secrets redacted: shown in the panel's header. */
+  readonly privacy?: PrivacyView;
 }
 
 /** What the panel can ask the host to do. Implemented by the review controller. */

@@ -13,11 +13,14 @@ interface CodeCase { parsed: boolean; improvedCode?: string; rationale?: string;
 const { _target: findingsTarget, ...findingsCases } = JSON.parse(read('expected.json')) as { _target: { startLine: number; endLine: number } } & Record<string, FindingsCase>;
 const { _target: codeTarget, ...codeCases } = JSON.parse(read('expected-code.json')) as { _target: { startLine: number } } & Record<string, CodeCase>;
 
+const findingsScope = { regions: [{ file: 'src/users.ts', ...findingsTarget }] };
+const codeScope = { regions: [{ file: 'src/users.ts', startLine: codeTarget.startLine, endLine: codeTarget.startLine + 1000 }] };
+
 describe('findings parser over a corpus of messy model answers', () => {
   const target = findingsTarget;
   for (const [name, expected] of Object.entries(findingsCases) as [string, FindingsCase][]) {
     it(name, () => {
-      const result = parseFindings(read(name), 'analyst', target);
+      const result = parseFindings(read(name), 'analyst', findingsScope);
       assert.equal(result.parsed, expected.parsed, 'parsed');
       assert.equal(result.findings.length, expected.findings.length, 'number of findings');
       expected.findings.forEach((want, i) => {
@@ -28,6 +31,7 @@ describe('findings parser over a corpus of messy model answers', () => {
         }
         assert.ok((got.startLine as number) >= target.startLine && (got.endLine as number) <= target.endLine, 'lines inside the range');
         assert.deepEqual(got.agents, ['analyst']);
+        assert.equal(got.file, 'src/users.ts', 'a single-region review puts every finding in its file');
         assert.ok(typeof got.confidence === 'number' && got.confidence >= 0 && got.confidence <= 1);
       });
     });
@@ -37,7 +41,7 @@ describe('findings parser over a corpus of messy model answers', () => {
 describe('coding-agent answer parser over a corpus', () => {
   for (const [name, expected] of Object.entries(codeCases) as [string, CodeCase][]) {
     it(name, () => {
-      const result = parseCodeAnswer(read(name), codeTarget);
+      const result = parseCodeAnswer(read(name), codeScope);
       assert.equal(result.parsed, expected.parsed);
       if (expected.improvedCode !== undefined) assert.equal(result.improvedCode, expected.improvedCode);
       if (expected.rationale !== undefined) assert.equal(result.rationale, expected.rationale);
@@ -50,7 +54,7 @@ describe('coding-agent answer parser over a corpus', () => {
 describe('findings parser limits', () => {
   it('keeps at most MAX_FINDINGS_PER_AGENT findings of a runaway answer', () => {
     const many = JSON.stringify({ findings: Array.from({ length: 500 }, (_, i) => ({ severity: 'low', title: `t${i}`, explanation: 'e', startLine: 12 })) });
-    const result = parseFindings(many, 'analyst', findingsTarget);
+    const result = parseFindings(many, 'analyst', findingsScope);
     assert.equal(result.findings.length, MAX_FINDINGS_PER_AGENT);
     assert.deepEqual(new Set(result.findings.map((f) => f.id)).size, MAX_FINDINGS_PER_AGENT, 'ids are unique');
   });

@@ -3,15 +3,16 @@ import { cleanCode, stripFence, stripLineNumbers } from '../../../src/core/agent
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/agents/contextWindows';
 import { languageFromLocale, languageName, normalizeLanguage } from '../../../src/core/agents/language';
 import { buildMessages, numberLines } from '../../../src/core/agents/messages';
+import { singleTarget } from '../../../src/core/review/target';
 import type { ReviewTarget } from '../../../src/core/review/types';
 
-const target: ReviewTarget = {
+const target: ReviewTarget = singleTarget({
   file: 'src/users.ts',
   language: 'typescript',
   text: 'function f(a) {\n  return a ``` 1;\n}',
   startLine: 98,
   endLine: 100,
-};
+});
 
 describe('prompt building', () => {
   it('numbers lines with the file numbering, aligned', () => {
@@ -45,7 +46,7 @@ describe('prompt building', () => {
       target,
       language: 'en',
       inputs: [
-        { agent: 'security', title: 'Security', status: 'ok', text: '', findings: [{ id: 's-1', agents: ['security'], severity: 'high', title: 'SQLi', explanation: 'bad', startLine: 99, endLine: 99, confidence: 0.9, cwe: 'CWE-89' }] },
+        { agent: 'security', title: 'Security', status: 'ok', text: '', findings: [{ id: 's-1', file: 'src/users.ts', agents: ['security'], severity: 'high', title: 'SQLi', explanation: 'bad', startLine: 99, endLine: 99, confidence: 0.9, cwe: 'CWE-89' }] },
         { agent: 'analyst', title: 'Analyst', status: 'error', text: '', findings: [] },
         { agent: 'architecture', title: 'Architecture', status: 'ok', text: 'free text review', findings: [], unparsed: true },
       ],

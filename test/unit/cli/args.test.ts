@@ -13,12 +13,12 @@ function result(agent: string, over: Partial<AgentResult> = {}): AgentResult {
 }
 function summary(over: Partial<ReviewSummary> = {}): ReviewSummary {
   return {
-    reviewId: 'r', target: { file: 'a.ts', language: 'typescript', startLine: 3, endLine: 9 },
+    reviewId: 'r', target: { kind: 'selection', label: 'a.ts:3-9', regions: [{ file: 'a.ts', language: 'typescript', startLine: 3, endLine: 9 }] },
     agents: [result('analyst'), result('security')], findings: [],
     totals: { costUsd: 0.002, promptTokens: 20, completionTokens: 10, cachedTokens: 0, requests: 2, retries: 0 }, cancelled: false, elapsedMs: 1500, ...over,
   };
 }
-const finding = { id: 'analyst-1', agents: ['analyst', 'security'], severity: 'high' as const, title: 'Bad <thing> | here', explanation: 'why', startLine: 4, endLine: 5, confidence: 0.8, suggestion: 'x();' };
+const finding = { id: 'analyst-1', file: 'a.ts', agents: ['analyst', 'security'], severity: 'high' as const, title: 'Bad <thing> | here', explanation: 'why', startLine: 4, endLine: 5, confidence: 0.8, suggestion: 'x();' };
 
 describe('CLI arguments', () => {
   it('parses every option, in both --flag value and --flag=value forms', () => {

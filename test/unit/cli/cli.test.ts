@@ -91,6 +91,13 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.equal(run.code, 0, run.stderr);
     const out = parseJson(run);
     assert.deepEqual(out.target, { file: fixture, startLine: 1, endLine: 9 });
+    // The same shape as a review of changes: the regions sent, nothing skipped, a file on every finding, the merged list.
+    assert.deepEqual(out.targets, [{ file: fixture, startLine: 1, endLine: 9 }]);
+    assert.deepEqual(out.skipped, []);
+    assert.ok(out.agents.flatMap((a) => a.findings).every((f) => f.file === fixture));
+    assert.deepEqual(out.findings.map((f) => [f.file, f.severity, f.title]), [[fixture, 'critical', 'SQL injection in the user lookup'], [fixture, 'low', 'Connection opened per call']]);
+    assert.deepEqual(new Set(out.findings[0]?.agents), new Set(['analyst', 'security']));
+    assert.equal(out.findings[0]?.cwe, 'CWE-89');
     assert.deepEqual(out.agents.map((a) => [a.id, a.model, a.status]), [
       ['analyst', 'gpt-4.1', 'ok'], ['architecture', 'claude-sonnet-4.5', 'ok'], ['security', 'gemini-2.5-flash', 'ok'], ['coding', 'deepseek-v3.2', 'ok'],
     ]);

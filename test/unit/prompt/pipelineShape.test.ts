@@ -5,11 +5,12 @@ import type { PromptShape } from '../../../src/core/prompt/shape';
 import { ReviewCache } from '../../../src/core/review/cache';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
 import type { ReviewTarget } from '../../../src/core/review/types';
+import { singleTarget } from '../../../src/core/review/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 
 const KEY = 'sk-test-shape-0123456789';
-const target: ReviewTarget = { file: 'src/a.ts', language: 'typescript', text: 'const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";\nexport {};', startLine: 1, endLine: 2 };
+const target: ReviewTarget = singleTarget({ file: 'src/a.ts', language: 'typescript', text: 'const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";\nexport {};', startLine: 1, endLine: 2 });
 const shape = (body: string, extra: Partial<PromptShape> = {}): PromptShape => ({
   rules: [{ path: '.quorum/instructions.md', scope: { kind: 'all' }, body, tokens: 5, specificity: 1 }],
   files: ['src/a.ts'],

@@ -8,6 +8,8 @@ import { nodeRepoFs } from '../../../src/core/prompt/repoFs';
 import { loadRepositoryRules, type RuleFile } from '../../../src/core/prompt/repository';
 import { rulesBlock, selectRules } from '../../../src/core/prompt/ruleSelection';
 import { loadPromptContext, shapeReview } from '../../../src/core/prompt/shape';
+import { singleTarget } from '../../../src/core/review/target';
+import type { ReviewTarget } from '../../../src/core/review/types';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { DEFAULT_PRIVACY_EXCLUDE } from '../../../src/core/settings/schema';
 
@@ -136,17 +138,39 @@ describe('shaping a review', () => {
 
   it('refuses an excluded file and redacts secrets otherwise (unless redaction is off)', async () => {
     const ctx = await loadPromptContext({ settings, fs: undefined, trusted: true, useRules: true });
-    const refused = await shapeReview({ file: '/home/u/app/.env', language: 'plaintext', text: 'A=1', startLine: 1, endLine: 1 }, undefined, ctx);
+    const refused = await shapeReview(singleTarget({ file: '/home/u/app/.env', language: 'plaintext', text: 'A=1', startLine: 1, endLine: 1 }), undefined, ctx);
     assert.equal(refused.ok, false);
-    const target = { file: 'a.ts', language: 'typescript', text: 'x\nconst t = "ghp_0123456789abcdefghijABCDEFGHIJ012345";', startLine: 10, endLine: 11 };
+    const target = singleTarget({ file: 'a.ts', language: 'typescript', text: 'x\nconst t = "ghp_0123456789abcdefghijABCDEFGHIJ012345";', startLine: 10, endLine: 11 });
     const shaped = await shapeReview(target, 'a.ts', ctx);
     assert.ok(shaped.ok);
-    assert.equal(shaped.shaped.target.text, 'x\nconst t = "[REDACTED:github-token]";');
+    assert.equal(shaped.shaped.target.regions[0]?.text, 'x\nconst t = "[REDACTED:github-token]";');
     assert.deepEqual(shaped.shaped.redactions.map((r) => [r.kind, r.line]), [['github-token', 11]]);
     assert.equal(shaped.shaped.prompt.redacted, true);
     const off = await loadPromptContext({ settings: parseSettings({ privacy: { redactSecrets: false } }).settings, fs: undefined, trusted: true, useRules: true });
     const plain = await shapeReview(target, 'a.ts', off);
     assert.ok(plain.ok);
-    assert.equal(plain.shaped.target.text, target.text);
+    assert.equal(plain.shaped.target.regions[0]?.text, target.regions[0]?.text);
+  });
+});
+
+describe('prompt shaping of a review of changes', () => {
+  it('lists excluded files as skipped, redacts each region and names the file of each redaction', async () => {
+    const settings = parseSettings({}).settings;
+    const ctx = await loadPromptContext({ settings, fs: undefined, trusted: true, useRules: true });
+    const target: ReviewTarget = {
+      kind: 'changes',
+      label: 'Uncommitted changes',
+      regions: [
+        { file: 'config/.env', language: 'plaintext', text: 'A=1', startLine: 1, endLine: 1, changedLines: [{ start: 1, end: 1 }] },
+        { file: 'src/a.ts', language: 'typescript', text: 'x\nconst t = "ghp_0123456789abcdefghijABCDEFGHIJ012345";', startLine: 10, endLine: 11, changedLines: [{ start: 11, end: 11 }] },
+      ],
+      skipped: [{ file: 'yarn.lock', reason: 'lockfile' }],
+    };
+    const shaped = await shapeReview(target, undefined, ctx);
+    assert.ok(shaped.ok);
+    assert.deepEqual(shaped.shaped.target.regions.map((r) => r.file), ['src/a.ts']);
+    assert.deepEqual(shaped.shaped.target.skipped, [{ file: 'yarn.lock', reason: 'lockfile' }, { file: 'config/.env', reason: 'excluded' }]);
+    assert.deepEqual(shaped.shaped.redactions.map((r) => [r.file, r.kind, r.line]), [['src/a.ts', 'github-token', 11]]);
+    assert.deepEqual(shaped.shaped.prompt.files, ['src/a.ts']);
   });
 });

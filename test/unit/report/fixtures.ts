@@ -9,13 +9,18 @@ export function agent(id: string, over: Partial<AgentResult> = {}): AgentResult 
 }
 
 export function finding(over: Partial<Finding> & Pick<Finding, 'severity' | 'title'>): Finding {
-  return { id: `f-${over.title}`, agents: ['analyst'], explanation: 'Because.', startLine: 2, endLine: 2, confidence: 0.6, ...over };
+  return { id: `f-${over.title}`, file: '/repo/src/db/users.py', agents: ['analyst'], explanation: 'Because.', startLine: 2, endLine: 2, confidence: 0.6, ...over };
+}
+
+/** The target of a review of lines 1..lines of one file. */
+export function fileTarget(file: string, lines: number): ReviewSummary['target'] {
+  return { kind: 'file', label: `${file}:1-${lines}`, regions: [{ file, language: 'python', startLine: 1, endLine: lines }] };
 }
 
 export function summary(findings: Finding[], over: Partial<ReviewSummary> = {}): ReviewSummary {
   return {
     reviewId: 'r1',
-    target: { file: '/repo/src/db/users.py', language: 'python', startLine: 1, endLine: 12 },
+    target: fileTarget('/repo/src/db/users.py', 12),
     agents: [agent('analyst'), agent('architecture'), agent('security'), agent('coding')],
     findings,
     totals: { costUsd: 0.004, promptTokens: 400, completionTokens: 200, cachedTokens: 0, requests: 4, retries: 0 },

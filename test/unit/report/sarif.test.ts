@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { Log, Result } from 'sarif';
 import { toSarif, type SarifOptions } from '../../../src/core/report/sarif';
 import { ruleIdOf, slug } from '../../../src/core/report/ruleId';
-import { agent, finding, summary } from './fixtures';
+import { agent, fileTarget, finding, summary } from './fixtures';
 
 const FILE = [
   'import sqlite3',
@@ -84,9 +84,9 @@ describe('SARIF output', () => {
   });
 
   it('percent-encodes paths as URI references, and gives files outside the root a file: URI of their own', () => {
-    const spaced = toSarif(summary([sqli], { target: { file: '/repo/my dir/a#b.py', language: 'python', startLine: 1, endLine: 7 } }), options());
+    const spaced = toSarif(summary([{ ...sqli, file: '/repo/my dir/a#b.py' }], { target: fileTarget('/repo/my dir/a#b.py', 7) }), options());
     assert.deepEqual(location(only(run(spaced).results))?.artifactLocation, { uri: 'my%20dir/a%23b.py', uriBaseId: '%SRCROOT%' });
-    const outside = toSarif(summary([sqli], { target: { file: '/elsewhere/x.py', language: 'python', startLine: 1, endLine: 7 } }), options());
+    const outside = toSarif(summary([{ ...sqli, file: '/elsewhere/x.py' }], { target: fileTarget('/elsewhere/x.py', 7) }), options());
     assert.deepEqual(location(only(run(outside).results))?.artifactLocation, { uri: 'file:///elsewhere/x.py' });
   });
 

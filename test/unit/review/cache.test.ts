@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { cacheKey, ReviewCache, type CacheKeyParts } from '../../../src/core/review/cache';
 
 const parts: CacheKeyParts = {
-  agent: 'analyst', model: 'gpt-4.1', fallbackModel: '', promptVersion: 'v1', language: 'en', file: 'a.ts',
-  startLine: 1, endLine: 3, messages: [{ role: 'user', content: 'code' }], maxTokens: 4096, responseFormat: true,
+  agent: 'analyst', model: 'gpt-4.1', fallbackModel: '', promptVersion: 'v1', language: 'en',
+  regions: [{ file: 'a.ts', startLine: 1, endLine: 3 }], messages: [{ role: 'user', content: 'code' }], maxTokens: 4096, responseFormat: true,
 };
 
 describe('review cache', () => {
@@ -26,7 +26,7 @@ describe('review cache', () => {
 
   it('hands out copies, so a caller cannot change what is cached', () => {
     const cache = new ReviewCache();
-    cache.set('k', { model: 'm', text: 't', findings: [{ id: 'a-1', agents: ['a'], severity: 'low', title: 'x', explanation: '', startLine: 1, endLine: 1, confidence: 0.5 }] });
+    cache.set('k', { model: 'm', text: 't', findings: [{ id: 'a-1', file: 'a.ts', agents: ['a'], severity: 'low', title: 'x', explanation: '', startLine: 1, endLine: 1, confidence: 0.5 }] });
     const first = cache.get('k', 60_000);
     first?.findings.pop();
     assert.equal(cache.get('k', 60_000)?.findings.length, 1);
@@ -44,7 +44,7 @@ describe('review cache', () => {
   it('keys on everything that makes two requests differ', () => {
     const base = cacheKey(parts);
     assert.equal(cacheKey({ ...parts }), base);
-    for (const change of [{ model: 'gpt-4o' }, { language: 'ko' }, { promptVersion: 'v2' }, { startLine: 2 }, { agent: 'security' }, { messages: [{ role: 'user' as const, content: 'code!' }] }]) {
+    for (const change of [{ model: 'gpt-4o' }, { language: 'ko' }, { promptVersion: 'v2' }, { regions: [{ file: 'a.ts', startLine: 2, endLine: 3 }] }, { agent: 'security' }, { messages: [{ role: 'user' as const, content: 'code!' }] }]) {
       assert.notEqual(cacheKey({ ...parts, ...change }), base, JSON.stringify(change));
     }
   });

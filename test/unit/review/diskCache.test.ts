@@ -8,10 +8,10 @@ import { DISK_CACHE_FOLDER, DiskCache, urlSecrets } from '../../../src/core/revi
 import { defaultCacheDir } from '../../../src/cli/cacheDir';
 
 const root = resolve(__dirname, '..', '..', '..');
-const key = (n: number) => cacheKey({ agent: 'analyst', model: 'm', fallbackModel: '', promptVersion: 'v1', language: 'en', file: 'a.ts', startLine: n, endLine: n, messages: [], maxTokens: 1, responseFormat: true });
+const key = (n: number) => cacheKey({ agent: 'analyst', model: 'm', fallbackModel: '', promptVersion: 'v1', language: 'en', regions: [{ file: 'a.ts', startLine: n, endLine: n }], messages: [], maxTokens: 1, responseFormat: true });
 const answer = (text: string): CachedAnswer => ({
   model: 'gpt-4.1', text,
-  findings: [{ id: 'analyst-1', agents: ['analyst'], severity: 'high', title: 'SQL injection', explanation: 'e', startLine: 3, endLine: 4, cwe: 'CWE-89', confidence: 0.7 }],
+  findings: [{ id: 'analyst-1', file: 'a.ts', agents: ['analyst'], severity: 'high', title: 'SQL injection', explanation: 'e', startLine: 3, endLine: 4, cwe: 'CWE-89', confidence: 0.7 }],
 });
 const tempDir = () => mkdtempSync(join(tmpdir(), 'quorum-disk-cache-'));
 

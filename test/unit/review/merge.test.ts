@@ -5,7 +5,7 @@ import type { Finding } from '../../../src/core/review/types';
 let n = 0;
 function finding(agent: string, over: Partial<Finding>): Finding {
   n += 1;
-  return { id: `${agent}-${n}`, agents: [agent], severity: 'medium', title: 't', explanation: 'e', startLine: 10, endLine: 10, confidence: 0.5, ...over };
+  return { id: `${agent}-${n}`, file: 'a.ts', agents: [agent], severity: 'medium', title: 't', explanation: 'e', startLine: 10, endLine: 10, confidence: 0.5, ...over };
 }
 
 describe('merging findings across agents', () => {
@@ -71,5 +71,17 @@ describe('merging findings across agents', () => {
     assert.equal(titleSimilarity('Same', 'same'), 1);
     assert.ok(titleSimilarity('Hard-coded API key', 'API key hard-coded in source') >= 0.6);
     assert.ok(titleSimilarity('Off-by-one in loop', 'Unvalidated redirect') < 0.4);
+  });
+});
+
+describe('merging findings across files', () => {
+  it('merges the same issue only within one file', () => {
+    const merged = mergeFindings([
+      finding('analyst', { file: 'src/a.ts', title: 'SQL injection in lookup', startLine: 5, endLine: 5 }),
+      finding('security', { file: 'src/b.ts', title: 'SQL injection in lookup', startLine: 5, endLine: 5 }),
+      finding('architecture', { file: 'src/a.ts', title: 'SQL injection in lookup', startLine: 4, endLine: 6 }),
+    ]);
+    assert.equal(merged.length, 2);
+    assert.deepEqual(merged.map((f) => [f.file, [...f.agents].sort()]).sort(), [['src/a.ts', ['analyst', 'architecture']], ['src/b.ts', ['security']]]);
   });
 });

@@ -4,6 +4,7 @@ import { createGateway, type GatewayClient } from '../../../src/core/gateway/cli
 import { ReviewCache } from '../../../src/core/review/cache';
 import { ReviewConfigError } from '../../../src/core/review/errors';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { singleTarget } from '../../../src/core/review/target';
 import { likelyOutputTokens, TYPICAL_FINDINGS_TOKENS } from '../../../src/core/review/likelyOutput';
 import { countTokens } from '../../../src/core/tokens/count';
 import type { ReviewEvent, ReviewTarget } from '../../../src/core/review/types';
@@ -13,7 +14,7 @@ import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } 
 
 const KEY = 'sk-test-pipeline-0123456789';
 
-const target: ReviewTarget = {
+const target: ReviewTarget = singleTarget({
   file: 'src/users.ts',
   language: 'typescript',
   text: [
@@ -24,7 +25,7 @@ const target: ReviewTarget = {
   ].join('\n'),
   startLine: 20,
   endLine: 23,
-};
+});
 
 const findings = (...list: object[]) => JSON.stringify({ findings: list });
 const sqli = { severity: 'critical', title: 'SQL injection in user lookup', explanation: 'name is interpolated.', startLine: 21, endLine: 21, cwe: 'CWE-89', confidence: 0.6, suggestion: "  const rows = await db.query('SELECT * FROM users WHERE name = ?', [name]);" };
@@ -134,7 +135,9 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const analyst = events.filter((e) => 'agent' in e && e.agent === 'analyst').map((e) => e.type);
     assert.ok(analyst.indexOf('retrying') > analyst.indexOf('started') && analyst.indexOf('retrying') < analyst.indexOf('delta'), analyst.join(' '));
     const retry = events.find((e) => e.type === 'retrying');
-    assert.deepEqual(retry && { ...retry, reviewId: undefined }, { type: 'retrying', reviewId: undefined, agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry' });
+    assert.deepEqual(retry && { ...retry, reviewId: undefined, waitMs: undefined }, { type: 'retrying', reviewId: undefined, agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry', waitMs: undefined });
+    // It also says how long the client waits first (the backoff: 1–2 ms with this test's tuning).
+    assert.ok(retry?.type === 'retrying' && retry.waitMs !== undefined && retry.waitMs >= 1 && retry.waitMs <= 5, JSON.stringify(retry));
     assert.equal(summary.agents.find((a) => a.agent === 'analyst')?.status, 'ok');
     assert.equal(events.filter((e) => e.type === 'retrying').length, 1, 'only the retried agent says so');
   });
@@ -224,7 +227,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
   it('rejects unknown agents and bad model overrides', async () => {
     await assert.rejects(run(make(), { agents: ['analyst', 'nobody'] }), (e: unknown) => e instanceof ReviewConfigError && e.code === 'unknown-agent' && /"nobody"/.test(e.message));
     await assert.rejects(run(make(), { modelOverrides: { analyst: 'bad model' } }), (e: unknown) => e instanceof ReviewConfigError && e.code === 'invalid-model');
-    await assert.rejects(make().run({ ...target, text: '  \n' }, { language: 'en' }, () => undefined), (e: unknown) => e instanceof ReviewConfigError && e.code === 'empty-target');
+    await assert.rejects(make().run({ ...target, regions: target.regions.map((r) => ({ ...r, text: '  \n' })) }, { language: 'en' }, () => undefined), (e: unknown) => e instanceof ReviewConfigError && e.code === 'empty-target');
   });
 
   it('runs a chosen subset with model overrides and custom agents', async () => {
@@ -306,7 +309,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
   });
 
   it('refuses a prompt over the model\'s context window, naming the limit and the size, without sending it', async () => {
-    const big: ReviewTarget = { ...target, text: Array.from({ length: 800 }, (_, i) => `const value${i} = compute(${i}, "some text to make the line longer");`).join('\n'), startLine: 1, endLine: 800 };
+    const big: ReviewTarget = singleTarget({ file: 'src/users.ts', language: 'typescript', text: Array.from({ length: 800 }, (_, i) => `const value${i} = compute(${i}, "some text to make the line longer");`).join('\n'), startLine: 1, endLine: 800 });
     const estimate = make().estimate(big, { language: 'en', modelOverrides: { analyst: 'gpt-4' } });
     assert.equal(estimate.perAgent.analyst?.contextWindow, 8192);
     assert.ok((estimate.perAgent.analyst?.tooLarge?.size ?? 0) > 8192);
@@ -345,7 +348,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.equal(estimate.perAgent.analyst?.likelyCompletionTokens, TYPICAL_FINDINGS_TOKENS);
     // The coding agent rewrites the reviewed lines: its likely answer grows with them.
     const codeTokens = estimate.perAgent.coding?.likelyCompletionTokens ?? 0;
-    assert.equal(codeTokens, Math.ceil((countTokens(target.text) * 110) / 100) + 200);
+    assert.equal(codeTokens, Math.ceil((countTokens(target.regions[0]?.text ?? '') * 110) / 100) + 200);
     const sum = Object.values(estimate.perAgent).reduce((n, a) => n + a.likelyUsd, 0);
     assert.ok(Math.abs(sum - estimate.likelyUsd) < 1e-12);
   });
@@ -362,5 +365,48 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.ok(!JSON.stringify(events).includes(KEY));
     assert.ok(!JSON.stringify(summary).includes(KEY));
     assert.equal(summary.agents[0]?.error?.code, 'auth');
+  });
+});
+
+describe('review pipeline on changes across files (against the loopback test gateway)', () => {
+  let tg: TestGateway;
+  let gateway: GatewayClient;
+  let settings: QuorumSettings;
+  const changes: ReviewTarget = {
+    kind: 'changes',
+    label: 'Uncommitted changes',
+    regions: [
+      { file: 'src/a.ts', language: 'typescript', startLine: 1, endLine: 4, text: 'a\nb\nc\nd', changedLines: [{ start: 2, end: 2 }] },
+      { file: 'src/b.ts', language: 'typescript', startLine: 5, endLine: 6, text: 'e\nf', changedLines: [{ start: 5, end: 6 }] },
+    ],
+  };
+
+  before(async () => {
+    tg = await startTestGateway({ apiKey: KEY });
+    settings = parseSettings({ gateway: { baseUrl: tg.url } }).settings;
+    gateway = createGateway({ settings: () => settings, apiKey: () => KEY });
+  });
+  after(async () => {
+    gateway.dispose();
+    await tg.close();
+  });
+
+  it('drops findings that touch no changed line, or keeps them marked; merges per file; proposes code per region', async () => {
+    tg.script((req) => {
+      if (req.model === 'deepseek-v3.2') return { text: JSON.stringify({ rationale: 'r', replacements: [{ file: 'src/b.ts', startLine: 5, endLine: 6, code: 'E\nF' }] }) };
+      return { text: findings(
+        { file: 'src/a.ts', severity: 'high', title: 'Null check removed', startLine: 2, endLine: 2 },
+        { file: 'src/a.ts', severity: 'low', title: 'Old naming', startLine: 4, endLine: 4 },
+        { file: 'src/b.ts', severity: 'high', title: 'Null check removed', startLine: 5, endLine: 5 },
+      ) };
+    });
+    const pipeline = new ReviewPipeline({ gateway, settings: () => settings });
+    const summary = await pipeline.run(changes, { language: 'en', noCache: true }, () => undefined);
+    assert.deepEqual(summary.findings.map((f) => [f.file, f.startLine, f.agents.length]), [['src/a.ts', 2, 3], ['src/b.ts', 5, 3]]);
+    assert.deepEqual(summary.agents.find((a) => a.agent === 'coding')?.replacements, [{ file: 'src/b.ts', startLine: 5, endLine: 6, code: 'E\nF' }]);
+    assert.match(userPrompt(tg.requests.find((r) => r.body?.model === 'gpt-4.1')), /File: src\/b\.ts/);
+    const all = await pipeline.run(changes, { language: 'en', noCache: true, keepOutsideChanges: true }, () => undefined);
+    const outside = all.findings.filter((f) => f.outsideChanges);
+    assert.deepEqual(outside.map((f) => [f.file, f.startLine]), [['src/a.ts', 4]]);
   });
 });

@@ -1,0 +1,79 @@
+import { strict as assert } from 'node:assert';
+import { parseCodeAnswer } from '../../../src/core/agents/codeAnswer';
+import { parseFindings } from '../../../src/core/agents/findings';
+import { buildMessages } from '../../../src/core/agents/messages';
+import { matchFile, singleTarget, targetInfo, touchesChange } from '../../../src/core/review/target';
+import type { ReviewTarget } from '../../../src/core/review/types';
+
+const changes: ReviewTarget = {
+  kind: 'changes',
+  label: 'Uncommitted changes',
+  regions: [
+    { file: 'src/db/users.ts', language: 'typescript', startLine: 10, endLine: 13, text: 'a\nb\nc\nd', changedLines: [{ start: 11, end: 12 }], removed: [{ after: 11, lines: ['old()'] }] },
+    { file: 'src/db/users.ts', language: 'typescript', startLine: 40, endLine: 41, text: 'e\nf', changedLines: [{ start: 41, end: 41 }] },
+    { file: 'lib/util.py', language: 'python', startLine: 1, endLine: 3, text: 'x\ny\nz', changedLines: [{ start: 1, end: 3 }] },
+  ],
+  skipped: [{ file: 'package-lock.json', reason: 'lockfile' }],
+};
+
+describe('review targets: regions across files', () => {
+  it('describes a selection as a target of one region', () => {
+    const t = singleTarget({ file: 'a.ts', language: 'typescript', text: 'x', startLine: 3, endLine: 3 });
+    assert.deepEqual(targetInfo(t), { kind: 'selection', label: 'a.ts:3-3', regions: [{ file: 'a.ts', language: 'typescript', startLine: 3, endLine: 3 }] });
+    assert.deepEqual(targetInfo(changes).skipped, [{ file: 'package-lock.json', reason: 'lockfile' }]);
+  });
+
+  it('matches the file a model names: exactly, by case, by path suffix, with backslashes and ./', () => {
+    const files = ['src/db/users.ts', 'lib/util.py', 'test/util.py'];
+    assert.equal(matchFile(files, 'src/db/users.ts'), 'src/db/users.ts');
+    assert.equal(matchFile(files, './SRC/db/Users.ts'), 'src/db/users.ts');
+    assert.equal(matchFile(files, 'src\\db\\users.ts'), 'src/db/users.ts');
+    assert.equal(matchFile(files, 'db/users.ts'), 'src/db/users.ts');
+    assert.equal(matchFile(files, 'util.py'), undefined, 'ambiguous');
+    assert.equal(matchFile(files, 'other.ts'), undefined);
+  });
+
+  it('knows which findings touch a changed line', () => {
+    assert.equal(touchesChange(changes.regions, { file: 'src/db/users.ts', startLine: 10, endLine: 10 }), false);
+    assert.equal(touchesChange(changes.regions, { file: 'src/db/users.ts', startLine: 10, endLine: 11 }), true);
+    assert.equal(touchesChange(changes.regions, { file: 'lib/util.py', startLine: 12, endLine: 12 }), false);
+  });
+
+  it('shows the agents each region with its file, NEW line numbers, changed lines and removed lines', () => {
+    const [system, user] = buildMessages({ agent: { systemPrompt: 'x', output: 'findings' }, target: changes, language: 'en' });
+    const text = user?.content ?? '';
+    assert.match(text, /Reviewed: Uncommitted changes \(3 regions in 2 files\)/);
+    assert.match(text, /File: src\/db\/users\.ts\nLanguage: typescript\nReviewed lines: 10-13\nChanged lines: 11-12\n/);
+    assert.match(text, /\n {2}10 \| a\n\+ 11 \| b\n- {4}\| old\(\)\n\+ 12 \| c\n {2}13 \| d\n/);
+    assert.match(text, /File: lib\/util\.py/);
+    assert.match(system?.content ?? '', /"file":"…"/);
+    const [codeSystem] = buildMessages({ agent: { systemPrompt: 'x', output: 'code' }, target: changes, language: 'en' });
+    assert.match(codeSystem?.content ?? '', /"replacements":\[\{"file":"…","startLine":0,"endLine":0,"code":"…"\}\]/);
+  });
+
+  it('reads findings per file; without a file, the file whose region holds the line', () => {
+    const answer = JSON.stringify({ findings: [
+      { file: 'users.ts', severity: 'high', title: 'A', startLine: 41, endLine: 41 },
+      { severity: 'low', title: 'B', startLine: 2 },
+      { file: 'lib/util.py', severity: 'low', title: 'C', startLine: 90 },
+    ] });
+    const parsed = parseFindings(answer, 'analyst', changes);
+    assert.deepEqual(parsed.findings.map((f) => [f.file, f.startLine, f.endLine, f.clamped ?? false]), [
+      ['src/db/users.ts', 41, 41, false],
+      ['lib/util.py', 2, 2, false],
+      ['lib/util.py', 3, 3, true],
+    ]);
+  });
+
+  it('reads the coding agent\'s replacements per region, keeping only those inside a reviewed region', () => {
+    const answer = JSON.stringify({ rationale: 'r', replacements: [
+      { file: 'src/db/users.ts', startLine: 10, endLine: 13, code: '  10 | A\n  11 | B' },
+      { file: 'lib/util.py', startLine: 2, endLine: 9, code: 'nope' },
+      { file: 'nowhere.ts', startLine: 1, endLine: 1, code: 'nope' },
+    ] });
+    const parsed = parseCodeAnswer(answer, changes);
+    assert.equal(parsed.parsed, true);
+    assert.deepEqual(parsed.replacements, [{ file: 'src/db/users.ts', startLine: 10, endLine: 13, code: 'A\nB' }]);
+    assert.equal(parsed.rationale, 'r');
+  });
+});
