@@ -174,8 +174,8 @@ describe('prompt shaping of a review of changes', () => {
     assert.deepEqual(shaped.shaped.prompt.files, ['src/a.ts']);
   });
 
-  it('in a review of changes, lists excluded files as skipped and redacts every region with placeholders unique across files', async () => {
-    const ctx = await loadPromptContext({ settings, fs: undefined, trusted: true, useRules: true });
+  it('numbers placeholders across the regions of several files, and the vault restores each', async () => {
+    const ctx = await loadPromptContext({ settings: parseSettings({}).settings, fs: undefined, trusted: true, useRules: true });
     const region = (file: string, text: string, startLine: number) => ({ file, language: 'typescript', text, startLine, endLine: startLine + text.split('\n').length - 1 });
     const target = {
       kind: 'changes' as const,
