@@ -49,7 +49,7 @@ export const jsonAgentSchema = z.strictObject({
   replacements: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), code: z.string() })).optional(),
   usage: z.strictObject({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), cachedTokens: z.number().int().nonnegative() }),
   costUsd: z.number().nonnegative(),
-  costSource: z.enum(['reported', 'estimated', 'cached']),
+  costSource: z.enum(['reported', 'usage', 'estimated', 'cached', 'none']),
   latencyMs: z.number().nonnegative(),
   attempts: z.number().int().nonnegative(),
   error: z.strictObject({ code: z.string().min(1), message: z.string() }).optional(),

@@ -42,6 +42,7 @@ export const PANEL_STRINGS = {
   tokensValue: '{0} in · {1} out',
   tokensCached: '{0} cached',
   costSourceReported: 'reported by the gateway',
+  costSourceUsage: 'priced from reported usage',
   costSourceEstimated: 'estimated',
   costSourceCached: 'cache hit, no charge',
   costSourceNone: 'nothing billed',

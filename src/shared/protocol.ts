@@ -48,7 +48,7 @@ export const AGENT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled']
 export const agentStateSchema = z.enum(AGENT_STATES);
 export type AgentState = z.infer<typeof agentStateSchema>;
 
-export const costSourceSchema = z.enum(['reported', 'estimated', 'cached']);
+export const costSourceSchema = z.enum(['reported', 'usage', 'estimated', 'cached', 'none']);
 export type CostSourceView = z.infer<typeof costSourceSchema>;
 
 /** What the panel shows of an agent's error: a code it localises, plus the data a code needs. */

@@ -197,6 +197,7 @@ export function improvedCodeAgent(view: ReviewView): AgentView | undefined {
 export function costSourceKey(o: AgentOutcome): PanelStringKey {
   if (o.costSource === 'cached') return 'costSourceCached';
   const billed = o.costUsd > 0 || o.usage.promptTokens > 0 || o.usage.completionTokens > 0;
-  if (!billed) return 'costSourceNone';
-  return o.costSource === 'reported' ? 'costSourceReported' : 'costSourceEstimated';
+  if (!billed || o.costSource === 'none') return 'costSourceNone';
+  if (o.costSource === 'reported') return 'costSourceReported';
+  return o.costSource === 'usage' ? 'costSourceUsage' : 'costSourceEstimated';
 }

@@ -29,8 +29,9 @@ export function priceAttempt(a: AttemptToPrice, overrides: PriceOverrides): Atte
   if (a.cached) return { costUsd: 0, costSource: 'cached', pricedBy: 'table' };
   const reported = a.reportedCostUsd;
   if (typeof reported === 'number' && Number.isFinite(reported) && reported >= 0) return { costUsd: reported, costSource: 'reported', pricedBy: 'gateway' };
-  const costSource: CostSource = a.usageSource === 'estimated' ? 'estimated' : 'reported';
+  if (totalTokens(a.usage) === 0) return { costUsd: 0, costSource: 'none', pricedBy: 'table' };
+  const costSource: CostSource = a.usageSource === 'estimated' ? 'estimated' : 'usage';
   const priced = estimateCost(a.model, a.usage, overrides);
   if (priced.priced) return { costUsd: priced.costUsd, costSource, pricedBy: 'table' };
-  return { costUsd: 0, costSource, pricedBy: totalTokens(a.usage) > 0 ? 'none' : 'table' };
+  return { costUsd: 0, costSource, pricedBy: 'none' };
 }

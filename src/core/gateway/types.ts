@@ -36,9 +36,11 @@ export interface Usage {
   reasoningTokens: number;
 }
 
-/** Where a cost figure comes from: the gateway's own `usage.cost`, our price table applied to reported
- *  usage or to an estimate, or a cache hit that cost nothing. */
-export type CostSource = 'reported' | 'estimated' | 'cached';
+/** Where a cost figure comes from: `reported` — the gateway's own `usage.cost`; `usage` — Quorum's price table
+ *  applied to the token counts the gateway reported; `estimated` — the table applied to locally counted tokens;
+ *  `cached` — a result-cache hit that cost nothing; `none` — nothing was used or billed (a failed attempt
+ *  without usage). */
+export type CostSource = 'reported' | 'usage' | 'estimated' | 'cached' | 'none';
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'unknown';
 

@@ -11,7 +11,7 @@ import { agentRules } from '../prompt/shape';
 import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
 import { redact } from '../gateway/errors';
-import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
+import { GatewayError, type ChatMessage, type CostSource, type Gateway, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';
 import { cacheKey, type AnswerStore, type CachedAnswer } from './cache';
@@ -240,7 +240,7 @@ export class ReviewPipeline {
       findings: [],
       usage: zeroUsage(),
       costUsd: 0,
-      costSource: 'estimated',
+      costSource: 'none',
       latencyMs: 0,
       attempts: 0,
       cached: false,
@@ -382,13 +382,8 @@ export class ReviewPipeline {
   private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
     const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
     const usage = sumUsage(entries.map((e) => e.usage));
-    let costUsd = 0;
-    let reported = entries.length > 0;
-    for (const e of entries) {
-      costUsd += e.costUsd;
-      if (e.costSource !== 'reported') reported = false;
-    }
-    return { usage, costUsd, costSource: reported ? 'reported' : 'estimated', attempts: entries.length };
+    const costUsd = entries.reduce((sum, e) => sum + e.costUsd, 0);
+    return { usage, costUsd, costSource: combinedSource(entries.map((e) => e.costSource)), attempts: entries.length };
   }
 
   private finish(result: AgentResult, reviewId: string, emit: (e: ReviewEvent) => void): AgentResult {
@@ -455,4 +450,13 @@ function nextOrAbort<T, R>(it: AsyncGenerator<T, R, void>, signal: AbortSignal |
     void it.return(undefined as R).catch(() => undefined);
     return new GatewayError({ code: 'cancelled', message: 'cancelled' });
   });
+}
+
+/** One label for several attempts: the least certain source among those that cost something; `none` when none did. */
+function combinedSource(sources: readonly CostSource[]): CostSource {
+  const billed = sources.filter((s) => s !== 'none' && s !== 'cached');
+  if (billed.length === 0) return 'none';
+  if (billed.includes('estimated')) return 'estimated';
+  if (billed.includes('usage')) return 'usage';
+  return 'reported';
 }

@@ -29,6 +29,14 @@ describe('usage and the one price of an attempt', () => {
     assert.deepEqual(priceAttempt({ model: 'gpt-4.1', usage, reportedCostUsd: 0.5 }, {}), { costUsd: 0.5, costSource: 'reported', pricedBy: 'gateway' });
     assert.equal(priceAttempt({ model: 'gpt-4.1', usage, usageSource: 'estimated' }, {}).costUsd, 10);
     assert.equal(priceAttempt({ model: 'gpt-4.1', usage }, { 'gpt-4.1': { input: 1, output: 1 } }).costUsd, 2);
-    assert.deepEqual(priceAttempt({ model: 'no-such-model', usage }, {}), { costUsd: 0, costSource: 'reported', pricedBy: 'none' });
+    assert.deepEqual(priceAttempt({ model: 'no-such-model', usage }, {}), { costUsd: 0, costSource: 'usage', pricedBy: 'none' });
+  });
+
+  it('labels what happened: gateway cost "reported", table × reported tokens "usage", nothing used "none"', () => {
+    const usage = { promptTokens: 100, completionTokens: 10, cachedTokens: 0, reasoningTokens: 0 };
+    const zero = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+    assert.equal(priceAttempt({ model: 'gpt-4.1', usage, usageSource: 'reported' }, {}).costSource, 'usage');
+    assert.equal(priceAttempt({ model: 'gpt-4.1', usage, usageSource: 'reported', reportedCostUsd: 0.001 }, {}).costSource, 'reported');
+    assert.equal(priceAttempt({ model: 'gpt-4.1', usage: zero, usageSource: 'reported' }, {}).costSource, 'none');
   });
 });

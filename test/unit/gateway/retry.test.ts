@@ -252,7 +252,7 @@ describe('gateway client: retries and error codes', () => {
     assert.equal(error.code, 'server');
     const entry = r.ledger.entries()[0];
     assert.equal(entry?.usage.promptTokens, 1000);
-    assert.equal(entry?.costSource, 'reported');
+    assert.equal(entry?.costSource, 'usage'); // priced by the table from the gateway's token counts (it sent no cost)
     r.gw.enqueue({ kind: 'error', status: 500, message: 'no usage here' });
     await fails(r);
     assert.equal(r.ledger.entries()[1]?.costUsd, 0);
