@@ -1,7 +1,8 @@
 /**
  * Streaming benchmark for the review panel: loads the production webview bundle in headless Chromium under
- * the extension's CSP, streams 4 agents × 8,000 tokens at 200 tokens/s each (batched every 16 ms, as the
- * host does), then ends every agent, and prints one JSON line:
+ * the extension's CSP, streams 4 agents × 8,000 tokens of Markdown prose at 200 tokens/s each (the worst case:
+ * prose is rendered as it streams, where a reviewer's JSON answer only updates a findings-so-far list),
+ * batched every 16 ms as the host does, then ends every agent, and prints one JSON line:
  *   {"tokens","updates","longTasks","maxTaskMs","p95FrameMs"}
  * tokens: deltas streamed; updates: DOM update batches the page made; longTasks: main-thread tasks over
  * 50 ms; maxTaskMs: the longest main-thread task (Chromium trace); p95FrameMs: 95th percentile interval
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
         const usage = { promptTokens: 1000, completionTokens: tokens[0].length, cachedTokens: 0, reasoningTokens: 0 };
         window.postMessage({ type: 'events', seq: seq++, events: agents.map((agent, i) => ({
           kind: 'ended', agent, title: agent, outcome: { state: 'done', model: 'm', text: tokens[i].join(''), cached: false, usage,
-            costUsd: 0.01, costSource: 'reported', latencyMs: 40000, attempts: 1, findingCount: 0 } })) }, '*');
+            costUsd: 0.01, costSource: 'reported', latencyMs: 40000, attempts: 1, findingCount: 0, unparsed: true } })) }, '*');
         setTimeout(resolve, 500);
       }
     }, 16);
