@@ -109,7 +109,8 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.equal(out.agents.find((a) => a.id === 'coding')?.improvedCode?.split('\n').length, 7);
     assert.equal(out.totals.requests, 4);
     assert.ok(out.totals.costUsd > 0);
-    assert.ok(out.agents.every((a) => a.costSource === 'reported' || a.costSource === 'estimated'));
+    // The test gateway reports token counts but no cost: Quorum's table priced them ("priced from reported usage").
+    assert.ok(out.agents.every((a) => a.costSource === 'usage'), JSON.stringify(out.agents.map((a) => a.costSource)));
     for (const id of ['analyst', 'architecture', 'security', 'coding']) {
       assert.match(run.stderr, new RegExp(`\\[${id}\\] started`));
       assert.match(run.stderr, new RegExp(`\\[${id}\\] done`));
@@ -131,6 +132,7 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     const security = out.agents.find((a) => a.id === 'security');
     assert.equal(security?.status, 'error');
     assert.equal(security?.error?.code, 'forbidden');
+    assert.equal(security?.costSource, 'none', 'a refused request used nothing: not "reported" at $0');
     assert.equal(out.agents.find((a) => a.id === 'coding')?.status, 'ok');
     assert.match(run.stderr, /\[security\] failed: forbidden/);
   });
