@@ -24,6 +24,8 @@ import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
+import { readDismissed } from '../core/review/dismissed';
+import { splitByNoise } from '../core/review/noise';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, rulesReport, shapeReview } from '../core/prompt/shape';
@@ -163,6 +165,7 @@ export async function runCli(io: CliIo): Promise<number> {
     return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
   }
   const shaped = shapedOutcome.shaped;
+  const original = target;
   target = shaped.target;
   if (changes) changes = withShapedTarget(changes, shaped.target);
 
@@ -184,10 +187,14 @@ export async function runCli(io: CliIo): Promise<number> {
     prompt: shaped.prompt,
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const report: ReportContext = { version: io.version, root: root ?? resolve(io.cwd ?? process.cwd()) };
   /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
-  const finish = (summary: ReviewSummary, interrupted: boolean): number => {
-    const code = exitCodeOf(summary, args.failOn, interrupted);
+  const finish = async (summary: ReviewSummary, interrupted: boolean): Promise<number> => {
+    const dismissed = await readDismissed(root ?? dirname(resolve(args.file)));
+    if (!dismissed.ok) progress.line(`warning: ${dismissed.problem}; no finding is treated as dismissed`);
+    const noise = splitByNoise(summary.findings, { minConfidence: args.minConfidence, minSeverity: args.minSeverity, dismissed: { entries: dismissed.entries, regions: original.regions } });
+    const report: ReportContext = { version: io.version, root: root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
+    // Hidden and dismissed findings never trigger --fail-on.
+    const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);
     const stepSummary = io.env.GITHUB_STEP_SUMMARY?.trim();
     if (stepSummary) {
       try {
@@ -271,7 +278,7 @@ export async function runCli(io: CliIo): Promise<number> {
     if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
-    return finish(summary, interrupted);
+    return await finish(summary, interrupted);
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);
