@@ -90,7 +90,7 @@ async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string,
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
 export function describeRedactions(redactions: readonly Redaction[]): string {
-  return redactions.map((r) => `${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
+  return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
 }
 
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
