@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { normalizeLanguage } from '../core/agents/language';
 import { SEVERITIES } from '../core/review/types';
+import type { ChangeRequest } from '../core/changes/types';
 import { modelIdSchema } from '../core/settings/schema';
 
 /** The command line of `quorum review`, parsed and validated. Usage errors are `UsageError`s (exit code 2). */
@@ -17,7 +18,14 @@ export type FailOn = (typeof FAIL_ON)[number];
 
 export interface ReviewArgs {
   command: 'review';
+  /** The reviewed file; '' for a review of changes. */
   file: string;
+  /** `--changes`: review what changed in the repository instead of a file. */
+  changes?: ChangeRequest;
+  /** `--repo DIR`: the repository of `--changes` (default: the current folder's). */
+  repo?: string;
+  /** `--all-findings`: keep findings outside the changed lines, marked. */
+  allFindings: boolean;
   lines?: { start: number; end: number };
   agents?: string[];
   models: Record<string, string>;
@@ -53,11 +61,20 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: quorum review <file> [options]
+       quorum review --changes [--staged | --base REF | --last-commit] [--repo DIR] [--all-findings] [options]
        quorum eval [options]     score agents and models on a labelled corpus (quorum eval --help)
 
 Reviews a file, or lines of it, with Quorum's agents through an OpenAI-compatible gateway.
 
 Options:
+  --changes                review what changed in the git repository instead of a file: uncommitted changes
+                           (staged, unstaged and untracked files) against HEAD, or with
+    --staged               only the staged changes (lines numbered as in the index)
+    --base REF             the changes from the merge base of REF and HEAD to the working tree (a pull request)
+    --last-commit          the last commit (HEAD~1..HEAD)
+  --repo DIR               the repository for --changes (default: the current folder's); paths in the output
+                           are relative to its root
+  --all-findings           with --changes, keep findings outside the changed lines (marked outsideChanges)
   --lines START-END        review only these lines (1-based, inclusive)
   --agents a,b,...         run only these agents (analyst, architecture, security, coding, or custom ids)
   --model agent=model      use another model for an agent (repeatable)
@@ -89,7 +106,13 @@ Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
 
 const schema = z.object({
-  file: z.string().min(1, 'missing <file>'),
+  file: z.string(),
+  changes: z.boolean().default(false),
+  staged: z.boolean().default(false),
+  lastCommit: z.boolean().default(false),
+  allFindings: z.boolean().default(false),
+  base: z.string().trim().min(1, '--base needs a branch, tag or commit').optional(),
+  repo: z.string().trim().min(1, '--repo needs a folder').optional(),
   lines: z
     .string()
     .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, '--lines takes START-END, e.g. 10-40')
@@ -157,9 +180,41 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--fail-on': 'failOn',
   '--min-confidence': 'minConfidence',
   '--min-severity': 'minSeverity',
+  '--base': 'base',
+  '--repo': 'repo',
 };
 
-const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden'> = { '--no-cache': 'noCache', '--no-rules': 'noRules', '--dry-run': 'dryRun', '--show-hidden': 'showHidden' };
+const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden' | 'changes' | 'staged' | 'lastCommit' | 'allFindings'> = {
+  '--no-cache': 'noCache',
+  '--no-rules': 'noRules',
+  '--dry-run': 'dryRun',
+  '--show-hidden': 'showHidden',
+  '--changes': 'changes',
+  '--staged': 'staged',
+  '--last-commit': 'lastCommit',
+  '--all-findings': 'allFindings',
+};
+
+/** `--changes` and its kind; a file, `--lines` or a kind without `--changes` is a usage error. */
+function changeRequest(a: { file: string; changes: boolean; staged: boolean; lastCommit: boolean; base?: string | undefined; repo?: string | undefined; allFindings: boolean; lines?: unknown }): ChangeRequest | undefined {
+  const kinds = [a.staged && '--staged', a.lastCommit && '--last-commit', a.base !== undefined && '--base'].filter((k): k is string => typeof k === 'string');
+  if (!a.changes) {
+    const stray = [...kinds, a.repo !== undefined && '--repo', a.allFindings && '--all-findings'].find((k): k is string => typeof k === 'string');
+    if (stray) throw new UsageError(`${stray} goes with --changes`);
+    if (a.file === '') throw new UsageError('missing <file> (or --changes)');
+    return undefined;
+  }
+  if (a.file !== '') throw new UsageError('--changes reviews the repository\'s changes: give no <file>');
+  if (a.lines !== undefined) throw new UsageError('--lines does not go with --changes');
+  if (kinds.length > 1) throw new UsageError(`${kinds.join(' and ')} do not go together`);
+  if (a.staged) return { kind: 'staged' };
+  if (a.lastCommit) return { kind: 'last-commit' };
+  if (a.base !== undefined) {
+    if (a.base.startsWith('-')) throw new UsageError('--base needs a branch, tag or commit');
+    return { kind: 'ref', ref: a.base };
+  }
+  return { kind: 'uncommitted' };
+}
 
 /** Parses `argv` (without `node` and the script). Throws `UsageError` with a one-line message. */
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -208,6 +263,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
   const a = parsed.data;
+  const changes = changeRequest(a);
   const models: Record<string, string> = {};
   for (const [agent, model] of a.models) {
     if (models[agent] !== undefined) throw new UsageError(`--model was given twice for "${agent}"`);
@@ -216,6 +272,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return {
     command: 'review',
     file: a.file,
+    ...(changes ? { changes } : {}),
+    ...(a.repo !== undefined ? { repo: a.repo } : {}),
+    allFindings: a.allFindings,
     ...(a.lines ? { lines: a.lines } : {}),
     ...(a.agents ? { agents: a.agents } : {}),
     models,

@@ -1,3 +1,9 @@
+import { collectChanges } from '../core/changes/collect';
+import { GitCliSource } from '../core/changes/gitCli';
+import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes/plan';
+import { estimateChanges, runChanges } from '../core/changes/review';
+import { ChangesError } from '../core/changes/types';
+import { targetInfo } from '../core/review/target';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
@@ -7,7 +13,7 @@ import { redact } from '../core/gateway/errors';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
-import { SEVERITIES, type ReviewSummary } from '../core/review/types';
+import { SEVERITIES, type ReviewSummary, type ReviewTarget } from '../core/review/types';
 import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
@@ -128,21 +134,32 @@ export async function runCli(io: CliIo): Promise<number> {
   const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
   if (badUrl) return fail(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
 
-  let target;
+  let target: ReviewTarget;
+  let changes: ChangesPlan | undefined;
+  let changesRoot: string | undefined;
   try {
-    target = await readTarget(args.file, args.lines);
+    if (args.changes) {
+      // The whole repository is reviewed, whatever folder of it the command runs from.
+      const source = await GitCliSource.open(resolve(io.cwd ?? process.cwd(), args.repo ?? '.'));
+      changesRoot = source.root;
+      const set = await collectChanges(source, args.changes, { maxFileBytes: settings.changes.maxFileKb * 1024 });
+      changes = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
+      target = changes.target;
+    } else {
+      target = await readTarget(args.file, args.lines);
+    }
   } catch (e) {
-    if (e instanceof UsageError) return fail(e.message);
+    if (e instanceof UsageError || e instanceof ChangesError) return fail(e.message);
     throw e;
   }
   const requested = args.language?.trim().toLowerCase();
   const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
 
   // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
-  const root = findRepositoryRoot(args.file);
+  const root = changesRoot ?? findRepositoryRoot(args.file);
   const context = await loadPromptContext({ settings, fs: root ? nodeRepoFs(root) : undefined, trusted: true, useRules: !args.noRules });
   for (const issue of context.repository.issues) io.stderr.write(`quorum: warning: ${scrub(issue.message)}\n`);
-  const shapedOutcome = await shapeReview(target, root ? relativeToRoot(root, args.file) : undefined, context);
+  const shapedOutcome = await shapeReview(target, root && !changes ? relativeToRoot(root, args.file) : undefined, context);
   if (!shapedOutcome.ok) {
     const { rule } = shapedOutcome;
     return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
@@ -150,6 +167,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const shaped = shapedOutcome.shaped;
   const original = target;
   target = shaped.target;
+  if (changes) changes = withShapedTarget(changes, shaped.target);
 
   const ledger = new CostLedger(() => settings.prices);
   const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
@@ -167,27 +185,10 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(args.agents ? { agents: args.agents } : {}),
     ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
     prompt: shaped.prompt,
+    ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  try {
-    if (args.dryRun) {
-      const data = whatWillBeSent(pipeline, shaped, options, { baseUrl, redactSecrets: settings.privacy.redactSecrets, ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}) });
-      io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
-      return EXIT.ok;
-    }
-    const estimate = pipeline.estimate(target, options);
-    const rules = rulesReport(shaped.prompt, estimate.order);
-    if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
-    if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
-    if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
-    progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
-    for (const [agent, e] of Object.entries(estimate.perAgent)) {
-      if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
-    }
-    const summary = await pipeline.run(target, options, progress.onEvent);
-    progress.close();
-    if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
-    const interrupted = io.signal.aborted;
-    if (interrupted) progress.line('interrupted; printing what finished');
+  /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
+  const finish = async (summary: ReviewSummary, interrupted: boolean): Promise<number> => {
     const dismissed = await readDismissed(root ?? dirname(resolve(args.file)));
     if (!dismissed.ok) progress.line(`warning: ${dismissed.problem}; no finding is treated as dismissed`);
     const noise = splitByNoise(summary.findings, { minConfidence: args.minConfidence, minSeverity: args.minSeverity, dismissed: { entries: dismissed.entries, regions: original.regions } });
@@ -214,6 +215,70 @@ export async function runCli(io: CliIo): Promise<number> {
       return fail(`cannot write --output ${args.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     }
     return code;
+  };
+  /** `--changes`: nothing to review (exit 0, the same document with empty lists), or every batch under one summary. */
+  const reviewChanges = async (plan: ChangesPlan): Promise<number> => {
+    const skipped = plan.target.skipped ?? [];
+    if (plan.batches.length === 0) {
+      progress.line(`nothing to review${skipped.length > 0 ? ` (${skipped.length} skipped: ${skipped.map((k) => `${k.file} ${k.reason}`).join(', ')})` : ''}`);
+      if (args.dryRun) return EXIT.ok;
+      const empty: ReviewSummary = {
+        reviewId: 'none',
+        target: targetInfo(plan.target),
+        agents: [],
+        findings: [],
+        totals: { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 },
+        cancelled: false,
+        elapsedMs: 0,
+      };
+      return finish(empty, false);
+    }
+    if (args.dryRun) {
+      for (const batch of plan.batches) {
+        const data = whatWillBeSent(pipeline, { ...shaped, target: batch }, options, { baseUrl, redactSecrets: settings.privacy.redactSecrets, ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}) });
+        io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
+      }
+      return EXIT.ok;
+    }
+    const estimate = estimateChanges(pipeline, plan, options);
+    const rules = rulesReport(shaped.prompt, estimate.order);
+    if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
+    if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
+    for (const k of skipped) progress.line(`skipped ${k.file}: ${k.reason}`);
+    progress.line(
+      `reviewing ${plan.target.label}: ${plan.files} file${plan.files === 1 ? '' : 's'}, +${plan.added} -${plan.removed}, ${skipped.length} skipped, in ${plan.batches.length} request${plan.batches.length === 1 ? '' : 's'} per agent with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`,
+    );
+    for (const [agent, e] of Object.entries(estimate.perAgent)) {
+      if (e.tooLarge) progress.line(`[${agent}] a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window; lower quorum.changes.batchTokens`);
+    }
+    const summary = await runChanges(pipeline, plan, options, progress.onEvent);
+    progress.close();
+    const interrupted = io.signal.aborted;
+    if (interrupted) progress.line('interrupted; printing what finished');
+    return finish(summary, interrupted);
+  };
+  try {
+    if (changes) return await reviewChanges(changes);
+    if (args.dryRun) {
+      const data = whatWillBeSent(pipeline, shaped, options, { baseUrl, redactSecrets: settings.privacy.redactSecrets, ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}) });
+      io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
+      return EXIT.ok;
+    }
+    const estimate = pipeline.estimate(target, options);
+    const rules = rulesReport(shaped.prompt, estimate.order);
+    if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
+    if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
+    if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
+    progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} via ${new URL(baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
+    for (const [agent, e] of Object.entries(estimate.perAgent)) {
+      if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
+    }
+    const summary = await pipeline.run(target, options, progress.onEvent);
+    progress.close();
+    if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
+    const interrupted = io.signal.aborted;
+    if (interrupted) progress.line('interrupted; printing what finished');
+    return await finish(summary, interrupted);
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import { extname, basename } from 'node:path';
 import { singleTarget } from '../core/review/target';
 import type { ReviewTarget } from '../core/review/types';
+import { languageOfFile } from '../core/agents/fileLanguage';
 import { UsageError } from './args';
 
 /** Reading the reviewed file and range for the CLI; every problem is a `UsageError` (exit code 2). */
@@ -10,21 +10,7 @@ export const MAX_LINES = 5000;
 export const MAX_CHARS = 400_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-const LANGUAGES: Record<string, string> = {
-  '.ts': 'typescript', '.tsx': 'typescriptreact', '.mts': 'typescript', '.cts': 'typescript',
-  '.js': 'javascript', '.jsx': 'javascriptreact', '.mjs': 'javascript', '.cjs': 'javascript',
-  '.py': 'python', '.rb': 'ruby', '.go': 'go', '.rs': 'rust', '.java': 'java', '.kt': 'kotlin', '.kts': 'kotlin',
-  '.scala': 'scala', '.swift': 'swift', '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp',
-  '.cs': 'csharp', '.php': 'php', '.sh': 'shellscript', '.bash': 'shellscript', '.zsh': 'shellscript', '.ps1': 'powershell',
-  '.sql': 'sql', '.html': 'html', '.css': 'css', '.scss': 'scss', '.vue': 'vue', '.svelte': 'svelte', '.lua': 'lua',
-  '.dart': 'dart', '.ex': 'elixir', '.exs': 'elixir', '.erl': 'erlang', '.hs': 'haskell', '.ml': 'ocaml', '.r': 'r',
-  '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml', '.xml': 'xml', '.md': 'markdown', '.tf': 'terraform',
-};
-
-export function languageOfFile(file: string): string {
-  if (basename(file).toLowerCase() === 'dockerfile') return 'dockerfile';
-  return LANGUAGES[extname(file).toLowerCase()] ?? 'plaintext';
-}
+export { languageOfFile } from '../core/agents/fileLanguage';
 
 /** The file's lines; a final newline does not start another line. */
 export function splitLines(text: string): string[] {

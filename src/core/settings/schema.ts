@@ -152,6 +152,20 @@ export const settingsSchema = z.object({
       maxTokens: z.number().int().min(0).max(100_000).default(4000),
     })
     .prefault({}),
+  changes: z
+    .object({
+      /** Unchanged lines shown around each hunk. */
+      contextLines: z.number().int().min(0).max(200).default(10),
+      /** Drop findings that touch no changed line (false: keep them, marked `outsideChanges`). */
+      onlyChangedLines: z.boolean().default(true),
+      /** Small files are batched into one request per agent up to this many tokens of code. */
+      batchTokens: z.number().int().min(500).max(200_000).default(12_000),
+      /** Files larger than this are skipped (`too-large`). */
+      maxFileKb: z.number().int().min(1).max(100_000).default(1024),
+      /** Ask before reviewing changes to more files than this (`0` = never ask). */
+      confirmOverFiles: z.number().int().min(0).max(100_000).default(30),
+    })
+    .prefault({}),
   privacy: z
     .object({
       exclude: z.array(z.string().trim().min(1).max(500)).max(200).default([...DEFAULT_PRIVACY_EXCLUDE]),

@@ -28,13 +28,13 @@ describe('CLI arguments', () => {
     assert.deepEqual(a, {
       command: 'review', file: 'src/a.ts', lines: { start: 10, end: 40 }, agents: ['analyst', 'security'],
       models: { analyst: 'gpt-4o', security: 'gemini-2.5-pro' }, baseUrl: 'http://127.0.0.1:8080/v1', language: 'ko',
-      format: 'json', noCache: true, maxConcurrency: 2, failOn: 'high', noRules: true, dryRun: true, cacheDir: '/tmp/qc', cacheTtl: 30,
+      format: 'json', noCache: true, maxConcurrency: 2, failOn: 'high', noRules: true, dryRun: true, cacheDir: '/tmp/qc', cacheTtl: 30, allFindings: false,
       minConfidence: 0.5, minSeverity: 'medium', showHidden: true,
     });
   });
 
   it('has defaults and accepts a single line', () => {
-    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false, cacheTtl: 10080, minConfidence: 0, minSeverity: 'info', showHidden: false });
+    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false, cacheTtl: 10080, minConfidence: 0, minSeverity: 'info', showHidden: false, allFindings: false });
     assert.deepEqual(parseArgs(['--help']), { command: 'help' });
   });
 

@@ -98,7 +98,9 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     assert.ok(packed);
     assert.deepEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
     tarball = join(tmp, packed.filename);
-    const manifest = z.looseObject({ bin: z.object({ quorum: z.string() }), dependencies: z.record(z.string(), z.string()).optional() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+    const manifest = z.looseObject({ bin: z.object({ quorum: z.string() }), dependencies: z.record(z.string(), z.string()).optional(), files: z.unknown().optional() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+    assert.ok(existsSync(join(root, '.vscodeignore')) && existsSync(join(root, '.npmignore')));
+    assert.equal(manifest.files, undefined, 'vsce package refuses a "files" field beside .vscodeignore: .npmignore says what npm ships');
     assert.equal(manifest.bin.quorum, './dist/cli.js');
     assert.equal(manifest.dependencies, undefined, 'the CLI is one bundle: installing it needs no registry');
   });

@@ -1,0 +1,71 @@
+import { languageOfFile } from '../agents/fileLanguage';
+import type { SkippedFile } from '../review/types';
+import { parseUnifiedDiff } from './parse';
+import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from './skip';
+import type { ChangedFileText, ChangeRequest, ChangeSet, DiffSource, FileChange } from './types';
+
+export interface CollectOptions {
+  /** Files larger than this many bytes are skipped as `too-large`. */
+  maxFileBytes: number;
+  /** Only these paths (repository-relative), e.g. the files picked in the Source Control view. */
+  only?: readonly string[];
+}
+
+/** An untracked file is added in full. */
+function untrackedChange(path: string, lineCount: number): FileChange {
+  return { path, status: 'added', added: lineCount > 0 ? [{ start: 1, end: lineCount }] : [], removed: [], additions: lineCount, deletions: 0 };
+}
+
+/**
+ * The changes of a request: each changed file with its new text, or the reason it is skipped. Deleted files are
+ * skipped (`deleted`); renamed files are kept under their new path with only their changed lines.
+ */
+export async function collectChanges(source: DiffSource, request: ChangeRequest, options: CollectOptions): Promise<ChangeSet> {
+  const diff = await source.diff(request);
+  const changes = parseUnifiedDiff(diff);
+  const known = new Set(changes.map((c) => c.path));
+  const untracked = request.kind === 'uncommitted' || request.kind === 'ref' ? (await source.untracked(request)).filter((p) => !known.has(p)) : [];
+  const only = options.only ? new Set(options.only) : undefined;
+  const wanted = (p: string) => !only || only.has(p);
+  const skipped: SkippedFile[] = [];
+  const candidates: { path: string; change: FileChange | undefined }[] = [];
+  for (const c of changes) {
+    if (!wanted(c.path)) continue;
+    if (c.status === 'deleted') skipped.push({ file: c.path, reason: 'deleted' });
+    else if (c.added.length > 0 || c.removed.length > 0) candidates.push({ path: c.path, change: c });
+  }
+  for (const p of untracked) if (wanted(p)) candidates.push({ path: p, change: undefined });
+
+  const byName = candidates.filter((c) => {
+    const reason = skipByName(c.path);
+    if (reason) skipped.push({ file: c.path, reason });
+    return !reason;
+  });
+  const generatedByAttributes = byName.length > 0 ? await source.generated(byName.map((c) => c.path)) : new Set<string>();
+  const files: ChangedFileText[] = [];
+  const read = await Promise.all(byName.map((c) => source.read(request, c.path)));
+  byName.forEach((c, i) => {
+    const bytes = read[i];
+    const skip = (reason: SkippedFile['reason']): void => {
+      skipped.push({ file: c.path, reason });
+    };
+    if (generatedByAttributes.has(c.path)) return skip('generated');
+    if (!bytes) return skip('unreadable');
+    if (bytes.length > options.maxFileBytes) return skip('too-large');
+    if (isBinary(bytes)) return skip('binary');
+    const lines = splitFileLines(decodeText(bytes));
+    if (looksGenerated(lines)) return skip('generated');
+    if (looksMinified(lines)) return skip('minified');
+    const change = c.change ?? untrackedChange(c.path, lines.length);
+    if (change.added.length > 0 || change.removed.length > 0) files.push({ change, language: languageOfFile(c.path), lines });
+  });
+  files.sort((a, b) => (a.change.path < b.change.path ? -1 : a.change.path > b.change.path ? 1 : 0));
+  skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    request,
+    files,
+    skipped,
+    added: files.reduce((n, f) => n + f.change.additions, 0),
+    removed: files.reduce((n, f) => n + f.change.deletions, 0),
+  };
+}

@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChangesError, type ChangeRequest, type DiffSource } from './types';
+
+/** The changes as the `git` command line sees them (the CLI's source; the extension uses the Git extension's API). */
+
+/** Git's empty tree: what a repository without commits (or a root commit) is compared with. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const DIFF = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--src-prefix=a/', '--dst-prefix=b/'];
+
+function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', [...args], { cwd, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
+      if (err) {
+        const e = err as NodeJS.ErrnoException & { code?: unknown };
+        if (e.code === 'ENOENT') reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
+        else reject(Object.assign(new Error(stderr.toString('utf8').trim() || err.message), { gitExit: true }));
+        return;
+      }
+      resolve(stdout);
+    });
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+const text = (b: Buffer) => b.toString('utf8');
+
+export class GitCliSource implements DiffSource {
+  private readonly bases = new Map<string, Promise<string>>();
+
+  private constructor(readonly root: string) {}
+
+  /** The repository holding `dir`; `not-a-repository` outside one. */
+  static async open(dir: string): Promise<GitCliSource> {
+    let top: string;
+    try {
+      top = text(await run(dir, ['rev-parse', '--show-toplevel'])).trim();
+    } catch (e) {
+      if (e instanceof ChangesError) throw e;
+      throw new ChangesError('not-a-repository', `${dir} is not in a git repository`);
+    }
+    return new GitCliSource(top);
+  }
+
+  private async resolves(rev: string): Promise<string | undefined> {
+    try {
+      return text(await run(this.root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The commit (or empty tree) the request's changes start from. */
+  private base(request: ChangeRequest): Promise<string> {
+    const key = `${request.kind}:${request.ref ?? ''}`;
+    let p = this.bases.get(key);
+    if (!p) {
+      p = this.computeBase(request);
+      this.bases.set(key, p);
+    }
+    return p;
+  }
+
+  private async computeBase(request: ChangeRequest): Promise<string> {
+    const head = await this.resolves('HEAD');
+    switch (request.kind) {
+      case 'uncommitted':
+      case 'staged':
+        return head ?? EMPTY_TREE;
+      case 'last-commit':
+        if (!head) throw new ChangesError('no-commits', 'the repository has no commits yet');
+        return (await this.resolves('HEAD~1')) ?? EMPTY_TREE;
+      case 'ref': {
+        const ref = request.ref ?? '';
+        const commit = ref && !ref.startsWith('-') ? await this.resolves(ref) : undefined;
+        if (!commit) throw new ChangesError('unknown-ref', `unknown ref "${ref}": no branch, tag or commit of that name`);
+        if (!head) return EMPTY_TREE;
+        try {
+          return text(await run(this.root, ['merge-base', commit, head])).trim();
+        } catch {
+          throw new ChangesError('unknown-ref', `"${ref}" has no common history with HEAD`);
+        }
+      }
+    }
+  }
+
+  async diff(request: ChangeRequest): Promise<string> {
+    const base = await this.base(request);
+    const args =
+      request.kind === 'staged' ? [...DIFF, '--cached', base] : request.kind === 'last-commit' ? [...DIFF, base, 'HEAD'] : [...DIFF, base];
+    return decode(await run(this.root, [...args, '--']));
+  }
+
+  async untracked(request: ChangeRequest): Promise<string[]> {
+    if (request.kind === 'staged' || request.kind === 'last-commit') return [];
+    const out = text(await run(this.root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z']));
+    return out.split('\0').filter((p) => p !== '');
+  }
+
+  async read(request: ChangeRequest, path: string): Promise<Uint8Array | undefined> {
+    try {
+      if (request.kind === 'staged') return await run(this.root, ['show', `:${path}`]);
+      if (request.kind === 'last-commit') return await run(this.root, ['show', `HEAD:${path}`]);
+      return await readFile(join(this.root, ...path.split('/')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async generated(paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    try {
+      const out = text(await run(this.root, ['check-attr', '-z', '--stdin', 'linguist-generated'], paths.join('\0') + '\0')).split('\0');
+      const found = new Set<string>();
+      for (let i = 0; i + 2 < out.length; i += 3) {
+        const value = out[i + 2];
+        const path = out[i];
+        if (path !== undefined && (value === 'set' || value === 'true')) found.add(path);
+      }
+      return found;
+    } catch {
+      return new Set();
+    }
+  }
+}
+
+/** A diff is UTF-8 unless a file's bytes are not; then Latin-1 keeps every byte and every line. */
+function decode(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('latin1').decode(bytes);
+  }
+}

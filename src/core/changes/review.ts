@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { sumUsage } from '../cost/usage';
+import { mergeFindings } from '../review/merge';
+import type { ReviewPipeline } from '../review/pipeline';
+import { targetInfo } from '../review/target';
+import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTotals } from '../review/types';
+import type { ChangesPlan } from './plan';
+
+/**
+ * Running a changes review: each batch is one review by the pipeline (one request per agent); the batches run
+ * at once and the shared gateway client paces them. Results come back as ONE summary of the whole target: per
+ * agent, the batches' findings, code and spending together; findings merged across agents and files.
+ */
+
+/** Finding ids are `agent-n` within a batch; the batches after the first are told apart by a suffix. */
+function renamed(f: Finding, batch: number): Finding {
+  return batch === 0 ? f : { ...f, id: `${f.id}@${batch + 1}` };
+}
+
+function rewrite(e: ReviewEvent, batch: number, reviewId: string): ReviewEvent {
+  if (e.type === 'finding') return { ...e, reviewId, finding: renamed(e.finding, batch) };
+  if (e.type === 'done' || e.type === 'failed' || e.type === 'cancelled') return { ...e, reviewId, result: { ...e.result, findings: e.result.findings.map((f) => renamed(f, batch)) } };
+  if (e.type === 'review-done') return e;
+  return { ...e, reviewId };
+}
+
+const STATUS_RANK: Record<AgentResult['status'], number> = { queued: 0, running: 0, ok: 1, cancelled: 2, error: 3 };
+
+/** One agent's result over every batch. */
+function combineAgent(results: readonly AgentResult[]): AgentResult {
+  const [first, ...rest] = results as [AgentResult, ...AgentResult[]];
+  const worst = results.reduce((a, b) => (STATUS_RANK[b.status] > STATUS_RANK[a.status] ? b : a), first);
+  const replacements = results.flatMap((r) => r.replacements ?? []);
+  const rationale = results.map((r) => r.rationale).filter((r): r is string => r !== undefined && r !== '').join('\n\n');
+  const combined: AgentResult = {
+    ...first,
+    status: worst.status,
+    text: results.map((r) => r.text).filter((t) => t !== '').join('\n\n'),
+    findings: results.flatMap((r) => r.findings),
+    usage: sumUsage(results.map((r) => r.usage)),
+    costUsd: results.reduce((n, r) => n + r.costUsd, 0),
+    costSource: results.every((r) => r.costSource === 'cached') ? 'cached' : results.some((r) => r.costSource === 'estimated') ? 'estimated' : 'reported',
+    latencyMs: Math.max(...results.map((r) => r.latencyMs)),
+    attempts: results.reduce((n, r) => n + r.attempts, 0),
+    cached: results.every((r) => r.cached),
+  };
+  delete combined.improvedCode;
+  if (replacements.length > 0) combined.replacements = replacements;
+  else delete combined.replacements;
+  if (rationale) combined.rationale = rationale;
+  if (results.some((r) => r.unparsed)) combined.unparsed = true;
+  if (worst.error) combined.error = worst.error;
+  void rest;
+  return combined;
+}
+
+function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
+  return {
+    costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    cachedTokens: a.cachedTokens + b.cachedTokens,
+    requests: a.requests + b.requests,
+    retries: a.retries + b.retries,
+  };
+}
+
+/** The estimate of every batch together: prompts and costs add up; a batch too large for a model is reported. */
+export function estimateChanges(pipeline: ReviewPipeline, plan: ChangesPlan, options: ReviewOptions): ReviewEstimate & { requests: number } {
+  const estimates = plan.batches.map((b) => pipeline.estimate(b, options));
+  const order = estimates[0]?.order ?? [];
+  const perAgent: Record<string, AgentEstimate> = {};
+  for (const e of estimates) {
+    for (const [id, a] of Object.entries(e.perAgent)) {
+      const prev = perAgent[id];
+      if (!prev) {
+        perAgent[id] = { ...a };
+        continue;
+      }
+      prev.promptTokens += a.promptTokens;
+      prev.maxCompletionTokens += a.maxCompletionTokens;
+      prev.costUsd += a.costUsd;
+      prev.likelyCompletionTokens += a.likelyCompletionTokens;
+      prev.likelyUsd += a.likelyUsd;
+      if (a.tooLarge && (!prev.tooLarge || a.tooLarge.size > prev.tooLarge.size)) prev.tooLarge = a.tooLarge;
+    }
+  }
+  return {
+    perAgent,
+    order,
+    costUsd: estimates.reduce((n, e) => n + e.costUsd, 0),
+    likelyUsd: estimates.reduce((n, e) => n + e.likelyUsd, 0),
+    requests: estimates.reduce((n, e) => n + e.order.length, 0),
+  };
+}
+
+export async function runChanges(pipeline: ReviewPipeline, plan: ChangesPlan, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
+  const reviewId = options.reviewId ?? randomUUID();
+  const started = Date.now();
+  const summaries = await Promise.all(
+    plan.batches.map((batch, i) =>
+      pipeline.run(batch, { ...options, reviewId: plan.batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }, (e) => {
+        if (e.type !== 'review-done') onEvent(rewrite(e, i, reviewId));
+      }),
+    ),
+  );
+  const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
+  const agents = agentIds.map((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
+  const zero: ReviewTotals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+  const summary: ReviewSummary = {
+    reviewId,
+    target: targetInfo(plan.target),
+    agents,
+    findings: mergeFindings(agents.flatMap((a) => a.findings)),
+    totals: summaries.reduce((t, s) => addTotals(t, s.totals), zero),
+    cancelled: summaries.some((s) => s.cancelled),
+    elapsedMs: Date.now() - started,
+  };
+  onEvent({ type: 'review-done', reviewId, summary });
+  return summary;
+}

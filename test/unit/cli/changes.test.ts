@@ -1,0 +1,109 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { runCli } from '../../../src/cli/run';
+import { parseArgs, UsageError } from '../../../src/cli/args';
+import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
+import { numbered, TempRepo } from '../changes/gitRepo';
+
+const KEY = 'sk-test-cli-changes-0123456789';
+
+async function quorum(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli({
+    argv, cwd, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-cli-cache-')), ...env }, version: '0.0.0', signal: new AbortController().signal,
+    stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
+  });
+  return { code, stdout, stderr };
+}
+
+function json(stdout: string): JsonOutput {
+  const parsed = jsonOutputSchema.safeParse(JSON.parse(stdout));
+  assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues));
+  return parsed.data;
+}
+
+describe('quorum review --changes (against the loopback test gateway, on real git repositories)', function () {
+  this.timeout(90_000);
+  let tg: TestGateway;
+  let repo: TempRepo;
+  let env: Record<string, string>;
+
+  before(async () => {
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 5, tokensPerSecond: 0 });
+    env = { QUORUM_BASE_URL: tg.url };
+  });
+  after(() => tg.close());
+  beforeEach(() => {
+    repo = new TempRepo();
+    tg.requests.length = 0;
+  });
+  afterEach(() => repo.dispose());
+
+  it('parses --changes and its kinds, and refuses what does not go together', () => {
+    const a = parseArgs(['review', '--changes', '--base', 'main', '--repo', 'x', '--all-findings']);
+    assert.ok(a.command === 'review');
+    assert.deepEqual([a.changes, a.repo, a.allFindings, a.file], [{ kind: 'ref', ref: 'main' }, 'x', true, '']);
+    assert.deepEqual(a.command === 'review' && parseArgs(['review', '--changes', '--staged']).command === 'review' ? (parseArgs(['review', '--changes', '--staged']) as { changes?: unknown }).changes : undefined, { kind: 'staged' });
+    for (const [argv, re] of [
+      [['review', '--staged'], /--staged goes with --changes/],
+      [['review', '--changes', 'a.ts'], /give no <file>/],
+      [['review', '--changes', '--staged', '--last-commit'], /do not go together/],
+      [['review', '--changes', '--lines', '1-2'], /--lines does not go with --changes/],
+    ] as const) assert.throws(() => parseArgs([...argv]), (e: unknown) => e instanceof UsageError && re.test(e.message));
+  });
+
+  it('reviews the uncommitted changes from a subfolder: paths from the root, targets, skipped, merged findings per file, outside findings dropped', async () => {
+    repo.write('src/db/users.py', numbered(60)).write('README.md', 'hello\n').commit();
+    repo.write('src/db/users.py', numbered(60, (i) => (i === 30 ? 'query = "SELECT * FROM users WHERE name = \'%s\'" % name' : `line ${i}`)));
+    repo.write('package-lock.json', '{}\n');
+    repo.write('src/new.ts', 'export const a = 1;\n');
+    mkdirSync(join(repo.dir, 'src', 'deep'), { recursive: true });
+    tg.script((req) => {
+      const user = JSON.stringify(req.body?.messages ?? []);
+      if (req.model === 'deepseek-v3.2') return { text: JSON.stringify({ rationale: 'r', replacements: [] }) };
+      if (!user.includes('src/db/users.py')) return { text: '{"findings":[]}' };
+      return { text: JSON.stringify({ findings: [
+        { file: 'src/db/users.py', severity: 'critical', title: 'SQL injection in user query', startLine: 30, endLine: 30, cwe: 'CWE-89', confidence: 0.8 },
+        { file: 'src/db/users.py', severity: 'low', title: 'Naming', startLine: 25, endLine: 25 },
+      ] }) };
+    });
+    const run = await quorum(['review', '--changes', '--format', 'json'], join(repo.dir, 'src', 'deep'), env);
+    assert.equal(run.code, 0, run.stderr);
+    const out = json(run.stdout);
+    assert.equal(out.target, null);
+    assert.deepEqual(out.targets, [{ file: 'src/db/users.py', startLine: 20, endLine: 40 }, { file: 'src/new.ts', startLine: 1, endLine: 1 }]);
+    assert.deepEqual(out.skipped, [{ file: 'package-lock.json', reason: 'lockfile' }]);
+    assert.deepEqual(out.findings.map((f) => [f.file, f.startLine, f.severity, f.agents.length]), [['src/db/users.py', 30, 'critical', 3]]);
+    assert.ok(out.agents.every((a) => a.findings.every((f) => f.file === 'src/db/users.py')));
+    assert.match(run.stderr, /Uncommitted changes: 2 files, \+2 -1, 1 skipped, in 1 request per agent/);
+    // --all-findings keeps the finding on an unchanged line, marked.
+    const all = json((await quorum(['review', '--changes', '--format', 'json', '--all-findings'], repo.dir, env)).stdout);
+    assert.deepEqual(all.findings.filter((f) => f.outsideChanges).map((f) => [f.file, f.startLine]), [['src/db/users.py', 25]]);
+  });
+
+  it('nothing to review: exit 0, "nothing to review" on stderr, the same document with empty lists', async () => {
+    repo.write('a.ts', 'a\n').commit();
+    repo.write('yarn.lock', 'x\n');
+    const run = await quorum(['review', '--changes', '--format', 'json'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /nothing to review/);
+    const out = json(run.stdout);
+    assert.deepEqual([out.target, out.targets, out.findings, out.agents], [null, [], [], []]);
+    assert.deepEqual(out.skipped, [{ file: 'yarn.lock', reason: 'lockfile' }]);
+    assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
+  });
+
+  it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
+    const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
+    assert.equal(outside.code, 2);
+    assert.match(outside.stderr, /^quorum: .* is not in a git repository\n$/);
+    repo.write('a.ts', 'a\n').commit();
+    const unknown = await quorum(['review', '--changes', '--base', 'nope'], repo.dir, env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^quorum: unknown ref "nope"[^\n]*\n$/);
+  });
+});
