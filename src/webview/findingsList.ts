@@ -98,6 +98,7 @@ export class FindingsList {
         h('span', { class: 'finding-lines' }, lines)),
       h('div', { class: 'finding-meta' }, meta),
       f.explanation ? h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)) : null,
+      f.advice ? h('div', { class: 'markdown finding-advice' }, renderMarkdown(f.advice)) : null,
       h('div', { class: 'actions' },
         applied ? h('span', { class: 'fix-applied' }, icon('check'), ` ${t('fixApplied')}`) : null,
         hasFix && !applied ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,
