@@ -17,6 +17,8 @@ import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
+import type { PromptShaper } from '../privacy/promptShaper';
+import { rulesReport, type ShapeOutcome } from '../../core/prompt/shape';
 import { ReviewSession } from './reviewSession';
 import { MAX_REVIEW_CHARS, displayFile, targetFromEditor, targetKeyOf, type PreparedTarget } from './reviewTarget';
 import { singleTarget, soleRegion } from '../../core/review/target';
@@ -46,6 +48,8 @@ export interface ReviewControllerDeps {
   cost: CostController;
   prompter: Prompter;
   log: QuorumLog;
+  /** The prompt-shaping step: rules, files never sent, secrets redacted. */
+  shaper: PromptShaper;
 }
 
 /** `auto` follows VS Code's display language: Korean for `ko…`, English otherwise; a code is used as given. */
@@ -149,16 +153,23 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+    // Files never sent are refused before anything else, the key included.
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target);
+    if (!shaping.outcome.ok) {
+      this.refuseExcluded(shaping.outcome);
+      return undefined;
+    }
+    const shaped = shaping.outcome.shaped;
     const apiKey = await this.deps.keys.ensureKey();
     if (!apiKey) return undefined;
     const settings = this.settings;
     const language = resolveLanguage(settings.review.language, vscode.env.language);
     const reviewId = randomUUID();
-    const base: ReviewOptions = { reviewId, language, noCache: opts.noCache };
+    const base: ReviewOptions = { reviewId, language, noCache: opts.noCache, prompt: shaped.prompt };
 
     let estimate: ReviewEstimate;
     try {
-      estimate = this.deps.pipeline.estimate(prepared.target, base);
+      estimate = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.configError(error);
       return undefined;
@@ -186,6 +197,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       if (previous.isDone) this.forget(previous);
     }
     const session = new ReviewSession(reviewId, prepared.targetKey, prepared.uri, prepared.target, estimate, opts.noCache, prepared.uris, prepared.counts);
+    const rules = rulesReport(shaped.prompt, order);
+    session.privacy = { rules: rules.used, rulesDropped: rules.dropped, redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })) };
+    session.vault = shaped.vault;
+    if (rules.dropped.length > 0) {
+      void this.deps.prompter.message('info', vscode.l10n.t('Some repository rules did not fit in quorum.rules.maxTokens ({0} tokens) and were left out: {1}', settings.rules.maxTokens, rules.dropped.join(', ')), { id: 'privacy.rulesDropped' });
+    }
     this.sessions.set(session.id, session);
     this.latest.set(session.targetKey, session);
     // Each reviewed region is anchored: its lines follow edits, and the coding agent's code for it lands there.
@@ -204,7 +221,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.setRunning(+1);
     this.emitter.fire(session);
     this.panels?.show(session);
-    const t = prepared.target;
+    const t = shaped.target;
+    if (rules.used.length > 0) this.deps.log.info(`Review ${session.id}: repository rules ${rules.used.join(', ')}`);
+    if (shaped.redactions.length > 0) this.deps.log.info(`Review ${session.id}: redacted before sending: ${shaped.redactions.map((r) => `${r.file ? `${r.file} ` : ''}${r.kind} (lines ${r.line}-${r.endLine})`).join(', ')}`);
     const chars = t.regions.reduce((n, r) => n + r.text.length, 0);
     const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
     this.deps.log.info(`Review ${session.id} of ${t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${opts.noCache ? '; cache bypassed' : ''}`);
@@ -257,6 +276,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     }
   }
 
+  /** Reviewing a file that is never sent: say which rule keeps it back. */
+  private refuseExcluded(outcome: Extract<ShapeOutcome, { ok: false }>): void {
+    const where = outcome.rule.source === '.quorumignore' ? vscode.l10n.t('.quorumignore') : vscode.l10n.t('the setting quorum.privacy.exclude');
+    this.deps.log.info(`Review of ${outcome.file} refused: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
+    void this.deps.prompter.message('warning', vscode.l10n.t('Quorum never sends {0}: it matches "{1}" in {2}.', outcome.file, outcome.rule.pattern, where), { id: 'privacy.excluded' });
+  }
+
   private forget(session: ReviewSession): void {
     this.sessions.delete(session.id);
     session.dispose();
@@ -301,7 +327,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if (event.type === 'finding') this.track(session, event.finding);
     if (event.type === 'done' && event.result.improvedCode !== undefined && session.fullTarget.regions.length === 1) {
       const anchor = this.deps.store.get(session.id, IMPROVED_CODE);
-      if (anchor) this.deps.store.add({ ...anchor, replacement: event.result.improvedCode, agent: event.agent });
+      if (anchor) this.deps.store.add({ ...anchor, replacement: restoreSecrets(session, event.result.improvedCode), agent: event.agent });
     } else if (event.type === 'done' && event.result.replacements) {
       for (const r of event.result.replacements) {
         const at = this.linesOf(session, r.file, r.startLine, r.endLine);
@@ -309,7 +335,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         const anchor = this.deps.store.get(session.id, anchorId(at.index));
         const whole = anchor !== undefined && at.range.start === anchor.range.start && at.range.end === anchor.range.end;
         const id = whole ? anchorId(at.index) : `${IMPROVED_CODE}:${r.file}:${r.startLine}-${r.endLine}`;
-        this.deps.store.add({ sessionId: session.id, id, uri: at.uri, range: at.range, original: at.original, replacement: r.code, finding: undefined, agent: event.agent });
+        this.deps.store.add({ sessionId: session.id, id, uri: at.uri, range: at.range, original: at.original, replacement: restoreSecrets(session, r.code), finding: undefined, agent: event.agent });
       }
     }
     if (event.type === 'done' || event.type === 'failed' || event.type === 'cancelled') this.logAgent(session, event.result);
@@ -339,7 +365,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       uri: at.uri,
       range: at.range,
       original: at.original,
-      replacement: finding.suggestion,
+      replacement: restoreSecrets(session, finding.suggestion),
       finding,
       agent: finding.agents[0] ?? '',
     });
@@ -364,7 +390,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     }
     for (const f of summary.findings) {
       const tracked = this.deps.store.get(session.id, f.id);
-      if (tracked) this.deps.store.add({ ...tracked, finding: f, replacement: f.suggestion });
+      if (tracked) this.deps.store.add({ ...tracked, finding: f, replacement: restoreSecrets(session, f.suggestion) });
     }
     const t = summary.totals;
     this.deps.log.info(
@@ -561,4 +587,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.latest.clear();
     this.emitter.dispose();
   }
+}
+
+/**
+ * A suggestion or improved code with the review's secret placeholders put back to the user's real text, so
+ * that applying it never writes `[REDACTED:…]` over a value.
+ */
+function restoreSecrets(session: ReviewSession, text: string | undefined): string | undefined {
+  return text === undefined || !session.vault ? text : session.vault.restore(text);
 }

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { targetInfo } from '../../core/review/target';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../panel/toViewEvents';
+import type { PrivacyView } from '../../shared/protocol';
+import type { SecretVault } from '../../core/prompt/secrets';
 import type { ReviewSessionHandle } from './session';
 
 /** One review: its target, its events so far, and the means to cancel it. */
@@ -15,6 +17,10 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   summary: ReviewSummary | undefined;
   /** Finding ids of single agents that the merge folded into another finding → that finding's id. */
   readonly aliases = new Map<string, string>();
+  /** Rules and redactions of this review, for the panel. */
+  privacy: PrivacyView | undefined;
+  /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
+  vault: SecretVault | undefined;
 
   constructor(
     readonly id: string,
