@@ -29,6 +29,7 @@ export function findingSummary(f: FindingView, view: ReviewView): HTMLElement[] 
     h('div', { class: 'finding-meta' }, meta),
   ];
   if (f.explanation) out.push(h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)));
+  if (f.advice) out.push(h('div', { class: 'markdown finding-advice' }, renderMarkdown(f.advice)));
   return out;
 }
 

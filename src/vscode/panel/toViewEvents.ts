@@ -21,6 +21,7 @@ export function toFindingView(f: Finding): FindingView {
     confidence: Number.isFinite(f.confidence) ? Math.min(1, Math.max(0, f.confidence)) : 0,
   };
   if (f.suggestion !== undefined) v.suggestion = revealBidi(f.suggestion);
+  if (f.advice !== undefined) v.advice = revealBidi(f.advice);
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
   if (f.outsideChanges) v.outsideChanges = true;
