@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { createGateway } from '../core/gateway/client';
-import { redact } from '../core/gateway/errors';
+import { redact } from '../core/util/redact';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';

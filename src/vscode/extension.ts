@@ -18,7 +18,7 @@ import { ReviewPanels } from './panel/reviewPanels';
 import { PrompterHolder } from './prompter';
 import { ReviewController } from './review/reviewController';
 import { SettingsService } from './settings';
-import { Redactor } from './util/redact';
+import { Redactor } from '../core/util/redact';
 
 function gatewayLogger(log: QuorumLog): GatewayLogger {
   const line = (message: string, data?: Record<string, unknown>): string => {
