@@ -12,7 +12,7 @@ import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type FailOn, type ReviewArgs } from './args';
-import { formatUsd } from './format';
+import { formatUsd } from '../shared/format';
 import { renderReport, renderStepSummary, type ReportContext } from './reports';
 import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';

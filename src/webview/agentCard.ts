@@ -1,5 +1,6 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
-import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
+import { AGENT_STATE_LABEL } from '../shared/labels';
+import { estimateLabel } from '../shared/panelStrings';
 import type { AgentErrorView, AgentOutcome, AgentView } from '../shared/protocol';
 import { costSourceKey } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
@@ -10,9 +11,6 @@ const AGENT_ICONS: Record<string, string> = {
   analyst: 'graph', architecture: 'symbol-structure', security: 'shield', coding: 'code',
 };
 
-export const STATE_KEYS: Record<AgentView['state'], PanelStringKey> = {
-  queued: 'stateQueued', running: 'stateRunning', done: 'stateDone', failed: 'stateFailed', cancelled: 'stateCancelled',
-};
 
 const STATE_ICONS: Record<AgentView['state'], string> = {
   queued: 'clock', running: 'loading', done: 'pass', failed: 'error', cancelled: 'circle-slash',
@@ -145,9 +143,9 @@ export class AgentCard {
     const cached = o?.cached === true;
     setAttr(this.root, 'class', `card state-${a.state}${cached ? ' cached' : ''}`);
     setAttr(this.stateIcon, 'class', `codicon codicon-${cached ? 'database' : STATE_ICONS[a.state]}${a.state === 'running' ? ' codicon-modifier-spin' : ''}`);
-    const stateLabel = cached ? `${t(STATE_KEYS[a.state])} · ${t('stateCached')}`
+    const stateLabel = cached ? `${t(AGENT_STATE_LABEL[a.state])} · ${t('stateCached')}`
       : a.state === 'running' && a.chunks > 0 ? `${t('stateRunning')} · ${t('liveTokens', formatCount(a.chunks))}`
-        : t(STATE_KEYS[a.state]);
+        : t(AGENT_STATE_LABEL[a.state]);
     setText(this.stateText, stateLabel);
 
     const streaming = a.state === 'running' || a.state === 'queued';

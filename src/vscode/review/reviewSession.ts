@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { targetInfo } from '../../core/review/target';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../panel/toViewEvents';
+import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { ReviewSessionHandle } from './session';
 
 /** One review: its target, its events so far, and the means to cancel it. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { singleTarget } from '../../core/review/target';
 import type { ReviewTarget } from '../../core/review/types';
-import type { ChangeCounts } from '../panel/toViewEvents';
+import type { ChangeCounts } from '../../core/review/viewEvents';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */
 export const MAX_REVIEW_CHARS = 400_000;

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../panel/toViewEvents';
+import type { ChangeCounts } from '../../core/review/viewEvents';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;
