@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
+import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { createGateway } from '../core/gateway/client';
 import { redact } from '../core/util/redact';
@@ -133,8 +133,7 @@ export async function runCli(io: CliIo): Promise<number> {
     if (e instanceof UsageError) return fail(e.message);
     throw e;
   }
-  const requested = args.language?.trim().toLowerCase();
-  const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
+  const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
 
   // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
   const root = findRepositoryRoot(args.file);

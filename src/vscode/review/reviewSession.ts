@@ -76,6 +76,13 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
     return lines.slice(start - region.startLine, end - region.startLine + 1).join('\n');
   }
 
+  /** Ends a review that could not run (Quorum failed before any agent did): an empty summary. */
+  abandon(): void {
+    const totals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+    const summary = { reviewId: this.id, target: this.target, agents: [], findings: [], totals, cancelled: this.cancelled, elapsedMs: Date.now() - this.startedAt };
+    this.push({ type: 'review-done', reviewId: this.id, summary });
+  }
+
   cancel(): void {
     if (!this.abort.signal.aborted) this.abort.abort();
   }

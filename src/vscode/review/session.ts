@@ -38,3 +38,12 @@ export interface PanelActions {
   /** `suggestions`: the closest model ids the gateway offered when the agent's model was not found. */
   switchModel(agentId?: string, suggestions?: readonly string[]): void;
 }
+
+/** The review panels, as the controller sees them. */
+export interface ReviewPanelsLike {
+  show(session: ReviewSessionHandle): void;
+  /** Fires with a target key when the user closes that target's panel. */
+  readonly onDidClose: vscode.Event<string>;
+  /** Shows in the review's panel that these findings' fixes were applied, or that they were dismissed. */
+  resolved(sessionId: string, findingIds: readonly string[], how: 'applied' | 'dismissed'): void;
+}
