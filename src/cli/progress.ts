@@ -65,7 +65,7 @@ export class ProgressReporter {
       case 'retrying':
         this.line(e.reason === 'fallback'
           ? `[${e.agent}] ${e.code}; trying the fallback model ${e.model}`
-          : `[${e.agent}] ${e.code}; retrying (attempt ${e.attempt})`);
+          : `[${e.agent}] ${e.code}; retrying (attempt ${e.attempt})${e.waitMs !== undefined && e.waitMs > 0 ? ` in ${(e.waitMs / 1000).toFixed(1)} s` : ''}`);
         break;
       case 'review-done':
         this.done = true;

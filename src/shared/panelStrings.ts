@@ -60,6 +60,11 @@ export const PANEL_STRINGS = {
   findingsCountOne: '1 finding',
   answer: 'Answer',
   rawAnswer: 'Raw answer',
+  progressNone: 'Reading the findings…',
+  progressOne: '1 finding so far',
+  progressMany: '{0} findings so far',
+  codeProgressOne: 'Writing the improved code · 1 line so far',
+  codeProgress: 'Writing the improved code · {0} lines so far',
   unparsed: 'The answer could not be read as findings, so it is shown as text.',
   switchModel: 'Switch Model',
   setApiKey: 'Set API Key',
@@ -118,6 +123,9 @@ export const PANEL_STRINGS = {
   exportGenerated: 'Exported {0}',
   exportSuggestion: 'Suggested replacement',
   exportRationale: 'Why',
+  rulesUsed: 'Repository rules: {0}',
+  rulesDropped: 'Left out (over quorum.rules.maxTokens): {0}',
+  redactedSecrets: 'Secrets replaced by placeholders before sending (kind, lines): {0}',
 } as const;
 
 export type PanelStringKey = keyof typeof PANEL_STRINGS;

@@ -123,6 +123,13 @@ export const reviewTotalsViewSchema = z.object({
 });
 export type ReviewTotalsView = z.infer<typeof reviewTotalsViewSchema>;
 
+export const privacyViewSchema = z.object({
+  rules: list(shortText, 200),
+  rulesDropped: list(shortText, 200),
+  redactions: list(z.object({ kind: shortText, line: int, endLine: int, file: z.optional(shortText) }), 2_000),
+});
+export type PrivacyView = z.infer<typeof privacyViewSchema>;
+
 export const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 export const reviewStateSchema = z.enum(REVIEW_STATES);
 export type ReviewState = z.infer<typeof reviewStateSchema>;
@@ -165,6 +172,8 @@ export const reviewViewSchema = z.object({
   applied: z.optional(list(shortText, 5_000)),
   /** False for a review restored from an earlier window: nothing can be applied, only re-run or exported. */
   live: z.boolean(),
+  /** What shaped the prompts: repository rule files used and left out, and the secrets redacted (kinds and lines). */
+  privacy: z.optional(privacyViewSchema),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 

@@ -141,7 +141,7 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
   return changes;
 }
 
-export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes'>> & { estimateUsd?: number; likelyUsd?: number; uri?: string }): ReviewView {
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes'>> & { estimateUsd?: number; likelyUsd?: number; uri?: string; privacy?: ReviewView['privacy'] }): ReviewView {
   return {
     ...init,
     status: 'running',

@@ -7,6 +7,7 @@ import type { FindingStore } from './findings/findingStore';
 import type { Prompter } from './prompter';
 import type { ReviewController } from './review/reviewController';
 import type { SettingsService } from './settings';
+import type { SentPreview } from './privacy/whatWillBeSent';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -28,4 +29,8 @@ export interface QuorumApi {
   logUri: vscode.Uri;
   /** Replaces the UI that asks questions and shows notifications; `undefined` restores VS Code's. */
   usePrompter(prompter: Prompter | undefined): void;
+  /** "Show What Will Be Sent" for any target (a changes review previews its regions through it). */
+  sent: SentPreview;
+  /** Overrides whether the workspace counts as trusted (tests; `undefined` restores VS Code's answer). */
+  useWorkspaceTrust(trusted: boolean | undefined): void;
 }

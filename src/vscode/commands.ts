@@ -12,6 +12,7 @@ export const Commands = {
   testConnection: 'quorum.testConnection',
   showCost: 'quorum.showCost',
   resetCost: 'quorum.resetCost',
+  showWhatWillBeSent: 'quorum.showWhatWillBeSent',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -17,6 +17,8 @@ import { ModelSwitcher } from './models/switchModel';
 import { ReviewPanels } from './panel/reviewPanels';
 import { PrompterHolder } from './prompter';
 import { ReviewController } from './review/reviewController';
+import { PromptShaper } from './privacy/promptShaper';
+import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
 import { Redactor } from '../core/util/redact';
 
@@ -61,7 +63,9 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const fixes = new FixService(store, prompter);
   const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
   const switcher = new ModelSwitcher(settings, () => gateway, prompter, log);
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log });
+  const shaper = new PromptShaper(settings, prompter, log);
+  const sent = new SentPreview({ pipeline, shaper, settings, prompter });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper });
   const panels = new ReviewPanels(context, { log, actions: controller });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
@@ -75,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     fixes,
     controller,
     panels,
+    sent,
     vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store), { providedCodeActionKinds: FindingCodeActions.kinds }),
     vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
     vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
@@ -86,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     vscode.commands.registerCommand(Commands.testConnection, () => keyCommands.testConnection()),
     vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
     vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
+    vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
     vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
     vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
@@ -106,6 +112,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     settings,
     logUri: context.logUri,
     usePrompter: (p) => prompter.use(p),
+    sent,
+    useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
   };
 }
 

@@ -1,9 +1,11 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
-import { AGENT_STATE_LABEL } from '../shared/labels';
+import { AGENT_STATE_LABEL, SEVERITY_LABEL } from '../shared/labels';
 import { estimateLabel } from '../shared/panelStrings';
-import type { AgentErrorView, AgentOutcome, AgentView } from '../shared/protocol';
-import { costSourceKey } from '../shared/reviewReducer';
+import { AnswerProgress } from '../shared/answerProgress';
+import type { AgentErrorView, AgentOutcome, AgentView, ReviewView } from '../shared/protocol';
+import { costSourceKey, sortFindings } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
+import { findingSummary, severityIcon } from './findingsList';
 import { StreamingMarkdown, renderMarkdown } from './markdown';
 import { t } from './strings';
 
@@ -47,7 +49,6 @@ export function describeError(agent: string, err: AgentErrorView): { text: strin
   }
 }
 
-/** One agent's card. `update` is called once per frame at most, and only when the agent changed. */
 /** What a card says while the gateway client tries again: the attempt (or fallback model) and why. */
 function retryText(retry: NonNullable<AgentView['retry']>): string {
   const cause = retry.code === 'network' ? t('retryCauseNetwork') : retry.code === 'server' ? t('retryCauseServer')
@@ -55,6 +56,16 @@ function retryText(retry: NonNullable<AgentView['retry']>): string {
   return retry.reason === 'fallback' ? t('retryingFallback', retry.model, cause) : t('retryingAttempt', retry.attempt, cause);
 }
 
+/** How a card presents its agent's answer. */
+type Presentation = 'empty' | 'markdown' | 'progress' | 'findings' | 'code';
+
+/**
+ * One agent's card. A reviewer's JSON answer is never shown as half a JSON document: while it streams the
+ * card lists the findings seen so far (titles and severities, read incrementally by `AnswerProgress`); once
+ * the agent is done it shows that agent's findings as the findings list does. A code agent shows its improved
+ * code. Either way the answer itself is behind a "Raw answer" disclosure, filled only when opened. Answers
+ * that are not JSON (prose, or an answer Quorum could not read) are shown as Markdown, rendered incrementally.
+ */
 export class AgentCard {
   readonly root: HTMLElement;
   private readonly stateBadge: HTMLElement;
@@ -64,10 +75,20 @@ export class AgentCard {
   private readonly modelEl: HTMLElement;
   private readonly metrics: HTMLElement;
   private readonly notice: HTMLElement;
-  private readonly answer: HTMLDetailsElement;
-  private readonly answerSummary: HTMLElement;
+  private readonly answer: HTMLElement;
   private readonly placeholder: HTMLElement;
   private readonly markdown = new StreamingMarkdown('markdown answer-body');
+  private readonly progress: HTMLElement;
+  private readonly progressText: HTMLElement;
+  private readonly progressList: HTMLUListElement;
+  private readonly scan = new AnswerProgress();
+  private progressShown = '';
+  private readonly findingsEl: HTMLElement;
+  private findingsShown = '';
+  private readonly raw: HTMLDetailsElement;
+  private readonly rawPre: HTMLPreElement;
+  private rawShown = '';
+  private rawText = '';
   private readonly extra: HTMLElement;
   private renderedOutcome: AgentOutcome | undefined | null = null;
   private renderedLive: boolean | null = null;
@@ -85,8 +106,15 @@ export class AgentCard {
     this.metrics = h('dl', { class: 'metrics' });
     this.notice = h('div', { class: 'notice', hidden: true });
     this.placeholder = h('p', { class: 'placeholder' });
-    this.answerSummary = h('summary', {});
-    this.answer = h('details', { class: 'answer', open: true }, this.answerSummary, this.placeholder, this.markdown.element);
+    this.answer = h('div', { class: 'answer' }, this.placeholder, this.markdown.element);
+    this.progressText = h('p', { class: 'progress-text' });
+    this.progressList = h('ul', { class: 'progress-list' });
+    this.progress = h('div', { class: 'progress', hidden: true, role: 'status' }, this.progressText, this.progressList);
+    this.findingsEl = h('div', { class: 'card-findings', hidden: true });
+    this.rawPre = h('pre', { class: 'plain-answer raw-text', tabindex: '0' });
+    this.raw = h('details', { class: 'raw-answer', hidden: true }, h('summary', {}, t('rawAnswer')), this.rawPre);
+    // The raw answer is put in the page only when someone opens it (then kept current while it streams).
+    this.raw.addEventListener('toggle', () => this.showRaw());
     this.extra = h('div', { class: 'extra' });
     const body = this.markdown.element;
     body.tabIndex = 0;
@@ -100,7 +128,7 @@ export class AgentCard {
       button({ action: 'switchModel', label: t('switchModel'), icon: 'arrow-swap', iconOnly: true, data: { agent } }),
       this.stateBadge);
     this.root = h('section', { class: 'card state-queued', 'aria-labelledby': titleId, 'data-agent': agent },
-      head, this.metrics, this.notice, this.answer, this.extra);
+      head, this.metrics, this.notice, this.answer, this.progress, this.findingsEl, this.extra, this.raw);
   }
 
   /** When the card last rendered (performance.now()). */
@@ -132,13 +160,15 @@ export class AgentCard {
 
   private renderedRetry: AgentView['retry'];
 
-  update(a: AgentView, live: boolean): void {
+  update(a: AgentView, view: ReviewView): void {
+    const live = view.live;
     this.updatedAt = performance.now();
     this.renderedRetry = a.retry;
     this.lastState = a.state;
     const o = a.outcome;
     setText(this.titleEl, a.title);
     setAttr(this.markdown.element, 'aria-label', `${a.title}: ${t('answer')}`);
+    setAttr(this.rawPre, 'aria-label', `${a.title}: ${t('rawAnswer')}`);
     setText(this.modelEl, a.model);
     const cached = o?.cached === true;
     setAttr(this.root, 'class', `card state-${a.state}${cached ? ' cached' : ''}`);
@@ -149,18 +179,31 @@ export class AgentCard {
     setText(this.stateText, stateLabel);
 
     const streaming = a.state === 'running' || a.state === 'queued';
+    const code = a.output === 'code' || o?.improvedCode !== undefined;
+    this.scan.update(a.text);
+    const p: Presentation = a.text.length === 0 ? 'empty'
+      : a.state === 'done' && o && !o.unparsed ? (code ? 'code' : 'findings')
+        : a.state === 'done' || !this.scan.json ? 'markdown' : 'progress';
     setAttr(this.answer, 'aria-busy', streaming ? 'true' : 'false');
-    if (a.text.length > 0) {
-      this.placeholder.hidden = true;
-      this.markdown.update(a.text, !streaming);
-    } else {
-      this.markdown.update('', !streaming);
-      this.placeholder.hidden = false;
+
+    // Markdown: prose answers (streamed, or one Quorum could not read). Nothing else feeds the renderer.
+    this.markdown.update(p === 'markdown' ? a.text : '', !streaming);
+    this.markdown.element.hidden = p !== 'markdown';
+    this.placeholder.hidden = p !== 'empty';
+    if (p === 'empty') {
       setText(this.placeholder, a.state === 'queued' ? t('waitingTurn') : a.state === 'running' ? (a.retry ? retryText(a.retry) : t('waitingFirstTokens')) : o?.error ? '' : t('noAnswer'));
-      if (!streaming && o?.error) this.placeholder.hidden = true;
     }
     // A failure before any text: the error notice says it all.
-    this.answer.hidden = a.text.length === 0 && !streaming && o?.error !== undefined;
+    this.answer.hidden = (p !== 'empty' && p !== 'markdown') || (p === 'empty' && !streaming && o?.error !== undefined);
+
+    this.progress.hidden = p !== 'progress';
+    if (p === 'progress') this.renderProgress(code);
+    this.findingsEl.hidden = p !== 'findings';
+    if (p === 'findings') this.renderFindings(a, view);
+
+    this.raw.hidden = p === 'empty' || p === 'markdown';
+    this.rawText = a.text;
+    if (this.raw.open) this.showRaw();
 
     if (o !== this.renderedOutcome || live !== this.renderedLive) {
       this.renderedOutcome = o;
@@ -169,6 +212,48 @@ export class AgentCard {
     } else if (!o && a.estimateUsd !== undefined && this.metrics.childElementCount === 0) {
       this.renderOutcome(a, live);
     }
+  }
+
+  /** Findings (or lines of code) so far: a count and the titles seen, re-rendered only when they change. */
+  private renderProgress(code: boolean): void {
+    const s = this.scan;
+    const last = s.findings[s.findings.length - 1];
+    const key = code ? `c${s.codeLines}` : `f${s.count}:${last?.severity ?? ''}`;
+    if (key === this.progressShown) return;
+    this.progressShown = key;
+    if (code) {
+      setText(this.progressText, s.codeLines === 1 ? t('codeProgressOne') : t('codeProgress', formatCount(s.codeLines)));
+      this.progressList.replaceChildren();
+      return;
+    }
+    setText(this.progressText, s.count === 0 ? t('progressNone') : s.count === 1 ? t('progressOne') : t('progressMany', formatCount(s.count)));
+    this.progressList.replaceChildren(...s.findings.map((f) => h('li', { class: `progress-item${f.severity ? ` sev-${f.severity}` : ''}` },
+      f.severity ? h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`) : null,
+      h('span', { class: 'finding-title' }, f.title))));
+  }
+
+  /** This agent's findings, rendered as the findings list renders them (without the list's actions). */
+  private renderFindings(a: AgentView, view: ReviewView): void {
+    const mine = sortFindings(view.findings.filter((f) => f.agents.includes(a.agent) && !view.dismissed.includes(f.id)));
+    const key = mine.map((f) => `${f.id}\u0000${f.severity}\u0000${f.title}\u0000${f.agents.join(',')}`).join('\u0001');
+    if (key === this.findingsShown && this.findingsEl.childElementCount > 0) return;
+    this.findingsShown = key;
+    const count = mine.length === 1 ? t('findingsCountOne') : t('findingsCount', mine.length);
+    const nodes: Node[] = [h('h4', { class: 'card-findings-head' }, icon('checklist'), ' ', mine.length > 0 ? count : t('noFindings'))];
+    if (mine.length > 0) {
+      nodes.push(h('ul', { class: 'card-findings-list' }, ...mine.map((f) => h('li', { class: `card-finding sev-${f.severity}`, 'data-finding': f.id }, ...findingSummary(f, view)))));
+    }
+    this.findingsEl.replaceChildren(...nodes);
+  }
+
+  private showRaw(): void {
+    if (!this.raw.open) return;
+    if (this.rawText.startsWith(this.rawShown) && this.rawShown.length > 0) {
+      if (this.rawText.length > this.rawShown.length) this.rawPre.appendChild(document.createTextNode(this.rawText.slice(this.rawShown.length)));
+    } else {
+      this.rawPre.textContent = this.rawText;
+    }
+    this.rawShown = this.rawText;
   }
 
   private renderOutcome(a: AgentView, live: boolean): void {
@@ -200,11 +285,6 @@ export class AgentCard {
     this.notice.replaceChildren(...notices);
     this.notice.hidden = notices.length === 0;
     setAttr(this.notice, 'class', `notice${o?.error && a.state === 'failed' ? ' error' : ''}`);
-
-    // A JSON answer that was read into findings is only the raw material: fold it away.
-    const folded = o !== undefined && a.state === 'done' && !o.unparsed && this.markdown.isPlain;
-    this.answer.open = !folded;
-    setText(this.answerSummary, folded ? `${t('rawAnswer')} · ${o?.findingCount === 1 ? t('findingsCountOne') : t('findingsCount', o?.findingCount ?? 0)}` : t('answer'));
 
     // Improved code
     const extra: Node[] = [];

@@ -170,6 +170,8 @@ export class App {
       }
       this.cardsEl.replaceChildren(...review.agents.flatMap((a) => this.cards.get(a.agent)?.root ?? []));
     }
+    // Finished cards show their agent's findings: the merged list at the end, or a dismissal, changes them.
+    if (changes.findings) for (const a of review.agents) if (a.state === 'done') changes.agents.add(a.agent);
     const announcements: string[] = [];
     const frameStart = performance.now();
     let deferred = false;
@@ -192,7 +194,7 @@ export class App {
         continue;
       }
       const before = card.state;
-      card.update(a, review.live);
+      card.update(a, review);
       if (card.followsTail) following.push(card);
       if (announce && before !== a.state) {
         if (a.state === 'running') announcements.push(t('announceStarted', a.title));

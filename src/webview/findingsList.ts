@@ -9,6 +9,26 @@ const SEVERITY_ICONS: Record<string, string> = {
   critical: 'flame', high: 'error', medium: 'warning', low: 'info', info: 'lightbulb',
 };
 
+export function severityIcon(severity: string): HTMLElement {
+  return icon(SEVERITY_ICONS[severity] ?? 'info');
+}
+
+/** A finding as the list shows it: severity, title and lines (a button that reveals them), who found it, and the explanation. */
+export function findingSummary(f: FindingView, view: ReviewView): HTMLElement[] {
+  const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
+  const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
+  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
+  const out: HTMLElement[] = [
+    h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
+      h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`),
+      h('span', { class: 'finding-title' }, f.title),
+      h('span', { class: 'finding-lines' }, lines)),
+    h('div', { class: 'finding-meta' }, meta),
+  ];
+  if (f.explanation) out.push(h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)));
+  return out;
+}
+
 /**
  * The merged findings, most severe first, with an agent filter and severity toggles. Re-rendered as a whole
  * when findings or filters change (a list of tens of items); focus is kept on the same control.
@@ -82,19 +102,11 @@ export class FindingsList {
   }
 
   private item(f: FindingView, view: ReviewView): HTMLLIElement {
-    const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
-    const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
-    const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
     const hasFix = f.suggestion !== undefined;
     const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };
     return h('li', { class: `finding sev-${f.severity}`, 'data-finding': f.id },
-      h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
-        h('span', { class: `sev-label sev-${f.severity}` }, icon(SEVERITY_ICONS[f.severity] ?? 'info'), ` ${t(SEVERITY_LABEL[f.severity])}`),
-        h('span', { class: 'finding-title' }, f.title),
-        h('span', { class: 'finding-lines' }, lines)),
-      h('div', { class: 'finding-meta' }, meta),
-      f.explanation ? h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)) : null,
+      ...findingSummary(f, view),
       h('div', { class: 'actions' },
         applied ? h('span', { class: 'fix-applied' }, icon('check'), ` ${t('fixApplied')}`) : null,
         hasFix && !applied ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,

@@ -22,6 +22,7 @@ export class ReviewHeader {
   private readonly cost: HTMLElement;
   private readonly stop: HTMLButtonElement;
   private readonly restored: HTMLElement;
+  private readonly privacy: HTMLElement;
 
   constructor() {
     this.file = h('span', { class: 'file' });
@@ -33,6 +34,7 @@ export class ReviewHeader {
     this.cost = h('span', { class: 'cost' });
     this.stop = button({ action: 'stop', label: t('stop'), icon: 'debug-stop', secondary: true });
     this.restored = h('p', { class: 'restored', hidden: true }, icon('history'), ' ', t('restored'));
+    this.privacy = h('p', { class: 'privacy', hidden: true });
     this.root = h('header', { class: 'review-head' },
       h('div', { class: 'target' }, icon('file-code'), this.file, this.lines, this.language),
       h('div', { class: 'status-line' },
@@ -43,7 +45,8 @@ export class ReviewHeader {
         button({ action: 'rerun', label: t('rerun'), icon: 'refresh', data: { nocache: 'false' } }),
         button({ action: 'rerun', label: t('rerunNoCache'), icon: 'refresh', secondary: true, data: { nocache: 'true' } }),
         button({ action: 'export', label: t('export'), icon: 'export', secondary: true })),
-      this.restored);
+      this.restored,
+      this.privacy);
   }
 
   update(view: ReviewView, now: number): void {
@@ -66,6 +69,20 @@ export class ReviewHeader {
     setText(this.cost, parts.join(' · '));
     this.stop.disabled = view.status !== 'running' || !view.live;
     this.restored.hidden = view.live;
+    this.updatePrivacy(view);
+  }
+
+  /** The repository rules in the prompts and the secrets redacted: kinds and lines, never values. */
+  private updatePrivacy(view: ReviewView): void {
+    const p = view.privacy;
+    const parts: string[] = [];
+    if (p && p.rules.length > 0) parts.push(t('rulesUsed', p.rules.join(', ')));
+    if (p && p.rulesDropped.length > 0) parts.push(t('rulesDropped', p.rulesDropped.join(', ')));
+    if (p && p.redactions.length > 0) {
+      parts.push(t('redactedSecrets', p.redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? r.line : `${r.line}–${r.endLine}`})`).join(', ')));
+    }
+    setText(this.privacy, parts.join(' · '));
+    this.privacy.hidden = parts.length === 0;
   }
 
   updateElapsed(view: ReviewView, now: number): void {

@@ -60,11 +60,12 @@ export function outcome(partial: Partial<AgentOutcome> & Pick<AgentOutcome, 'sta
   };
 }
 
+/** Answers as models write them: the findings JSON (fenced or bare), often with a closing sentence. */
 export const ANSWERS = {
-  analyst: '## Summary\n\nThe handler works for the happy path but **never checks expiry**, and the lifetime is a magic number.\n\n- `getSession` returns expired sessions (lines 34–40)\n- `86400000` should be a named constant\n',
-  architecture: 'The handler mixes **HTTP**, **persistence** and **policy**.\n\n1. Extract a `SessionRepository`.\n2. Keep the handler thin.\n\n```ts\ninterface SessionRepository {\n  find(id: string): Promise<Session | undefined>;\n}\n```\n',
+  analyst: '```json\n{"findings": [\n  {"severity": "high", "startLine": 34, "endLine": 40, "title": "Session expiry is never checked", "explanation": "`expiresAt` is stored but `getSession` returns expired sessions.", "confidence": 0.8},\n  {"severity": "low", "line": 30, "title": "Magic number for the session lifetime", "explanation": "Name `86400000` (one day in ms).", "suggestion": "const SESSION_TTL_MS = 24 * 60 * 60 * 1000;"}\n]}\n```\n\nBoth are easy to fix; the expiry check matters most.',
+  architecture: '{"findings": [{"severity": "high", "lines": "34-40", "title": "Session expiry is never checked", "explanation": "Policy lives in the handler."}, {"severity": "medium", "lines": "12-48", "title": "Database access mixed into the HTTP handler", "explanation": "Move the lookup into a repository so it can be tested without a server."}]}',
   security: '{"findings":[{"severity":"critical","title":"SQL built from the user name","line":21}]}',
-  coding: 'Parameterised the query, added the expiry check and named the constant.',
+  coding: '{"rationale": "Parameterised the query and **checked expiry**.", "improvedCode": "const SESSION_TTL_MS = 24 * 60 * 60 * 1000;\\n"}',
 };
 
 export const IMPROVED = `const SESSION_TTL_MS = 24 * 60 * 60 * 1000;

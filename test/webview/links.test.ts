@@ -26,7 +26,11 @@ function hostileReview() {
   ].join('\n\n');
   const review = doneReview({ findings: [{ ...(FINDINGS[0] as (typeof FINDINGS)[number]), explanation }] });
   const analyst = review.agents[0];
-  if (analyst) analyst.text = `See [here](http://127.0.0.1:5000/) and [there](${PUBLIC}#card).`;
+  if (analyst) {
+    // A prose answer (not findings JSON): the card renders it as Markdown.
+    analyst.text = `See [here](http://127.0.0.1:5000/) and [there](${PUBLIC}#card).`;
+    if (analyst.outcome) analyst.outcome = { ...analyst.outcome, text: analyst.text, unparsed: true };
+  }
   if (analyst?.outcome) analyst.outcome.text = analyst.text;
   return review;
 }

@@ -74,9 +74,10 @@ describe('webview: rendering every state', () => {
     assert.match(sec, /\(estimated\)/);
     assert.match(sec, /2 attempts/);
     assert.match(sec, /800 cached/);
-    // The security answer was JSON read into findings: folded away as the raw answer.
-    assert.equal(await panel.page.locator('section.card[data-agent="security"] details.answer').getAttribute('open'), null);
-    assert.match(sec, /Raw answer · 2 findings/);
+    // The security answer was JSON read into findings: the card lists them, the JSON is folded away as the raw answer.
+    assert.equal(await panel.page.locator('section.card[data-agent="security"] details.raw-answer').getAttribute('open'), null);
+    assert.match(sec, /^.*2 findings$/m);
+    assert.match(sec, /Raw answer/);
     const severities = await panel.page.locator('li.finding').evaluateAll((els) => els.map((e) => e.className.replace('finding sev-', '')));
     assert.deepEqual(severities, ['critical', 'high', 'medium', 'low', 'info']);
     const first = await text(panel, 'li.finding');
@@ -194,7 +195,7 @@ describe('webview: rendering every state', () => {
     await settle(panel);
     await panel.send(events(3, {
       kind: 'ended', agent: 'analyst', title: 'Analyst',
-      outcome: outcome({ state: 'done', model: 'gpt-4.1', text: 'Final **answer**', findingCount: 3 }),
+      outcome: outcome({ state: 'done', model: 'gpt-4.1', text: 'Final **answer**', findingCount: 3, unparsed: true }),
     }));
     await settle(panel);
     const card = await cardText(panel, 'analyst');
@@ -208,12 +209,12 @@ describe('webview: rendering every state', () => {
     await panel.send(snapshot(baseReview()));
     await panel.send(events(2, ...queuedAll()));
     await settle(panel);
-    await panel.send(events(3, {
+    await panel.send(events(3, { kind: 'finding', agent: 'security', finding: { id: 'security-1', agents: ['security'], severity: 'high', title: 'SQL injection', explanation: '', startLine: 12, endLine: 12, confidence: 0.8 } }, {
       kind: 'ended', agent: 'security', title: 'Security',
       outcome: outcome({ state: 'done', model: 'gemini-2.5-flash', text: '{"findings":[{"severity":"high","title":"SQL injection"}]}', findingCount: 1 }),
     }));
     await settle(panel);
-    assert.match(await cardText(panel, 'security'), /Raw answer · 1 finding$/m);
+    assert.match(await cardText(panel, 'security'), /^.*1 finding$/m);
     assert.match(await panel.page.locator('[aria-live="polite"].sr-only').innerText(), /Security finished with 1 finding$/);
   });
 

@@ -25,7 +25,7 @@ const CHECKS: [selector: string, minRatio: number][] = [
   ['.sev-label.sev-critical', 4.5],
   ['.sev-label.sev-medium', 4.5],
   ['.notice-text', 4.5],
-  ['.answer > summary', 4.5],
+  ['.raw-answer > summary', 4.5],
   ['.card-head .model', 3],
 ];
 

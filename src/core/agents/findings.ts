@@ -26,11 +26,19 @@ export function normalizeSeverity(value: unknown): Severity {
   return SEVERITY_WORDS[word] ?? 'medium';
 }
 
+/**
+ * A CWE id, only from a well-formed value: a positive integer (`89`, `"89"`), or `CWE-89` at the start of the
+ * text (any case; `CWE 89`, `CWE_89`, `CWE89` and `CWE-89: SQL Injection` are accepted). Anything else
+ * (`javascript:alert(1)//79`, `see 79`, `CWE-0`) gives no CWE rather than a guess.
+ */
 export function normalizeCwe(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return `CWE-${value}`;
+  const id = (n: number) => (Number.isSafeInteger(n) && n > 0 && n < 100_000 ? `CWE-${n}` : undefined);
+  if (typeof value === 'number') return id(value);
   if (typeof value !== 'string') return undefined;
-  const m = /(\d{1,5})/.exec(value);
-  return m ? `CWE-${Number(m[1])}` : undefined;
+  const text = value.trim();
+  if (/^\d{1,5}$/.test(text)) return id(Number(text));
+  const m = /^CWE[-_\s]?(\d{1,5})(?!\w)/i.exec(text);
+  return m ? id(Number(m[1])) : undefined;
 }
 
 export function normalizeConfidence(value: unknown): number {

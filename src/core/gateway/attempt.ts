@@ -35,8 +35,6 @@ export interface AttemptEnv {
   stats: GatewayStats;
   /** Models whose gateway refused `response_format` this session. */
   noResponseFormat: Set<string>;
-  /** 429s in a row, across the client (resets on an answer). */
-  rate: { consecutive429: number };
 }
 
 export interface AttemptContext {
@@ -164,20 +162,25 @@ async function send(
   }
 }
 
-/** A 429 cools the whole client down (and slows its pace when the gateway sends no budget headers); so does a Retry-After on a 5xx. */
+/**
+ * A 429 that states a wait cools the whole client down for it; any 429 from a gateway that sends no budget
+ * headers slows the client's pace (the retry's own backoff is the retry policy's). A Retry-After on a 5xx
+ * cools the client down too.
+ */
 function applyWaits(env: AttemptEnv, ctx: AttemptContext, failure: Failure, limits: RateLimitState, reservation: Reservation, key: string): void {
   const { model } = ctx;
   const agent = ctx.request.tag?.agent;
+  const requestId = failure.error.requestId;
   if (failure.rateLimited) {
     env.stats.rateLimited++;
-    const n = ++env.rate.consecutive429;
-    const wait = failure.waitMs ?? Math.min(env.tuning.rateLimitDefaultWaitMs * 2 ** (n - 1), env.tuning.backoffMaxMs * 4);
-    env.admission.coolDown(wait);
-    if (limits.remainingRequests === undefined) env.admission.slowDown(wait, reservation.decidedAt);
-    env.connection.log('warn', `${model}: 429 from the gateway; the client waits ${wait} ms`, { model, agent, waitMs: wait, requestId: failure.error.requestId, attempt: ctx.attempt }, key);
+    const stated = failure.waitMs;
+    if (stated !== undefined) env.admission.coolDown(stated);
+    if (limits.remainingRequests === undefined) env.admission.slowDown(stated ?? env.tuning.rateLimitPaceMs, reservation.decidedAt);
+    const what = stated !== undefined ? `the client waits ${stated} ms` : 'no wait stated; the request backs off';
+    env.connection.log('warn', `${model}: 429 from the gateway; ${what}`, { model, agent, waitMs: stated, requestId, attempt: ctx.attempt }, key);
   } else if (failure.retryable && failure.waitMs !== undefined) {
     env.admission.coolDown(failure.waitMs);
-    env.connection.log('warn', `${model}: HTTP ${failure.error.status} asks to wait ${failure.waitMs} ms`, { model, agent, waitMs: failure.waitMs, requestId: failure.error.requestId }, key);
+    env.connection.log('warn', `${model}: HTTP ${failure.error.status} asks to wait ${failure.waitMs} ms`, { model, agent, waitMs: failure.waitMs, requestId }, key);
   }
 }
 
@@ -218,7 +221,6 @@ function settleUsage(into: Attempted, promptEstimate: number): { usage: Usage; u
 
 function succeeded(env: AttemptEnv, ctx: AttemptContext, into: Attempted, reservation: Reservation, finish: FinishReason, t0: number, key: string): StreamResult {
   const { model, request } = ctx;
-  env.rate.consecutive429 = 0;
   const { usage, usageSource } = settleUsage(into, ctx.promptEstimate);
   reservation.settle(totalTokens(usage));
   const record = { model, tag: request.tag, attempt: ctx.attempt, usage, usageSource, reportedCostUsd: into.usage?.costUsd, outcome: 'ok' as const, requestId: into.requestId };

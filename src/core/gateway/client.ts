@@ -30,7 +30,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs);
   const slots = new Slots(options.settings().limits.maxConcurrent);
   const models = new ModelDirectory(connection, stats, tuning.modelsCacheMs);
-  const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, noResponseFormat: new Set(), rate: { consecutive429: 0 } };
+  const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, noResponseFormat: new Set() };
   const disposeController = new AbortController();
 
   async function* stream(request: ChatRequest, streamOptions: StreamOptions = {}): AsyncGenerator<string, StreamResult, void> {
@@ -46,7 +46,9 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
     const channel = new Channel<string>();
     let settled = false;
-    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started: Date.now() };
+    const started = Date.now();
+    const deadlineAt = started + settings.limits.deadlineSeconds * 1000;
+    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started, deadlineAt };
     const result = runRequest(env, run).finally(() => {
       settled = true;
       channel.close();

@@ -33,8 +33,11 @@ export interface GatewayTuning {
   backoffBaseMs: number;
   /** Cap of one backoff, ms. */
   backoffMaxMs: number;
-  /** Wait after a 429 that does not say how long, ms (doubles per consecutive 429, up to backoffMaxMs × 4). */
+  /** Ceiling of the full-jitter backoff after a 429 that states no wait, ms (doubles with each such 429 of a
+   *  request, up to backoffMaxMs × 4). */
   rateLimitDefaultWaitMs: number;
+  /** Send spacing a 429 without budget headers or a stated wait teaches the client's pacing, ms. */
+  rateLimitPaceMs: number;
   /** Largest jitter added to each waiter's end of a cool-down, ms. */
   coolDownJitterMs: number;
   /** How long a `/models` answer is reused for model-name suggestions, ms. */
@@ -58,6 +61,7 @@ export const DEFAULT_TUNING: GatewayTuning = {
   backoffBaseMs: 500,
   backoffMaxMs: 8_000,
   rateLimitDefaultWaitMs: 1_000,
+  rateLimitPaceMs: 250,
   coolDownJitterMs: 500,
   modelsCacheMs: 5 * 60_000,
   rateWindowMs: 60_000,

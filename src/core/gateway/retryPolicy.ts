@@ -1,15 +1,21 @@
-import pRetry from 'p-retry';
 import { countChatTokens } from '../tokens/count';
+import { sleep } from './admission';
 import { runAttempt, type AttemptEnv } from './attempt';
-import { AttemptError, toGatewayError } from './attemptFailure';
+import { AttemptError, copyError, toGatewayError } from './attemptFailure';
+import type { Failure } from './errors';
+import type { GatewayTuning } from './options';
 import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } from './types';
 
 /**
- * WHERE RETRIES HAPPEN. One request: its model tried with retries (p-retry, backoff with jitter, only what
- * the failure's classification allows), then the fallback model once the primary's retries are spent.
- *  - A 429 waits out the client's shared cool-down (set by the attempt) and does not consume a retry.
- *  - A `response_format` refusal is retried once, at once, without the field.
- *  - Anything else retryable (5xx, resets, time-outs) consumes one of `quorum.limits.maxRetries`.
+ * WHERE RETRIES HAPPEN. One request: its model tried again while the failure's classification allows it,
+ * then the fallback model once the primary gives up.
+ *  - A 429 that states a wait: the attempt has set the client's shared cool-down (every waiter gets its own
+ *    jitter), so the retry goes when it ends — until the request's deadline, never counted against
+ *    `quorum.limits.maxRetries`. A wait that ends past the deadline fails at once, naming the wait.
+ *  - A 429 that states no wait: exponential backoff with full jitter, also until the deadline, not counted.
+ *  - A `response_format` refusal: retried once, at once, without the field.
+ *  - Anything else retryable (5xx, resets, time-outs): backoff with jitter, each one of `maxRetries`.
+ * Waits over 120 s, quota and "too large" are not retryable (see `classifyHttp`).
  */
 
 export interface RequestRun {
@@ -20,6 +26,63 @@ export interface RequestRun {
   onSent?: () => void;
   /** When the request started, epoch ms. */
   started: number;
+  /** When its deadline aborts it, epoch ms. */
+  deadlineAt: number;
+}
+
+/** What one model's run has used up so far. */
+export interface RetryState {
+  /** Retries counted against `maxRetries`. */
+  consumed: number;
+  /** 429s without a stated wait, for their backoff. */
+  unstated429: number;
+  formatDropped: boolean;
+}
+
+export type RetryStep =
+  | { kind: 'stop'; error?: GatewayError }
+  | { kind: 'retry'; delayMs: number; why: 'rate-limited' | 'failure' | 'format'; waitMs?: number };
+
+export interface RetryClock {
+  now: number;
+  deadlineAt: number;
+  /** When the client's shared cool-down ends (epoch ms; 0 when none). */
+  coolDownUntil: number;
+  maxRetries: number;
+}
+
+/** Decides what follows a failed attempt, and records what it uses up in `state`. Pure: clock and randomness come in. */
+export function nextStep(f: Failure, state: RetryState, clock: RetryClock, tuning: Pick<GatewayTuning, 'backoffBaseMs' | 'backoffMaxMs' | 'rateLimitDefaultWaitMs' | 'random'>): RetryStep {
+  if (f.responseFormatRejected) {
+    if (state.formatDropped) return { kind: 'stop' };
+    state.formatDropped = true;
+    return { kind: 'retry', delayMs: 0, why: 'format' };
+  }
+  if (!f.retryable) return { kind: 'stop' };
+  const left = clock.deadlineAt - clock.now;
+  if (f.rateLimited && f.waitMs !== undefined) {
+    const until = Math.max(clock.now + f.waitMs, clock.coolDownUntil);
+    if (until >= clock.deadlineAt) return { kind: 'stop', error: pastDeadline(f.error, f.waitMs, left) };
+    // The admission holds the retry until the shared cool-down ends (with this waiter's jitter).
+    return { kind: 'retry', delayMs: 0, why: 'rate-limited', waitMs: until - clock.now };
+  }
+  if (f.rateLimited) {
+    const k = ++state.unstated429;
+    const ceiling = Math.min(tuning.backoffMaxMs * 4, tuning.rateLimitDefaultWaitMs * 2 ** (k - 1));
+    const delayMs = Math.round(tuning.random() * ceiling); // full jitter
+    const wait = Math.max(delayMs, clock.coolDownUntil - clock.now);
+    if (clock.now + wait >= clock.deadlineAt) return { kind: 'stop' };
+    return { kind: 'retry', delayMs, why: 'rate-limited', waitMs: wait };
+  }
+  if (state.consumed >= clock.maxRetries) return { kind: 'stop' };
+  const delayMs = Math.min(tuning.backoffMaxMs, Math.round((1 + tuning.random()) * tuning.backoffBaseMs * 2 ** state.consumed));
+  state.consumed++;
+  return { kind: 'retry', delayMs, why: 'failure', waitMs: Math.max(delayMs, clock.coolDownUntil - clock.now) };
+}
+
+function pastDeadline(error: GatewayError, waitMs: number, leftMs: number): GatewayError {
+  const secs = (ms: number) => `${Math.max(0, Math.ceil(ms / 1000))} s`;
+  return copyError(error, { message: `${error.message}; the gateway asks to wait ${secs(waitMs)}, past the request's deadline (${secs(leftMs)} left)`, retryAfterMs: waitMs });
 }
 
 /** Runs the request on its model, then on the fallback model where the failure allows it. */
@@ -70,67 +133,36 @@ function notifyRetry(onRetry: ((info: RetryInfo) => void) | undefined, info: Ret
 /** Runs one request on one model with retries; `counter` counts its attempts even when it throws. */
 async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAttempt: number, counter: { attempts: number }): Promise<StreamResult> {
   const { request, signal } = run;
-  const maxRetries = env.options.settings().limits.maxRetries;
   const promptEstimate = countChatTokens(request.messages);
-  const state = { rateLimitRetries: 0, formatDropped: false, retryWithoutFormat: false };
-  // p-retry rejects with the abort reason once the signal fires; the attempt's own error (which carries the
-  // partial text) is kept to be rethrown instead.
-  let abortedAttempt: AttemptError | undefined;
-  const once = async () => {
+  const state: RetryState = { consumed: 0, unstated429: 0, formatDropped: false };
+  for (;;) {
     counter.attempts++;
     const attempt = firstAttempt + counter.attempts - 1;
     if (attempt > 1) env.stats.retries++;
     try {
       return await runAttempt(env, { request, model, attempt, settings: env.options.settings(), signal, onText: run.onText, ...(run.onSent ? { onSent: run.onSent } : {}), promptEstimate, started: run.started });
     } catch (e) {
-      if (signal.aborted && e instanceof AttemptError) abortedAttempt = e;
-      throw e;
+      // Once the signal fired, the attempt's own error (with any partial text) is the request's.
+      if (!(e instanceof AttemptError) || signal.aborted) throw e;
+      const clock = { now: Date.now(), deadlineAt: run.deadlineAt, coolDownUntil: env.admission.coolDownUntil, maxRetries: env.options.settings().limits.maxRetries };
+      const step = nextStep(e.failure, state, clock, env.tuning);
+      if (step.kind === 'stop') throw step.error ? new AttemptError({ ...e.failure, error: step.error }) : e;
+      announce(env, run, model, e.failure, step, attempt, clock.maxRetries - state.consumed);
+      await sleep(step.delayMs, signal);
     }
-  };
-  return pRetry(once, {
-    retries: maxRetries,
-    factor: 2,
-    minTimeout: env.tuning.backoffBaseMs,
-    maxTimeout: env.tuning.backoffMaxMs,
-    randomize: true,
-    signal,
-    // A 429's wait is the shared cool-down (awaited before the next send), not a backoff on top of it; a
-    // response_format refusal is retried once, at once, without the field.
-    shouldConsumeRetry: ({ error }) => {
-      if (!(error instanceof AttemptError)) return true;
-      const f = error.failure;
-      if (f.responseFormatRejected) return state.formatDropped;
-      return !f.rateLimited;
-    },
-    onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-      const f = error instanceof AttemptError ? error.failure : undefined;
-      if (!f) return;
-      if (f.responseFormatRejected && !state.formatDropped) {
-        state.formatDropped = true;
-        state.retryWithoutFormat = true;
-        env.noResponseFormat.add(model);
-        env.connection.log('warn', `${model}: the gateway refused response_format; retrying without it for this session`, { model });
-        return;
-      }
-      if (f.rateLimited) state.rateLimitRetries++;
-      if (!f.retryable) return;
-      env.connection.log('warn', `${model}: attempt ${attemptNumber} failed (${f.error.code}); ${retriesLeft} retries left`, { model, agent: request.tag?.agent, code: f.error.code, status: f.error.status, requestId: f.error.requestId });
-      const willRetry = f.rateLimited ? state.rateLimitRetries <= maxRetries : retriesLeft > 0;
-      if (willRetry && !signal.aborted) notifyRetry(run.onRetry, { attempt: firstAttempt + attemptNumber, model, code: f.error.code, reason: 'retry' });
-    },
-    shouldRetry: ({ error }) => {
-      if (!(error instanceof AttemptError)) return false;
-      const f = error.failure;
-      if (f.responseFormatRejected) {
-        const again = state.retryWithoutFormat;
-        state.retryWithoutFormat = false;
-        return again;
-      }
-      if (!f.retryable) return false;
-      if (f.rateLimited) return state.rateLimitRetries <= maxRetries;
-      return true;
-    },
-  }).catch((e: unknown) => {
-    throw abortedAttempt ?? e;
-  });
+  }
+}
+
+/** Logs the retry and tells the caller what is waited for. */
+function announce(env: AttemptEnv, run: RequestRun, model: string, f: Failure, step: Extract<RetryStep, { kind: 'retry' }>, attempt: number, retriesLeft: number): void {
+  if (step.why === 'format') {
+    env.noResponseFormat.add(model);
+    env.connection.log('warn', `${model}: the gateway refused response_format; retrying without it for this session`, { model });
+    return;
+  }
+  const counted = step.why === 'rate-limited' ? 'rate limits do not count against retries' : `${retriesLeft} retries left`;
+  const waitMs = step.waitMs ?? step.delayMs;
+  const agent = run.request.tag?.agent;
+  env.connection.log('warn', `${model}: attempt ${attempt} failed (${f.error.code}); retrying in ${waitMs} ms; ${counted}`, { model, agent, code: f.error.code, status: f.error.status, requestId: f.error.requestId, waitMs });
+  notifyRetry(run.onRetry, { attempt: attempt + 1, model, code: f.error.code, reason: 'retry', waitMs });
 }

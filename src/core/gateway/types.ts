@@ -142,6 +142,8 @@ export interface RetryInfo {
   /** Why the previous attempt failed. */
   code: GatewayErrorCode;
   reason: 'retry' | 'fallback';
+  /** For a retry: how long the client waits before it (the gateway's stated wait, or the backoff), ms. */
+  waitMs?: number;
 }
 
 export interface StreamOptions {

@@ -297,7 +297,7 @@ export class ReviewPipeline {
         },
         {
           ...(signal ? { signal } : {}),
-          onRetry: (info) => emit({ type: 'retrying', reviewId, agent: spec.id, attempt: info.attempt, model: info.model, code: info.code, reason: info.reason }),
+          onRetry: (info) => emit({ type: 'retrying', reviewId, agent: spec.id, attempt: info.attempt, model: info.model, code: info.code, reason: info.reason, ...(info.waitMs !== undefined ? { waitMs: info.waitMs } : {}) }),
         },
       );
       let step = await nextOrAbort(stream, signal);

@@ -175,7 +175,7 @@ export type ReviewEvent =
   | { type: 'started'; reviewId: string; agent: string; model: string }
   | { type: 'delta'; reviewId: string; agent: string; text: string }
   /** The gateway client is trying the agent's request again (or its fallback model) after a failed attempt. */
-  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: 'retry' | 'fallback' }
+  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: 'retry' | 'fallback'; waitMs?: number }
   | { type: 'finding'; reviewId: string; agent: string; finding: Finding }
   | { type: 'done'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }

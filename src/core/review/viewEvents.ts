@@ -1,9 +1,11 @@
 import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from './types';
+import { revealBidi } from '../../shared/bidi';
 import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
 
 /**
- * Turns the pipeline's events into the panel's view events (pure: unit-tested in plain Node). Only
- * what the page needs crosses over: no prompts, no request ids, nothing key-like.
+ * Turns the pipeline's events into the panel's view events. Pure, so it is unit-tested in plain
+ * Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like. Model
+ * text crosses with its bidi control characters shown as visible `<U+202E>` tokens (Trojan Source).
  */
 
 export function toFindingView(f: Finding): FindingView {
@@ -12,13 +14,13 @@ export function toFindingView(f: Finding): FindingView {
     file: f.file,
     agents: f.agents.slice(),
     severity: f.severity,
-    title: f.title,
-    explanation: f.explanation,
+    title: revealBidi(f.title),
+    explanation: revealBidi(f.explanation),
     startLine: f.startLine,
     endLine: f.endLine,
     confidence: Number.isFinite(f.confidence) ? Math.min(1, Math.max(0, f.confidence)) : 0,
   };
-  if (f.suggestion !== undefined) v.suggestion = f.suggestion;
+  if (f.suggestion !== undefined) v.suggestion = revealBidi(f.suggestion);
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
   if (f.outsideChanges) v.outsideChanges = true;
@@ -56,7 +58,7 @@ export function toTargetView(info: TargetInfo, counts?: ChangeCounts): Pick<Revi
 
 function toErrorView(error: AgentResult['error']): AgentErrorView | undefined {
   if (!error) return undefined;
-  const v: AgentErrorView = { code: error.code, message: error.message };
+  const v: AgentErrorView = { code: error.code, message: revealBidi(error.message) };
   if (error.status !== undefined) v.status = error.status;
   if (error.model !== undefined) v.model = error.model;
   if (error.retryAfterMs !== undefined && error.retryAfterMs >= 0) v.retryAfterMs = error.retryAfterMs;
@@ -71,7 +73,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   const o: AgentOutcome = {
     state,
     model: result.model,
-    text: result.text,
+    text: revealBidi(result.text),
     cached: result.cached,
     usage: {
       promptTokens: count(result.usage.promptTokens),
@@ -86,8 +88,8 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
     findingCount: result.findings.length,
   };
   if (result.unparsed) o.unparsed = true;
-  if (result.improvedCode !== undefined) o.improvedCode = result.improvedCode;
-  if (result.rationale !== undefined) o.rationale = result.rationale;
+  if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
+  if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);
   if (error) o.error = error;
   return o;
@@ -123,7 +125,7 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
     case 'started':
       return { kind: 'started', agent: event.agent, model: event.model };
     case 'delta':
-      return { kind: 'delta', agent: event.agent, text: event.text };
+      return { kind: 'delta', agent: event.agent, text: revealBidi(event.text) };
     case 'retrying':
       return { kind: 'retrying', agent: event.agent, attempt: count(event.attempt), model: event.model, code: event.code, reason: event.reason };
     case 'finding':

@@ -1,6 +1,15 @@
 import * as vscode from 'vscode';
+import { findBidi } from '../../shared/bidi';
 import { InternalCommands } from '../commands';
-import { IMPROVED_CODE, type FindingStore } from './findingStore';
+import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
+
+/** Below this confidence "Apply fix" is never the preferred quick fix: Preview comes first and nothing is auto-applied. */
+export const PREFERRED_MIN_CONFIDENCE = 0.7;
+
+/** Whether a fix may be offered for applying: a replacement without bidi control characters (Trojan Source). */
+function applicable(t: TrackedFix): boolean {
+  return t.replacement !== undefined && findBidi(t.replacement).length === 0;
+}
 
 /**
  * Quick fixes on Quorum's diagnostics: "Preview fix", "Apply fix" and "Dismiss"; and, anywhere in a
@@ -21,9 +30,12 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
       if (t.id === IMPROVED_CODE) {
         const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
         preview.command = { command: InternalCommands.previewFix, title: preview.title, arguments: args };
-        const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
-        apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
-        actions.push(preview, apply);
+        actions.push(preview);
+        if (applicable(t)) {
+          const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
+          apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
+          actions.push(apply);
+        }
         continue;
       }
       const f = t.finding;
@@ -34,11 +46,15 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
         const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview fix — {0}', f.title), vscode.CodeActionKind.QuickFix);
         preview.command = { command: InternalCommands.previewFix, title: preview.title, arguments: args };
         preview.diagnostics = related;
-        const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply fix — {0}', f.title), vscode.CodeActionKind.QuickFix);
-        apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
-        apply.diagnostics = related;
-        apply.isPreferred = true;
-        actions.push(preview, apply);
+        actions.push(preview);
+        if (applicable(t)) {
+          const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply fix — {0}', f.title), vscode.CodeActionKind.QuickFix);
+          apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
+          apply.diagnostics = related;
+          // The preferred (auto-fix) action is a destructive one only when the finding is likely right.
+          apply.isPreferred = f.confidence >= PREFERRED_MIN_CONFIDENCE;
+          actions.push(apply);
+        }
       }
       const dismiss = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss — {0}', f.title), vscode.CodeActionKind.QuickFix);
       dismiss.command = { command: InternalCommands.dismissFinding, title: dismiss.title, arguments: args };

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { findBidi } from '../../shared/bidi';
 import type { Prompter } from '../prompter';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
 
@@ -18,7 +19,7 @@ function normalizeEol(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed';
+export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
 
 /**
  * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
@@ -86,6 +87,16 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     if (!fix || fix.replacement === undefined) {
       await this.gone();
       return 'missing';
+    }
+    const bidi = findBidi(fix.replacement);
+    if (bidi.length > 0) {
+      // Trojan Source: invisible characters that make code read differently from how it runs.
+      const which = [...new Set(bidi.map((b) => b.codePoint))].join(', ');
+      const preview = vscode.l10n.t('Preview');
+      void this.prompter
+        .message('warning', vscode.l10n.t('Quorum did not apply the fix: it contains invisible bidirectional control characters ({0}) that can make code read differently from how it runs.', which), { id: 'fix.bidi' }, preview)
+        .then((choice) => (choice === preview ? this.preview(sessionId, id) : undefined));
+      return 'refused';
     }
     const checked = await this.check(fix);
     if (!checked) {

@@ -83,6 +83,7 @@ export class ReviewPanel implements vscode.Disposable {
       ...toTargetView(session.target, session.counts),
       startedAt: session.startedAt,
       ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
+      ...(session.privacy ? { privacy: session.privacy } : {}),
     });
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
     this.view = view;

@@ -38,7 +38,7 @@ export class FindingsTracker {
     if (event.type !== 'done') return;
     if (event.result.improvedCode !== undefined && session.fullTarget.regions.length === 1) {
       const anchor = this.store.get(session.id, IMPROVED_CODE);
-      if (anchor) this.store.add({ ...anchor, replacement: event.result.improvedCode, agent: event.agent });
+      if (anchor) this.store.add({ ...anchor, replacement: restoreSecrets(session, event.result.improvedCode), agent: event.agent });
       return;
     }
     for (const r of event.result.replacements ?? []) {
@@ -47,7 +47,7 @@ export class FindingsTracker {
       const anchor = this.store.get(session.id, anchorId(at.index));
       const whole = anchor !== undefined && at.range.start === anchor.range.start && at.range.end === anchor.range.end;
       const id = whole ? anchorId(at.index) : `${IMPROVED_CODE}:${r.file}:${r.startLine}-${r.endLine}`;
-      this.store.add({ sessionId: session.id, id, uri: at.uri, range: at.range, original: at.original, replacement: r.code, finding: undefined, agent: event.agent });
+      this.store.add({ sessionId: session.id, id, uri: at.uri, range: at.range, original: at.original, replacement: restoreSecrets(session, r.code), finding: undefined, agent: event.agent });
     }
   }
 
@@ -63,7 +63,7 @@ export class FindingsTracker {
     }
     for (const f of summary.findings) {
       const tracked = this.store.get(session.id, f.id);
-      if (tracked) this.store.add({ ...tracked, finding: f, replacement: f.suggestion });
+      if (tracked) this.store.add({ ...tracked, finding: f, replacement: restoreSecrets(session, f.suggestion) });
     }
   }
 
@@ -96,9 +96,17 @@ export class FindingsTracker {
       uri: at.uri,
       range: at.range,
       original: at.original,
-      replacement: finding.suggestion,
+      replacement: restoreSecrets(session, finding.suggestion),
       finding,
       agent: finding.agents[0] ?? '',
     });
   }
+}
+
+/**
+ * A suggestion or improved code with the review's secret placeholders put back to the user's real text, so
+ * that applying it never writes `[REDACTED:…]` over a value.
+ */
+function restoreSecrets(session: ReviewSession, text: string | undefined): string | undefined {
+  return text === undefined || !session.vault ? text : session.vault.restore(text);
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
+import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { ReviewPipeline } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
 import type { ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
-import { Commands, REVIEW_RUNNING_CONTEXT } from '../commands';
+import { Commands } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
@@ -13,13 +14,14 @@ import type { FixService } from '../findings/fixes';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
+import type { PromptShaper } from '../privacy/promptShaper';
 import type { SettingsService } from '../settings';
 import { BudgetGuard } from './budgetGuard';
 import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
-import { agentLogLine, startLogLine, summaryLogLine } from './reviewLog';
+import { agentLogLine, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { ReviewNotices } from './reviewNotices';
-import { runWithProgress } from './reviewProgress';
+import { RunningReviews, runWithProgress } from './reviewProgress';
 import { ReviewSession } from './reviewSession';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
@@ -35,13 +37,13 @@ export interface ReviewControllerDeps {
   cost: CostController;
   prompter: Prompter;
   log: QuorumLog;
+  /** The prompt-shaping step: rules, files never sent, secrets redacted. */
+  shaper: PromptShaper;
 }
 
 /**
- * Runs reviews from the editor: builds the target, makes sure there is a key, estimates and checks the
- * budgets (BudgetGuard), runs the pipeline under a cancellable progress, feeds the panel, the Problems panel
- * (FindingsTracker) and the status bar, and leaves what to tell people to ReviewNotices. Implements the
- * panel's actions.
+ * Runs reviews from the editor: shapes the target, checks key, estimate and budgets (BudgetGuard), runs the
+ * pipeline under a progress, feeds the panel and the Problems panel (FindingsTracker); ReviewNotices speaks.
  */
 export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly sessions = new Map<string, ReviewSession>();
@@ -49,12 +51,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** The latest session of each target. */
   private readonly latest = new Map<string, ReviewSession>();
   private panels: ReviewPanelsLike | undefined;
-  private running = 0;
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
   private readonly budget: BudgetGuard;
   private readonly notices: ReviewNotices;
   private readonly tracker: FindingsTracker;
   private readonly findings: FindingActions;
+  private readonly running: RunningReviews;
   /** Fires when a review starts (tests and integrations follow sessions through it). */
   readonly onDidStartReview = this.emitter.event;
   /** Reviews the changes of a changes review's panel again, as they are now (set by the changes commands). */
@@ -64,10 +66,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);
-    void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, false);
+    this.running = new RunningReviews(deps.cost);
     this.findings = new FindingActions((id) => this.sessions.get(id), deps.store, deps.fixes, this.tracker);
-    // A fix applied or a finding dismissed anywhere (panel or quick fix) shows in the panel, under every id
-    // the panel may know it by (an agent's own finding that the merge folded into this one, too).
+    // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(deps.fixes.onDidResolve(({ sessionId, id, how }) => {
       if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
     }));
@@ -105,21 +106,25 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+    // Files never sent are refused before anything else, the key included.
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target);
+    if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
+    const shaped = shaping.outcome.shaped;
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
-    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache };
+    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt };
     let estimate: ReviewEstimate;
     try {
-      estimate = this.deps.pipeline.estimate(prepared.target, base);
+      estimate = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
     }
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
     if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
-    const session = this.open(prepared, base, estimate, opts.noCache);
+    const session = this.open(prepared, shaped, base, estimate, opts.noCache);
     try {
-      const summary = await runWithProgress(this.deps.pipeline, session, base, estimate.order, (event) => this.onEvent(session, event));
+      const summary = await runWithProgress(this.deps.pipeline, session, shaped.target, base, estimate.order, (event) => this.onEvent(session, event));
       this.finished(session, summary);
       if (this.latest.get(session.targetKey) !== session) this.forget(session);
       return summary;
@@ -128,12 +133,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       session.abandon();
       return undefined;
     } finally {
-      this.setRunning(-1);
+      this.running.change(-1);
     }
   }
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
-  private open(prepared: PreparedTarget, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean): ReviewSession {
+  private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean): ReviewSession {
     const targetKey = prepared.ref.key();
     const previous = this.latest.get(targetKey);
     if (previous) {
@@ -144,26 +149,22 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       if (previous.isDone) this.forget(previous);
     }
     const session = new ReviewSession(base.reviewId ?? randomUUID(), targetKey, prepared.uri, prepared.target, estimate, noCache, prepared.uris, prepared.counts);
+    const rules = session.shapedBy(shaped, estimate.order);
+    if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.set(session.id, session);
     this.latest.set(targetKey, session);
     this.tracker.anchor(session);
-    this.setRunning(+1);
+    this.running.change(+1);
     this.emitter.fire(session);
     this.panels?.show(session);
-    this.deps.log.info(startLogLine(session.id, prepared.target, estimate, base.language, noCache));
+    for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) this.deps.log.info(line);
+    this.deps.log.info(startLogLine(session.id, shaped.target, estimate, base.language, noCache));
     return session;
   }
 
   private forget(session: ReviewSession): void {
     this.sessions.delete(session.id);
     session.dispose();
-  }
-
-  private setRunning(delta: number): void {
-    this.running = Math.max(0, this.running + delta);
-    if (delta > 0) this.deps.cost.reviewStarted();
-    else this.deps.cost.reviewEnded();
-    void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, this.running > 0);
   }
 
   private onEvent(session: ReviewSession, event: ReviewEvent): void {
@@ -190,7 +191,6 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   // ---- PanelActions ----
-
   cancel(sessionId: string): void {
     this.sessions.get(sessionId)?.cancel();
   }
@@ -226,7 +226,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     return this.start(prepared, options);
   }
 
-  // The finding actions are FindingActions'.
+  // PanelActions about findings are FindingActions'.
   readonly revealFinding = (sessionId: string, findingId: string): void => void this.findings.reveal(sessionId, findingId);
   readonly previewFix = (sessionId: string, findingId: string): void => void this.findings.previewFix(sessionId, findingId);
   readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);

@@ -1,4 +1,5 @@
 import { soleRegion } from '../../core/review/target';
+import type { Redaction } from '../../core/prompt/secrets';
 import type { AgentResult, ReviewEstimate, ReviewSummary, ReviewTarget } from '../../core/review/types';
 import { formatUsd } from '../../shared/format';
 
@@ -19,4 +20,12 @@ export function agentLogLine(id: string, r: AgentResult): string {
 export function summaryLogLine(id: string, summary: ReviewSummary): string {
   const t = summary.totals;
   return `Review ${id} ${summary.cancelled ? 'cancelled' : 'done'} in ${Math.round(summary.elapsedMs)} ms: ${summary.findings.length} finding(s), ${formatUsd(t.costUsd)}, ${t.promptTokens}/${t.completionTokens} tokens (${t.cachedTokens} cached), ${t.requests} request(s), ${t.retries} retries`;
+}
+
+/** The repository rules a review's prompts carry, and the secrets redacted before sending (kinds and lines). */
+export function privacyLogLines(id: string, rules: readonly string[], redactions: readonly Redaction[]): string[] {
+  const out: string[] = [];
+  if (rules.length > 0) out.push(`Review ${id}: repository rules ${rules.join(', ')}`);
+  if (redactions.length > 0) out.push(`Review ${id}: redacted before sending: ${redactions.map((r) => `${r.file ? `${r.file} ` : ''}${r.kind} (lines ${r.line}-${r.endLine})`).join(', ')}`);
+  return out;
 }

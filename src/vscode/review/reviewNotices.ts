@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ShapeOutcome } from '../../core/prompt/shape';
 import { ReviewConfigError } from '../../core/review/errors';
 import type { AgentErrorCode, AgentResult, ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
@@ -51,6 +52,18 @@ export class ReviewNotices {
       go,
     );
     return choice === go;
+  }
+
+  /** Reviewing a file that is never sent: say which rule keeps it back. */
+  excluded(outcome: Extract<ShapeOutcome, { ok: false }>): undefined {
+    const where = outcome.rule.source === '.quorumignore' ? vscode.l10n.t('.quorumignore') : vscode.l10n.t('the setting quorum.privacy.exclude');
+    this.log.info(`Review of ${outcome.file} refused: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
+    void this.prompter.message('warning', vscode.l10n.t('Quorum never sends {0}: it matches "{1}" in {2}.', outcome.file, outcome.rule.pattern, where), { id: 'privacy.excluded' });
+    return undefined;
+  }
+
+  rulesDropped(dropped: readonly string[]): void {
+    void this.prompter.message('info', vscode.l10n.t('Some repository rules did not fit in quorum.rules.maxTokens ({0} tokens) and were left out: {1}', this.settings.current.rules.maxTokens, dropped.join(', ')), { id: 'privacy.rulesDropped' });
   }
 
   /** The reviewed document, or its lines, no longer exist: nothing to review again. */

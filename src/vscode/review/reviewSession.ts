@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
+import { rulesReport, type ShapedReview } from '../../core/prompt/shape';
 import { targetInfo } from '../../core/review/target';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
+import type { PrivacyView } from '../../shared/protocol';
+import type { SecretVault } from '../../core/prompt/secrets';
 import type { ReviewSessionHandle } from './session';
 
 /** One review: its target, its events so far, and the means to cancel it. */
@@ -15,6 +18,10 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   summary: ReviewSummary | undefined;
   /** Finding ids of single agents that the merge folded into another finding → that finding's id. */
   readonly aliases = new Map<string, string>();
+  /** Rules and redactions of this review, for the panel. */
+  privacy: PrivacyView | undefined;
+  /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
+  vault: SecretVault | undefined;
 
   constructor(
     readonly id: string,
@@ -74,6 +81,14 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
     if (!region) return '';
     const lines = region.text.split(/\r\n|\r|\n/);
     return lines.slice(start - region.startLine, end - region.startLine + 1).join('\n');
+  }
+
+  /** Records how the prompts were shaped (rules, redactions, the secrets' vault); returns the rules used and dropped. */
+  shapedBy(shaped: ShapedReview, order: readonly string[]): { used: string[]; dropped: string[] } {
+    const rules = rulesReport(shaped.prompt, order);
+    this.privacy = { rules: rules.used, rulesDropped: rules.dropped, redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })) };
+    this.vault = shaped.vault;
+    return rules;
   }
 
   /** Ends a review that could not run (Quorum failed before any agent did): an empty summary. */

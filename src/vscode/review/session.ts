@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
+import type { PrivacyView } from '../../shared/protocol';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;
@@ -22,6 +23,8 @@ export interface ReviewSessionHandle {
   events(): readonly ReviewEvent[];
   readonly onEvent: vscode.Event<ReviewEvent>;
   readonly isDone: boolean;
+  /** Repository rules used and left out, secrets redacted: shown in the panel's header. */
+  readonly privacy?: PrivacyView;
 }
 
 /** What the panel can ask the host to do. Implemented by the review controller. */

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { GatewayError } from '../../../src/core/gateway/types';
+import type { Reply } from '../../fixtures/gateway/server';
 import { ask, drain, rig, type Rig } from './helpers';
 
 async function fails(r: Rig, model = 'gpt-4.1', extra = {}) {
@@ -102,12 +103,49 @@ describe('gateway client: retries and error codes', () => {
     assert.equal(r.client.stats().rateLimited, 1);
   });
 
-  it('stops retrying 429s after maxRetries', async () => {
-    r = await rig({ settings: { limits: { maxRetries: 2 } } });
-    r.gw.script(() => ({ kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '5' } }));
+  it('retries 429s that state a wait until they are answered, not counting them against maxRetries', async () => {
+    r = await rig({ settings: { limits: { maxRetries: 1 } } });
+    let n = 0;
+    r.gw.script(() => (++n <= 6 ? { kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '5' } } : { text: 'at last' }));
+    const { result, error } = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.equal(error, undefined);
+    assert.equal(result?.text, 'at last');
+    assert.equal(result?.attempts, 7);
+    assert.equal(r.client.stats().rateLimited, 6);
+  });
+
+  it('backs off 429s that state no wait (LiteLLM parallel limit) and retries them past maxRetries too', async () => {
+    r = await rig({ settings: { limits: { maxRetries: 0 } } });
+    let n = 0;
+    r.gw.script(() => (++n <= 4 ? { kind: 'error', status: 429, message: 'Max parallel request limit reached' } : { text: 'through' }));
+    const { result, error } = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.equal(error, undefined);
+    assert.equal(result?.attempts, 5);
+  });
+
+  it('still counts 5xx against maxRetries between 429s', async () => {
+    r = await rig({ settings: { limits: { maxRetries: 1 } } });
+    const replies: Reply[] = [
+      { kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '5' } },
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '5' } },
+      { kind: 'error', status: 502 },
+    ];
+    r.gw.script(() => replies.shift() ?? { text: 'never reached' });
     const error = await fails(r);
+    assert.equal(error.code, 'server');
+    assert.equal(chats(r).length, 4);
+  });
+
+  it('fails a 429 at once, naming the wait, when the stated wait ends past the request’s deadline', async () => {
+    r = await rig({ settings: { limits: { deadlineSeconds: 3 } } });
+    r.gw.script(() => ({ kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after': '20' } }));
+    const error = await fails(r);
+    // Not 'timeout': the request did not sit out its deadline in the cool-down.
     assert.equal(error.code, 'rate-limited');
-    assert.equal(chats(r).length, 3);
+    assert.equal(error.retryAfterMs, 20_000);
+    assert.match(error.message, /wait 20 s, past the request's deadline/);
+    assert.equal(chats(r).length, 1);
   });
 
   it('tries the fallback model once the primary’s retries are spent', async () => {

@@ -135,7 +135,9 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const analyst = events.filter((e) => 'agent' in e && e.agent === 'analyst').map((e) => e.type);
     assert.ok(analyst.indexOf('retrying') > analyst.indexOf('started') && analyst.indexOf('retrying') < analyst.indexOf('delta'), analyst.join(' '));
     const retry = events.find((e) => e.type === 'retrying');
-    assert.deepEqual(retry && { ...retry, reviewId: undefined }, { type: 'retrying', reviewId: undefined, agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry' });
+    assert.deepEqual(retry && { ...retry, reviewId: undefined, waitMs: undefined }, { type: 'retrying', reviewId: undefined, agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry', waitMs: undefined });
+    // It also says how long the client waits first (the backoff: 1–2 ms with this test's tuning).
+    assert.ok(retry?.type === 'retrying' && retry.waitMs !== undefined && retry.waitMs >= 1 && retry.waitMs <= 5, JSON.stringify(retry));
     assert.equal(summary.agents.find((a) => a.agent === 'analyst')?.status, 'ok');
     assert.equal(events.filter((e) => e.type === 'retrying').length, 1, 'only the retried agent says so');
   });
