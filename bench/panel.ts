@@ -1,14 +1,23 @@
 /**
  * Streaming benchmark for the review panel: loads the production webview bundle in headless Chromium under
- * the extension's CSP, streams 4 agents × 8,000 tokens at 200 tokens/s each (batched every 16 ms, as the
- * host does), then ends every agent, and prints one JSON line:
+ * the extension's CSP, streams 4 agents × 8,000 tokens of Markdown prose at 200 tokens/s each (the worst case:
+ * prose is rendered as it streams, where a reviewer's JSON answer only updates a findings-so-far list),
+ * batched every 16 ms as the host does, then ends every agent, and prints one JSON line:
  *   {"tokens","updates","longTasks","maxTaskMs","p95FrameMs"}
  * tokens: deltas streamed; updates: DOM update batches the page made; longTasks: main-thread tasks over
  * 50 ms; maxTaskMs: the longest main-thread task (Chromium trace); p95FrameMs: 95th percentile interval
- * between animation frames. Goal: no task over 50 ms, p95 frame under 20 ms.
+ * between animation frames; busyPct: share of the wall time the panel's main thread was busy.
+ * Goals (printed with the figures): main thread busy ≤ 15% on a quiet machine; with --busy, no task over
+ * 50 ms and p95 frame ≤ 20 ms.
  *
- * Run: npm run bench:panel   (options: --tokens N per agent, --rate N tokens/s per agent)
+ * --busy keeps every core busy while it measures: one worker thread per core spins in a loop (each bounded
+ * to the run's length plus a margin, and terminated when the measurement ends), as a build or a test run
+ * beside the editor would.
+ *
+ * Run: npm run bench:panel   (options: --tokens N per agent, --rate N tokens/s per agent, --busy)
  */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { closeBrowser, launch, openReady, settle } from '../test/webview/harness';
 import { DARK } from '../test/webview/themes';
 import type { ReviewView } from '../src/shared/protocol';
@@ -20,6 +29,14 @@ const arg = (name: string, fallback: number): number => {
 };
 const TOKENS = arg('tokens', 8_000);
 const RATE = arg('rate', 200);
+const BUSY = process.argv.includes('--busy');
+
+/** One spinning worker per core, each stopping by itself after `maxMs` if nobody stops it first. */
+function cpuLoad(maxMs: number): { stop(): Promise<void> } {
+  const source = `const end = Date.now() + ${Math.round(maxMs)}; let x = 0; while (Date.now() < end) { for (let i = 0; i < 1e5; i++) x = (x * 31 + i) % 1000003; }`;
+  const workers = Array.from({ length: availableParallelism() }, () => new Worker(source, { eval: true }));
+  return { stop: async () => { await Promise.all(workers.map((w) => w.terminate())); } };
+}
 const AGENTS = [['analyst', 'Analyst', 'gpt-4.1'], ['architecture', 'Architecture', 'claude-sonnet-4.5'],
   ['security', 'Security', 'gemini-2.5-flash'], ['coding', 'Coding', 'deepseek-v3.2']] as const;
 
@@ -95,6 +112,7 @@ async function main(): Promise<void> {
     requestAnimationFrame(frame);
   })()`);
 
+  const load = BUSY ? cpuLoad(((TOKENS / RATE) * 1000) * 3 + 60_000) : undefined;
   const browser = await launch();
   // 'toplevel' only: every task's RunTask event, without the timeline categories' per-event overhead.
   await browser.startTracing(panel.page, { categories: ['toplevel'] });
@@ -119,13 +137,14 @@ async function main(): Promise<void> {
         const usage = { promptTokens: 1000, completionTokens: tokens[0].length, cachedTokens: 0, reasoningTokens: 0 };
         window.postMessage({ type: 'events', seq: seq++, events: agents.map((agent, i) => ({
           kind: 'ended', agent, title: agent, outcome: { state: 'done', model: 'm', text: tokens[i].join(''), cached: false, usage,
-            costUsd: 0.01, costSource: 'reported', latencyMs: 40000, attempts: 1, findingCount: 0 } })) }, '*');
+            costUsd: 0.01, costSource: 'reported', latencyMs: 40000, attempts: 1, findingCount: 0, unparsed: true } })) }, '*');
         setTimeout(resolve, 500);
       }
     }, 16);
   })`);
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
   const elapsedMs = Date.now() - started;
+  await load?.stop();
   const stats = await panel.page.evaluate(`(() => { const b = window.__bench; b.running = false; return { frames: b.frames, longTasks: b.longTasks, updates: b.updates }; })()`) as { frames: number[]; longTasks: number[]; updates: number };
   const rendered = await panel.page.locator('.answer-body').evaluateAll((els) => els.map((e) => (e.textContent ?? '').length));
   const violations = await panel.violations();
@@ -145,16 +164,24 @@ async function main(): Promise<void> {
   const panelTasks = [...byThread.values()].sort((a, b) => b.reduce((s, x) => s + x, 0) - a.reduce((s, x) => s + x, 0))[0] ?? [];
   const maxTaskMs = Math.max(0, ...panelTasks, ...stats.longTasks);
 
-  console.error(`streamed ${AGENTS.length} × ${TOKENS} tokens at ${RATE}/s in ${(elapsedMs / 1000).toFixed(1)} s; ` +
+  const busyPct = (panelTasks.reduce((a, b) => a + b, 0) / elapsedMs) * 100;
+  const p95 = percentile(stats.frames, 95);
+  const goals = BUSY
+    ? `goals with --busy: no task over 50 ms (longest ${maxTaskMs.toFixed(0)} ms: ${maxTaskMs <= 50 ? 'met' : 'missed'}), p95 frame ≤ 20 ms (${p95.toFixed(1)} ms: ${p95 <= 20 ? 'met' : 'missed'})`
+    : `goal on a quiet machine: main thread busy ≤ 15% (${busyPct.toFixed(0)}%: ${busyPct <= 15 ? 'met' : 'missed'}); run with --busy for the task and frame goals`;
+  console.error(`streamed ${AGENTS.length} × ${TOKENS} tokens at ${RATE}/s${BUSY ? ' with every core busy' : ''} in ${(elapsedMs / 1000).toFixed(1)} s; ` +
     `${panelTasks.length} main-thread tasks (p99 ${percentile(panelTasks, 99).toFixed(1)} ms, main thread busy ${((panelTasks.reduce((a, b) => a + b, 0) / elapsedMs) * 100).toFixed(0)}%); ` +
     `${stats.frames.length} frames (median ${percentile(stats.frames, 50).toFixed(1)} ms); rendered characters per card: ${rendered.join(', ')}; ` +
     `CSP violations: ${violations.length}`);
+  console.error(goals);
   console.log(JSON.stringify({
     tokens: AGENTS.length * TOKENS,
     updates: stats.updates,
     longTasks: stats.longTasks.length,
     maxTaskMs: Math.round(maxTaskMs * 10) / 10,
-    p95FrameMs: Math.round(percentile(stats.frames, 95) * 10) / 10,
+    p95FrameMs: Math.round(p95 * 10) / 10,
+    busyPct: Math.round(busyPct),
+    busy: BUSY,
   }));
 }
 

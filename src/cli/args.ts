@@ -39,6 +39,12 @@ export interface ReviewArgs {
   noRules: boolean;
   /** Print what would be sent and send nothing. */
   dryRun: boolean;
+  /** Hide findings below this confidence (0..1). */
+  minConfidence: number;
+  /** Hide findings less severe than this. */
+  minSeverity: (typeof SEVERITIES)[number];
+  /** List hidden findings too (they still never trigger --fail-on). */
+  showHidden: boolean;
 }
 
 export const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
@@ -68,6 +74,9 @@ Options:
   --max-concurrency N      requests in flight at once (default 4)
   --timeout SECONDS        longest one agent's request may take, retries included (default 180)
   --fail-on critical|high|medium|low|none   exit 1 when a finding is at or above this severity (default none)
+  --min-confidence 0..1    hide findings below this confidence (default 0)
+  --min-severity LEVEL     hide findings less severe than critical|high|medium|low|info (default info)
+  --show-hidden            list hidden findings too (hidden ones, and dismissed ones, never trigger --fail-on)
   -h, --help               show this help
   --version                show the version
 
@@ -124,6 +133,13 @@ const schema = z.object({
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
   failOn: z.enum(FAIL_ON, { message: `--fail-on is one of ${FAIL_ON.join(', ')}` }).default('none'),
+  minConfidence: z
+    .string()
+    .regex(/^\s*(0(\.\d+)?|1(\.0+)?|\.\d+)\s*$/, '--min-confidence takes a number from 0 to 1')
+    .transform(Number)
+    .default(0),
+  minSeverity: z.enum(SEVERITIES, { message: `--min-severity is one of ${SEVERITIES.join(', ')}` }).default('info'),
+  showHidden: z.boolean().default(false),
 });
 
 const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -139,9 +155,11 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--max-concurrency': 'maxConcurrency',
   '--timeout': 'timeout',
   '--fail-on': 'failOn',
+  '--min-confidence': 'minConfidence',
+  '--min-severity': 'minSeverity',
 };
 
-const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun'> = { '--no-cache': 'noCache', '--no-rules': 'noRules', '--dry-run': 'dryRun' };
+const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden'> = { '--no-cache': 'noCache', '--no-rules': 'noRules', '--dry-run': 'dryRun', '--show-hidden': 'showHidden' };
 
 /** Parses `argv` (without `node` and the script). Throws `UsageError` with a one-line message. */
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -213,5 +231,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     failOn: a.failOn,
     noRules: a.noRules,
     dryRun: a.dryRun,
+    minConfidence: a.minConfidence,
+    minSeverity: a.minSeverity,
+    showHidden: a.showHidden,
   };
 }

@@ -20,6 +20,8 @@ export const jsonFindingSchema = z.strictObject({
   cwe: z.string().regex(/^CWE-\d+$/).optional(),
   clamped: z.literal(true).optional(),
   outsideChanges: z.literal(true).optional(),
+  /** Listed with --show-hidden: below --min-confidence / --min-severity, or dismissed in the project. */
+  hidden: z.literal(true).optional(),
 });
 
 /** What the panel lists: the findings merged across agents, most severe first. */
@@ -33,6 +35,8 @@ export const jsonMergedFindingSchema = z.strictObject({
   cwe: z.string().regex(/^CWE-\d+$/).optional(),
   confidence: z.number().min(0).max(1),
   outsideChanges: z.literal(true).optional(),
+  /** Listed with --show-hidden: below --min-confidence / --min-severity, or dismissed in the project. */
+  hidden: z.literal(true).optional(),
 });
 
 export const jsonAgentSchema = z.strictObject({
@@ -68,10 +72,12 @@ export const jsonOutputSchema = z.strictObject({
     requests: z.number().int().nonnegative(),
     retries: z.number().int().nonnegative(),
   }),
+  /** Findings hidden by the noise controls (left out of the findings unless --show-hidden). */
+  hiddenFindings: z.number().int().nonnegative(),
 });
 export type JsonOutput = z.infer<typeof jsonOutputSchema>;
 
-function jsonFinding(f: Finding): z.infer<typeof jsonFindingSchema> {
+function jsonFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typeof jsonFindingSchema> {
   return {
     id: f.id,
     file: f.file,
@@ -86,10 +92,11 @@ function jsonFinding(f: Finding): z.infer<typeof jsonFindingSchema> {
     ...(f.cwe ? { cwe: f.cwe } : {}),
     ...(f.clamped ? { clamped: true as const } : {}),
     ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
+    ...(hidden.has(f.id) ? { hidden: true as const } : {}),
   };
 }
 
-function jsonMergedFinding(f: Finding): z.infer<typeof jsonMergedFindingSchema> {
+function jsonMergedFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typeof jsonMergedFindingSchema> {
   return {
     file: f.file,
     startLine: f.startLine,
@@ -100,6 +107,7 @@ function jsonMergedFinding(f: Finding): z.infer<typeof jsonMergedFindingSchema> 
     ...(f.cwe ? { cwe: f.cwe } : {}),
     confidence: f.confidence,
     ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
+    ...(hidden.has(f.id) ? { hidden: true as const } : {}),
   };
 }
 
@@ -107,13 +115,13 @@ function jsonMergedFinding(f: Finding): z.infer<typeof jsonMergedFindingSchema> 
 const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
 const count = (n: number) => Math.floor(nonNegative(n));
 
-function jsonAgent(r: AgentResult, findings: Finding[]): z.infer<typeof jsonAgentSchema> {
+function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlySet<string>): z.infer<typeof jsonAgentSchema> {
   const status = r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
   return {
     id: r.agent,
     model: r.model,
     status,
-    findings: findings.map(jsonFinding),
+    findings: findings.map((f) => jsonFinding(f, hidden)),
     text: r.text,
     ...(r.improvedCode !== undefined ? { improvedCode: r.improvedCode } : {}),
     ...(r.replacements !== undefined && r.replacements.length > 0 ? { replacements: r.replacements.map((x) => ({ file: x.file, startLine: x.startLine, endLine: x.endLine, code: x.code })) } : {}),
@@ -130,7 +138,8 @@ function jsonAgent(r: AgentResult, findings: Finding[]): z.infer<typeof jsonAgen
  * The JSON document for a summary. Findings are merged across agents: each is listed once, under the first
  * agent (in run order) that reported it, and names every agent that did.
  */
-export function toJsonOutput(summary: ReviewSummary): JsonOutput {
+export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hiddenIds?: ReadonlySet<string> } = { hiddenCount: 0 }): JsonOutput {
+  const hidden = noise.hiddenIds ?? new Set<string>();
   const byAgent = new Map<string, Finding[]>(summary.agents.map((a) => [a.agent, []]));
   for (const f of summary.findings) {
     const owner = summary.agents.find((a) => f.agents.includes(a.agent))?.agent;
@@ -142,8 +151,9 @@ export function toJsonOutput(summary: ReviewSummary): JsonOutput {
     target: summary.target.kind !== 'changes' && only ? { file: only.file, startLine: only.startLine, endLine: only.endLine } : null,
     targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
-    findings: summary.findings.map(jsonMergedFinding),
-    agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [])),
+    findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
+    agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
     totals: { costUsd: nonNegative(t.costUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries) },
+    hiddenFindings: noise.hiddenCount,
   };
 }

@@ -10,12 +10,16 @@ import { formatMarkdown, formatText } from './format';
 import { toJsonOutput } from './jsonOutput';
 import { relativeToRoot } from './repository';
 import { splitLines } from './target';
+import { hiddenNote } from './noise';
+import type { NoiseSplit } from '../core/review/noise';
 
 /** The CLI's side of the renderers: paths relative to the repository root, the files' lines, the version. */
 export interface ReportContext {
   version: string;
   /** The repository root (or the working directory outside a repository). */
   root: string;
+  /** What the noise controls hid; hidden findings are left out unless `showHidden`. */
+  noise?: { split: NoiseSplit; showHidden: boolean };
 }
 
 /** The project's home page, for SARIF's `informationUri`: the package's repository without `.git`. */
@@ -33,18 +37,23 @@ function linesOf(file: string): readonly string[] | undefined {
   }
 }
 
-export function renderReport(summary: ReviewSummary, format: OutputFormat, ctx: ReportContext): string {
+export function renderReport(all: ReviewSummary, format: OutputFormat, ctx: ReportContext): string {
+  const hidden = ctx.noise?.split.hidden ?? [];
+  const showHidden = ctx.noise?.showHidden === true;
+  const hiddenIds = new Set(hidden.map((h) => h.finding.id));
+  const summary = showHidden ? all : { ...all, findings: all.findings.filter((f) => !hiddenIds.has(f.id)) };
+  const note = (markdown: boolean) => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden, markdown) : '');
   switch (format) {
     case 'json':
-      return JSON.stringify(toJsonOutput(summary), null, 2) + '\n';
+      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hiddenIds } : {}) }), null, 2) + '\n';
     case 'markdown':
-      return formatMarkdown(summary);
+      return formatMarkdown(summary) + note(true);
     case 'sarif':
       return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, informationUri: INFORMATION_URI, pathOf: pathOf(ctx.root), linesOf }), null, 2) + '\n';
     case 'github':
       return toGithubAnnotations(summary, { pathOf: pathOf(ctx.root) });
     case 'text':
-      return formatText(summary);
+      return formatText(summary) + note(false);
   }
 }
 

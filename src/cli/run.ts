@@ -18,6 +18,8 @@ import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
+import { readDismissed } from '../core/review/dismissed';
+import { splitByNoise } from '../core/review/noise';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, rulesReport, shapeReview } from '../core/prompt/shape';
@@ -82,7 +84,7 @@ async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string,
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
 export function describeRedactions(redactions: readonly Redaction[]): string {
-  return redactions.map((r) => `${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
+  return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
 }
 
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
@@ -145,6 +147,7 @@ export async function runCli(io: CliIo): Promise<number> {
     return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
   }
   const shaped = shapedOutcome.shaped;
+  const original = target;
   target = shaped.target;
 
   const ledger = new CostLedger(() => settings.prices);
@@ -184,8 +187,12 @@ export async function runCli(io: CliIo): Promise<number> {
     if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
-    const report: ReportContext = { version: io.version, root: root ?? resolve(io.cwd ?? process.cwd()) };
-    const code = exitCodeOf(summary, args.failOn, interrupted);
+    const dismissed = await readDismissed(root ?? dirname(resolve(args.file)));
+    if (!dismissed.ok) progress.line(`warning: ${dismissed.problem}; no finding is treated as dismissed`);
+    const noise = splitByNoise(summary.findings, { minConfidence: args.minConfidence, minSeverity: args.minSeverity, dismissed: { entries: dismissed.entries, regions: original.regions } });
+    const report: ReportContext = { version: io.version, root: root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
+    // Hidden and dismissed findings never trigger --fail-on.
+    const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);
     const stepSummary = io.env.GITHUB_STEP_SUMMARY?.trim();
     if (stepSummary) {
       try {

@@ -20,7 +20,7 @@ export interface WhatWillBeSent {
   rulesUsed: string[];
   rulesDropped: string[];
   rulesOff?: string;
-  redactions: { kind: string; line: number; endLine: number }[];
+  redactions: { kind: string; line: number; endLine: number; file?: string }[];
   redactionOff: boolean;
   costUsd: number;
   agents: {
@@ -83,7 +83,7 @@ export function renderWhatWillBeSent(data: WhatWillBeSent, s: WhatWillBeSentStri
     ? escapeInline(s.redactionOff)
     : data.redactions.length === 0
       ? escapeInline(s.redactedNone)
-      : data.redactions.map((r) => `${escapeInline(r.kind)} (${lineRange(s, r.line, r.endLine)})`).join(', ');
+      : data.redactions.map((r) => `${r.file ? `${escapeInline(r.file)}: ` : ''}${escapeInline(r.kind)} (${lineRange(s, r.line, r.endLine)})`).join(', ');
   out.push(`- **${escapeInline(s.redacted)}:** ${redacted}`, '');
   for (const a of data.agents) {
     out.push(`## ${escapeInline(a.title)} (${escapeInline(a.agent)})`, '');

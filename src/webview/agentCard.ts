@@ -118,9 +118,9 @@ export class AgentCard {
     this.extra = h('div', { class: 'extra' });
     const body = this.markdown.element;
     body.tabIndex = 0;
-    body.addEventListener('scroll', () => {
-      this.following = body.scrollHeight - body.scrollTop - body.clientHeight < 24;
-    }, { passive: true });
+    // No geometry is read here (that would force a layout per scroll event, ours included): the next frame's
+    // read phase looks at where the reader is (see `measure`).
+    body.addEventListener('scroll', () => { this.scrolled = true; }, { passive: true });
     const head = h('div', { class: 'card-head' },
       icon(AGENT_ICONS[agent] ?? 'hubot', 'agent-icon'),
       this.titleEl,
@@ -139,19 +139,37 @@ export class AgentCard {
     return this.lastState;
   }
 
-  /** While streaming, the newest text stays in view unless the reader scrolled up to read. */
-  get followsTail(): boolean {
-    return this.following && (this.lastState === 'running' || this.lastState === 'queued') && this.markdown.length > 0;
+  /** A Markdown answer is streaming: its newest text stays in view unless the reader scrolled up to read. */
+  get streamsMarkdown(): boolean {
+    return (this.lastState === 'running' || this.lastState === 'queued') && this.markdown.length > 0 && !this.markdown.element.hidden;
   }
 
-  /** The answer's full height (reading it lays out the page: the caller reads all cards first, then scrolls). */
-  answerHeight(): number {
-    return this.markdown.element.scrollHeight;
+  get followsTail(): boolean {
+    return this.following && this.streamsMarkdown;
+  }
+
+  /**
+   * Reads the answer's geometry (the caller reads every card first, then writes, so the page is laid out at
+   * most once): whether the reader scrolled away from the end since the last look, and the full height.
+   */
+  measure(): number {
+    const body = this.markdown.element;
+    const height = body.scrollHeight;
+    if (this.scrolled) {
+      this.scrolled = false;
+      // Measured against the end we last scrolled to: new text below does not count as the reader moving.
+      this.following = this.scrolledTo - body.scrollTop - body.clientHeight < 24;
+    }
+    return height;
   }
 
   scrollAnswerTo(top: number): void {
     this.markdown.element.scrollTop = top;
+    this.scrolledTo = top;
   }
+
+  private scrolled = false;
+  private scrolledTo = 0;
 
   /** Whether `a` differs from what is shown by more than streamed text (a new state or outcome). */
   hasNews(a: AgentView, live: boolean): boolean {

@@ -17,8 +17,8 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-/** Streamed text re-renders a card at most this often (20 times a second; state changes are immediate). */
-const STREAM_INTERVAL_MS = 50;
+/** Streamed text re-renders a card at most this often (10 times a second; state changes are immediate). */
+const STREAM_INTERVAL_MS = 100;
 /** Main-thread time a frame may spend on cards with streamed text before leaving the rest to the next. */
 const FRAME_BUDGET_MS = 6;
 
@@ -176,11 +176,12 @@ export class App {
     const frameStart = performance.now();
     let deferred = false;
     const following: AgentCard[] = [];
-    // Cards that got new text last frame show its end now: all reads (layout is clean), then all writes.
+    // Cards that got new text last frame show its end now, unless their reader scrolled up: all reads (layout
+    // is clean at the start of a frame), then all writes.
     const scroll = [...this.toScroll];
     this.toScroll.clear();
-    const heights = scroll.map((c): [AgentCard, number] => [c, c.answerHeight()]);
-    for (const [c, height] of heights) c.scrollAnswerTo(height);
+    const heights = scroll.map((c): [AgentCard, number] => [c, c.measure()]);
+    for (const [c, height] of heights) if (c.followsTail) c.scrollAnswerTo(height);
     for (const id of changes.agents) {
       const a = review.agents.find((x) => x.agent === id);
       const card = this.cards.get(id);
@@ -195,7 +196,7 @@ export class App {
       }
       const before = card.state;
       card.update(a, review);
-      if (card.followsTail) following.push(card);
+      if (card.streamsMarkdown) following.push(card);
       if (announce && before !== a.state) {
         if (a.state === 'running') announcements.push(t('announceStarted', a.title));
         else if (a.state === 'done') announcements.push(a.outcome?.findingCount === 1 ? t('announceDoneOne', a.title) : t('announceDone', a.title, a.outcome?.findingCount ?? 0));

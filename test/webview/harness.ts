@@ -157,8 +157,8 @@ export async function waitForPosted(panel: PanelPage, predicate: (m: unknown) =>
 
 /**
  * Resolves once the page has rendered everything it was sent: its updates are batched per animation frame,
- * and streamed text re-renders a card at most every 50 ms, so this waits until the DOM has been quiet for
- * three frames in a row AND for at least 150 ms (frames alone can pass faster than the stream interval).
+ * and streamed text re-renders a card at most every 100 ms, so this waits until the DOM has been quiet for
+ * three frames in a row AND for at least 250 ms (frames alone can pass faster than the stream interval).
  */
 export async function settle(panel: PanelPage): Promise<void> {
   await panel.page.evaluate(`new Promise((resolve) => {
@@ -167,7 +167,7 @@ export async function settle(panel: PanelPage): Promise<void> {
     const observer = new MutationObserver(() => { quiet = 0; lastChange = performance.now(); });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     const frame = () => {
-      if (++quiet >= 3 && performance.now() - lastChange >= 150) { observer.disconnect(); resolve(); } else requestAnimationFrame(frame);
+      if (++quiet >= 3 && performance.now() - lastChange >= 250) { observer.disconnect(); resolve(); } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   })`);

@@ -61,26 +61,38 @@ function candidates(model: string): string[] {
   return [...new Set([model, lower, bare])];
 }
 
-function lookupIn(table: Readonly<Record<string, ModelPrice>>, model: string): { matched: string; price: ModelPrice } | undefined {
+function exactIn(table: Readonly<Record<string, ModelPrice>>, model: string): { matched: string; price: ModelPrice } | undefined {
   const entries = Object.entries(table);
   for (const c of candidates(model)) {
     const exact = entries.find(([k]) => k === c || k.toLowerCase() === c);
     if (exact) return { matched: exact[0], price: exact[1] };
   }
-  // Dated or suffixed variants (`gpt-4.1-2025-04-14`, `claude-sonnet-4.5-20250929`): the longest key that is a
-  // prefix followed by a separator, so `gpt-4.1-mini-…` finds `gpt-4.1-mini`, not `gpt-4.1`.
+  return undefined;
+}
+
+/**
+ * Dated or suffixed variants (`gpt-4.1-2025-04-14`, `claude-sonnet-4.5-20250929`): the longest key of any
+ * table that is a prefix followed by a separator, so `gpt-4.1-mini-…` finds `gpt-4.1-mini`, not `gpt-4.1`;
+ * on equal length the earlier table wins.
+ */
+function prefixIn(tables: readonly Readonly<Record<string, ModelPrice>>[], model: string): { matched: string; price: ModelPrice; table: number } | undefined {
+  let best: { matched: string; price: ModelPrice; table: number } | undefined;
   for (const c of candidates(model)) {
-    const hit = entries
-      .filter(([k]) => c.startsWith(k.toLowerCase()) && /^[-_:@]/.test(c.slice(k.length)))
-      .sort(([a], [b]) => b.length - a.length)[0];
-    if (hit) return { matched: hit[0], price: hit[1] };
+    tables.forEach((table, t) => {
+      for (const [k, price] of Object.entries(table)) {
+        if (!c.startsWith(k.toLowerCase()) || !/^[-_:@]/.test(c.slice(k.length))) continue;
+        if (!best || k.length > best.matched.length) best = { matched: k, price, table: t };
+      }
+    });
+    if (best) return best;
   }
   return undefined;
 }
 
 /**
- * The price of a model: a settings override first (validated; invalid entries are ignored), then the
- * default table. `undefined` when neither knows the model.
+ * The price of a model: its exact id in the settings overrides (validated; invalid entries are ignored), then
+ * in the default table, then the longest prefix in either (settings first on a tie). `undefined` when neither
+ * knows the model.
  */
 export function priceFor(model: string, overrides: PriceOverrides = {}): PriceLookup | undefined {
   const parsed = overridesSchema.safeParse(overrides);
@@ -92,10 +104,13 @@ export function priceFor(model: string, overrides: PriceOverrides = {}): PriceLo
       if (one.success) valid[k] = normalise(one.data);
     }
   }
-  const fromSettings = lookupIn(valid, model);
-  if (fromSettings) return { ...fromSettings, source: 'settings' };
-  const fromDefaults = lookupIn(DEFAULT_PRICES, model);
-  if (fromDefaults) return { ...fromDefaults, source: 'default' };
+  // An exact id in either table wins over any prefix match: overriding `gpt-4.1` does not reprice `gpt-4.1-mini`.
+  const exactSettings = exactIn(valid, model);
+  if (exactSettings) return { ...exactSettings, source: 'settings' };
+  const exactDefault = exactIn(DEFAULT_PRICES, model);
+  if (exactDefault) return { ...exactDefault, source: 'default' };
+  const prefix = prefixIn([valid, DEFAULT_PRICES], model);
+  if (prefix) return { matched: prefix.matched, price: prefix.price, source: prefix.table === 0 ? 'settings' : 'default' };
   return undefined;
 }
 

@@ -19,6 +19,8 @@ export interface Failure {
   retryable: boolean;
   /** A 429 that asks the whole client to wait. */
   rateLimited?: boolean;
+  /** Connection refused or the host name does not resolve: at most one quick retry. */
+  unreachable?: boolean;
   /** The gateway's requested wait, ms. */
   waitMs?: number;
   /** A 400 that complains about `response_format`: retry once without it. */

@@ -49,10 +49,34 @@ export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, s
     });
   }
   const cause = e instanceof Error ? `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ''}` : String(e);
+  const refused = connectErrorCode(e);
+  if (refused) {
+    // Nothing listens there, or the name does not resolve: one quick retry, no fallback (same gateway).
+    const what = refused === 'ECONNREFUSED' ? 'the gateway refused the connection' : 'the gateway host name does not resolve';
+    return { error: new GatewayError({ code: 'network', message: `${model}: ${what} (${refused})`, model }), retryable: true, unreachable: true, reachedModel: false, fallbackAllowed: false };
+  }
   return {
     error: new GatewayError({ code: 'network', message: `${model}: could not reach the gateway (${cause.slice(0, 300)})`, model }),
     retryable: true,
     reachedModel: false,
     fallbackAllowed: true,
   };
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
+
+/** `ECONNREFUSED` or a DNS failure code anywhere in the error's cause chain (fetch wraps them). */
+export function connectErrorCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let depth = 0; depth < 6 && cur !== null && typeof cur === 'object'; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.has(code)) return code;
+    const errors = (cur as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) for (const inner of errors) {
+      const c = connectErrorCode(inner);
+      if (c) return c;
+    }
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

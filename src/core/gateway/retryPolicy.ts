@@ -14,6 +14,7 @@ import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } fro
  *    `quorum.limits.maxRetries`. A wait that ends past the deadline fails at once, naming the wait.
  *  - A 429 that states no wait: exponential backoff with full jitter, also until the deadline, not counted.
  *  - A `response_format` refusal: retried once, at once, without the field.
+ *  - A refused connection or a failed DNS lookup: at most one quick retry (nothing listens; no fallback).
  *  - Anything else retryable (5xx, resets, time-outs): backoff with jitter, each one of `maxRetries`.
  * Waits over 120 s, quota and "too large" are not retryable (see `classifyHttp`).
  */
@@ -37,6 +38,8 @@ export interface RetryState {
   /** 429s without a stated wait, for their backoff. */
   unstated429: number;
   formatDropped: boolean;
+  /** The one quick retry after a refused connection or a failed DNS lookup was made. */
+  unreachableRetried?: boolean;
 }
 
 export type RetryStep =
@@ -73,6 +76,13 @@ export function nextStep(f: Failure, state: RetryState, clock: RetryClock, tunin
     const wait = Math.max(delayMs, clock.coolDownUntil - clock.now);
     if (clock.now + wait >= clock.deadlineAt) return { kind: 'stop' };
     return { kind: 'retry', delayMs, why: 'rate-limited', waitMs: wait };
+  }
+  if (f.unreachable) {
+    if (state.unreachableRetried || clock.maxRetries === 0) return { kind: 'stop' };
+    state.unreachableRetried = true;
+    state.consumed++;
+    const quick = Math.min(tuning.backoffBaseMs, Math.round((1 + tuning.random()) * Math.min(250, tuning.backoffBaseMs)));
+    return { kind: 'retry', delayMs: quick, why: 'failure', waitMs: quick };
   }
   if (state.consumed >= clock.maxRetries) return { kind: 'stop' };
   const delayMs = Math.min(tuning.backoffMaxMs, Math.round((1 + tuning.random()) * tuning.backoffBaseMs * 2 ** state.consumed));

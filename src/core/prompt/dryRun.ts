@@ -33,7 +33,7 @@ export function whatWillBeSent(
     rulesUsed: rules.used,
     rulesDropped: rules.dropped,
     ...(gateway.rulesOff && gateway.rulesOff !== 'no-repository' ? { rulesOff: gateway.rulesOff } : {}),
-    redactions: shaped.redactions.map(({ kind, line, endLine }) => ({ kind, line, endLine })),
+    redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })),
     redactionOff: !gateway.redactSecrets,
     costUsd: estimate.costUsd,
     agents: preview.map((p) => {

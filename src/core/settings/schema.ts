@@ -131,6 +131,10 @@ export const settingsSchema = z.object({
       language: z.string().trim().regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8})*)$/, 'use "auto" or a language code such as "en" or "ko"').default('auto'),
       maxOutputTokens: z.number().int().min(256).max(65_536).default(4096),
       confirmWholeFileOverLines: z.number().int().min(0).max(1_000_000).default(500),
+      /** Findings below this confidence (0..1) are hidden, counted, and shown on request. */
+      minConfidence: z.number().min(0).max(1).default(0),
+      /** Findings less severe than this are hidden, counted, and shown on request. */
+      minSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('info'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),

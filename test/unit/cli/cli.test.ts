@@ -1,37 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
 import { runCli } from '../../../src/cli/run';
+import { cliPath, ensureBuilt, root } from './ensureBuilt';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 
-const root = resolve(__dirname, '..', '..', '..');
-const cli = join(root, 'dist', 'cli.js');
+const cli = cliPath;
 const KEY = 'sk-cli-test-key-9876543210';
 const fixture = join(root, 'test', 'fixtures', 'code', 'users.py');
-
-function newestSource(dir: string): number {
-  return readdirSync(dir).reduce((max, name) => {
-    const p = join(dir, name);
-    const s = statSync(p);
-    return Math.max(max, s.isDirectory() ? newestSource(p) : s.mtimeMs);
-  }, 0);
-}
-
-/** Builds dist/cli.js with the project's esbuild.js when it is missing or older than the sources. */
-function ensureBuilt(): void {
-  let built = 0;
-  try {
-    built = statSync(cli).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built > Math.max(newestSource(join(root, 'src', 'cli')), newestSource(join(root, 'src', 'core')))) return;
-  const r = spawnSync(process.execPath, ['esbuild.js'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
-}
 
 interface Run {
   code: number | null;

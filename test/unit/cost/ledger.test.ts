@@ -89,3 +89,16 @@ describe('cost ledger', () => {
     assert.equal(ledger.totals().session.costUsd, 0);
   });
 });
+
+describe('price lookup: exact ids first', () => {
+  it('an override of gpt-4.1 does not reprice gpt-4.1-mini or gpt-4o-mini (exact ids in either table win)', () => {
+    const overrides = { 'gpt-4.1': { input: 9, output: 9 }, 'gpt-4o': { input: 7, output: 7 } };
+    assert.equal(priceFor('gpt-4.1-mini', overrides)?.matched, 'gpt-4.1-mini');
+    assert.equal(priceFor('gpt-4.1-mini', overrides)?.source, 'default');
+    assert.equal(priceFor('gpt-4o-mini', overrides)?.price.input, DEFAULT_PRICES['gpt-4o-mini']?.input);
+    assert.equal(priceFor('gpt-4.1', overrides)?.price.input, 9);
+    // A dated variant takes the longest prefix of either table: the override for gpt-4.1 itself, the default for -mini.
+    assert.equal(priceFor('gpt-4.1-2025-04-14', overrides)?.source, 'settings');
+    assert.equal(priceFor('gpt-4.1-mini-2025-04-14', overrides)?.matched, 'gpt-4.1-mini');
+  });
+});

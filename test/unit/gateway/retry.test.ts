@@ -258,3 +258,25 @@ describe('gateway client: retries and error codes', () => {
     assert.equal(r.ledger.entries()[1]?.costUsd, 0);
   });
 });
+
+describe('gateway client: a gateway nobody answers for', () => {
+  it('gives a refused connection one quick retry, then fails with network (not maxRetries of backoff)', async () => {
+    const { createServer } = await import('node:http');
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((done) => probe.close(() => done()));
+    const r = await rig({ settings: { gateway: { baseUrl: `http://127.0.0.1:${port}/v1` }, limits: { maxRetries: 4 } }, tuning: { backoffBaseMs: 5 } });
+    try {
+      const seen: number[] = [];
+      const out = await drain(r.client.stream(ask('gpt-4.1', 'x', { fallbackModel: 'deepseek-v3.2' }), { onRetry: (i) => seen.push(i.attempt) }));
+      assert.ok(out.error instanceof GatewayError);
+      assert.equal(out.error.code, 'network');
+      assert.match(out.error.message, /refused the connection \(ECONNREFUSED\)/);
+      assert.equal(out.error.attempts, 2);
+      assert.deepEqual(seen, [2], 'one retry, no fallback to another model on the same gateway');
+    } finally {
+      await r.close();
+    }
+  });
+});

@@ -173,4 +173,28 @@ describe('prompt shaping of a review of changes', () => {
     assert.deepEqual(shaped.shaped.redactions.map((r) => [r.file, r.kind, r.line]), [['src/a.ts', 'github-token', 11]]);
     assert.deepEqual(shaped.shaped.prompt.files, ['src/a.ts']);
   });
+
+  it('numbers placeholders across the regions of several files, and the vault restores each', async () => {
+    const ctx = await loadPromptContext({ settings: parseSettings({}).settings, fs: undefined, trusted: true, useRules: true });
+    const region = (file: string, text: string, startLine: number) => ({ file, language: 'typescript', text, startLine, endLine: startLine + text.split('\n').length - 1 });
+    const target = {
+      kind: 'changes' as const,
+      label: 'Uncommitted changes',
+      regions: [
+        region('src/a.ts', 'const t = "ghp_0123456789abcdefghijABCDEFGHIJ012345";', 4),
+        region('config/.env.local', 'TOKEN=abc', 1),
+        region('src/b.ts', 'x();\nconst u = "ghp_9876543210abcdefghijABCDEFGHIJ543210";', 10),
+      ],
+    };
+    const out = await shapeReview(target, undefined, ctx);
+    assert.ok(out.ok);
+    assert.deepEqual(out.shaped.target.regions.map((r) => r.file), ['src/a.ts', 'src/b.ts']);
+    assert.deepEqual(out.shaped.target.skipped, [{ file: 'config/.env.local', reason: 'excluded' }]);
+    assert.deepEqual(out.shaped.redactions.map((r) => [r.file, r.kind, r.line, r.placeholder]), [
+      ['src/a.ts', 'github-token', 4, '[REDACTED:github-token]'],
+      ['src/b.ts', 'github-token', 11, '[REDACTED:github-token#2]'],
+    ]);
+    assert.equal(out.shaped.vault.restore('[REDACTED:github-token#2]'), 'ghp_9876543210abcdefghijABCDEFGHIJ543210');
+    assert.deepEqual(out.shaped.prompt.files, ['src/a.ts', 'src/b.ts']);
+  });
 });

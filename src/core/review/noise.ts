@@ -1,0 +1,46 @@
+import { isDismissed, type DismissedEntry } from './dismissed';
+import { SEVERITIES, type Finding, type Region, type Severity } from './types';
+
+/**
+ * Noise controls, applied to the findings merged across agents: findings below `minConfidence`, less severe
+ * than `minSeverity`, or dismissed in the project are hidden — counted, and shown on request, but never used to
+ * fail a run.
+ */
+
+export interface NoiseFilter {
+  minConfidence: number;
+  minSeverity: Severity;
+  /** The project's dismissed fingerprints, with the reviewed regions (the code as it is, before redaction). */
+  dismissed?: { entries: readonly DismissedEntry[]; regions: readonly Pick<Region, 'file' | 'text' | 'startLine' | 'endLine'>[] };
+}
+
+export type HiddenReason = 'confidence' | 'severity' | 'dismissed';
+
+export interface NoiseSplit {
+  shown: Finding[];
+  hidden: { finding: Finding; reason: HiddenReason }[];
+}
+
+function dismissedIn(f: Finding, dismissed: NonNullable<NoiseFilter['dismissed']>): boolean {
+  if (dismissed.entries.length === 0) return false;
+  const inFile = dismissed.regions.filter((r) => r.file === f.file);
+  const region = inFile.find((r) => f.startLine >= r.startLine && f.endLine <= r.endLine) ?? inFile[0];
+  return region !== undefined && isDismissed(f, region.text, region.startLine, dismissed.entries);
+}
+
+export function hiddenReason(f: Finding, filter: NoiseFilter): HiddenReason | undefined {
+  if (filter.dismissed && dismissedIn(f, filter.dismissed)) return 'dismissed';
+  if (SEVERITIES.indexOf(f.severity) > SEVERITIES.indexOf(filter.minSeverity)) return 'severity';
+  if (f.confidence < filter.minConfidence) return 'confidence';
+  return undefined;
+}
+
+export function splitByNoise(findings: readonly Finding[], filter: NoiseFilter): NoiseSplit {
+  const split: NoiseSplit = { shown: [], hidden: [] };
+  for (const f of findings) {
+    const reason = hiddenReason(f, filter);
+    if (reason) split.hidden.push({ finding: f, reason });
+    else split.shown.push(f);
+  }
+  return split;
+}

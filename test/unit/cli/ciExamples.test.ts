@@ -1,0 +1,167 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { load } from 'js-yaml';
+import type { Log } from 'sarif';
+import * as z from 'zod';
+import { startTestGateway, type Reply, type TestGateway } from '../../fixtures/gateway/server';
+import { ensureBuilt, root } from './ensureBuilt';
+
+/**
+ * The command line as an npm package, and the CI examples in docs/ci run as written: `npm pack` holds the CLI
+ * bundle, the tarball installs into an empty prefix with no registry and no cache, and the examples' own shell
+ * steps (parsed out of the YAML files) review a pull request's changed files in a real git repository against
+ * the loopback test gateway.
+ */
+
+const KEY = 'sk-ci-examples-key-7777777777';
+const findings = (...list: object[]) => JSON.stringify({ findings: list });
+const REPLIES: Record<string, Reply> = {
+  'gpt-4.1': { text: findings({ severity: 'low', title: 'Name could be clearer', explanation: 'Rename.', startLine: 1, endLine: 1 }) },
+  'claude-sonnet-4.5': { text: findings() },
+  'gemini-2.5-flash': { text: findings({ severity: 'high', title: 'Command injection', explanation: 'Shell built from input.', startLine: 2, endLine: 2, cwe: 'CWE-78', confidence: 0.8 }) },
+  'deepseek-v3.2': { text: JSON.stringify({ rationale: 'ok', improvedCode: 'x = 1' }) },
+};
+
+const githubSchema = z.object({
+  jobs: z.object({ quorum: z.object({ steps: z.array(z.looseObject({ id: z.string().optional(), run: z.string().optional(), env: z.record(z.string(), z.string()).optional(), uses: z.string().optional(), with: z.record(z.string(), z.unknown()).optional() })) }) }),
+});
+const gitlabSchema = z.object({
+  'quorum-review': z.object({ script: z.array(z.string()), variables: z.record(z.string(), z.string()), artifacts: z.object({ paths: z.array(z.string()) }) }),
+});
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command without blocking the event loop (the test gateway answers from this process). */
+function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+function ok(r: Ran, what: string): string {
+  assert.equal(r.status, 0, `${what}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+describe('the CLI as an npm package, and the CI examples in docs/ci', function () {
+  this.timeout(600_000);
+  let tg: TestGateway;
+  let tmp: string;
+  let tarball: string;
+  let prefix: string;
+  let repo: string;
+  const chat = () => tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+
+  before(async () => {
+    ensureBuilt();
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 0 });
+    tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+    tmp = mkdtempSync(join(tmpdir(), 'quorum-ci-examples-'));
+    prefix = join(tmp, 'prefix');
+    // A pull request: a base branch on "origin", a clone with a feature branch that changes three files.
+    const git = async (cwd: string, ...args: string[]) => ok(await sh('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=CI', '-c', 'user.email=ci@example.invalid', ...args], cwd, { HOME: tmp }), `git ${args.join(' ')}`);
+    const origin = join(tmp, 'origin');
+    mkdirSync(origin);
+    await git(origin, 'init', '-q');
+    writeFileSync(join(origin, 'run.py'), 'import os\n\ndef run(cmd):\n    return cmd\n');
+    writeFileSync(join(origin, 'untouched.py'), 'print("same")\n');
+    writeFileSync(join(origin, 'package-lock.json'), '{}\n');
+    await git(origin, 'add', '.');
+    await git(origin, 'commit', '-qm', 'base');
+    repo = join(tmp, 'work');
+    await git(tmp, 'clone', '-q', origin, repo);
+    await git(repo, 'checkout', '-qb', 'feature');
+    writeFileSync(join(repo, 'run.py'), 'import os\ndef run(cmd):\n    return os.system("sh -c " + cmd)\n');
+    mkdirSync(join(repo, 'src dir'));
+    writeFileSync(join(repo, 'src dir', 'new file.js'), 'const a = 1;\nexec(process.argv[2]);\n');
+    writeFileSync(join(repo, 'package-lock.json'), '{"lockfileVersion": 3}\n');
+    await git(repo, 'add', '.');
+    await git(repo, 'commit', '-qm', 'feature');
+  });
+  after(async () => tg.close());
+
+  it('npm pack holds dist/cli.js with the README and licence, and nothing of the extension', async () => {
+    const out = ok(await sh('npm', ['pack', '--json', '--pack-destination', tmp], root), 'npm pack');
+    const packed = z.array(z.object({ filename: z.string(), files: z.array(z.object({ path: z.string() })) })).parse(JSON.parse(out))[0];
+    assert.ok(packed);
+    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/cli.js', 'package.json']);
+    tarball = join(tmp, packed.filename);
+    const manifest = z.looseObject({ bin: z.object({ quorum: z.string() }), dependencies: z.record(z.string(), z.string()).optional() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+    assert.equal(manifest.bin.quorum, './dist/cli.js');
+    assert.equal(manifest.dependencies, undefined, 'the CLI is one bundle: installing it needs no registry');
+  });
+
+  it('installs from the tarball into an empty prefix with no registry (the examples\' install step), then --version and a review work', async () => {
+    assert.ok(tarball, 'packed');
+    const steps = githubSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'github-actions.yml'), 'utf8'))).jobs.quorum.steps;
+    const install = steps.find((s) => s.id === 'install');
+    assert.ok(install?.run);
+    const offline = { npm_config_prefix: prefix, npm_config_cache: join(tmp, 'empty-npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/', QUORUM_PACKAGE: tarball };
+    ok(await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', install.run], tmp, offline), 'install');
+    const bin = join(prefix, 'bin', 'quorum');
+    assert.ok(existsSync(bin));
+    assert.equal(ok(await sh(bin, ['--version'], tmp), 'quorum --version'), `quorum ${z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))).version}\n`);
+    const review = await sh(bin, ['review', join(repo, 'run.py'), '--format', 'json', '--no-cache'], tmp, { QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url });
+    assert.equal(review.status, 0, review.stderr);
+    assert.equal(z.object({ agents: z.array(z.object({ status: z.string() })) }).parse(JSON.parse(review.stdout)).agents.filter((a) => a.status === 'ok').length, 4);
+  });
+
+  it('docs/ci/github-actions.yml reviews the changed files: annotations, one SARIF run, a job summary, and exit 1 on a high finding', async () => {
+    const steps = githubSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'github-actions.yml'), 'utf8'))).jobs.quorum.steps;
+    const review = steps.find((s) => s.id === 'review');
+    assert.ok(review?.run && review.env);
+    assert.equal(review.env.QUORUM_API_KEY, '${{ secrets.QUORUM_API_KEY }}', 'the key comes from the secret store');
+    const upload = steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif'));
+    assert.equal(upload?.with?.sarif_file, 'quorum.sarif');
+    const summary = join(tmp, 'github-step-summary.md');
+    writeFileSync(summary, '');
+    const before = chat();
+    const r = await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', review.run], repo, {
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_DIFF_BASE: 'origin/main',
+      GITHUB_STEP_SUMMARY: summary, XDG_CACHE_HOME: join(tmp, 'cache'),
+    });
+    assert.equal(r.status, 1, `a high finding fails the check: ${r.stderr}`);
+    assert.equal(chat() - before, 8, 'two files x four agents; the annotation runs are served from the cache');
+    assert.match(r.stdout, /^::error file=run\.py,line=2,endLine=2,title=\[high\] Command injection::/m);
+    assert.match(r.stdout, /^::error file=src dir\/new file\.js,line=2,endLine=2,title=\[high\] Command injection::/m);
+    assert.match(r.stdout, /^Reviewed 2 changed file\(s\); exit code 1$/m, 'the lockfile is left out');
+    const log = JSON.parse(readFileSync(join(repo, 'quorum.sarif'), 'utf8')) as Log;
+    assert.equal(log.runs.length, 1);
+    const run = log.runs[0];
+    const results = run?.results ?? [];
+    assert.deepEqual(results.map((x) => x.locations?.[0]?.physicalLocation?.artifactLocation?.uri).sort(), ['run.py', 'run.py', 'src%20dir/new%20file.js', 'src%20dir/new%20file.js']);
+    for (const x of results) assert.equal(run?.tool.driver.rules?.[x.ruleIndex ?? -1]?.id, x.ruleId, 'ruleIndex points at its rule');
+    const md = readFileSync(summary, 'utf8');
+    assert.match(md, /### Quorum review: run\.py lines 1-3/);
+    assert.match(md, /### Quorum review: src dir\/new file\.js lines 1-2/);
+    assert.equal(md.match(/### Quorum review/g)?.length, 2, 'one section per file, not per run');
+  });
+
+  it('docs/ci/gitlab-ci.yml runs the same review from the shared cache and keeps SARIF and Markdown artifacts', async () => {
+    const job = gitlabSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')))['quorum-review'];
+    assert.deepEqual(job.artifacts.paths, ['quorum.sarif', 'quorum-report.md']);
+    const before = chat();
+    const r = await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', job.script.join('\n')], repo, {
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, HOME: tmp, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_DIFF_BASE: 'origin/main',
+      XDG_CACHE_HOME: join(tmp, 'cache'), QUORUM_PACKAGE: tarball,
+      npm_config_prefix: prefix, npm_config_cache: join(tmp, 'empty-npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/',
+    });
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(chat() - before, 0, 'every answer came from the disk cache');
+    const log = JSON.parse(readFileSync(join(repo, 'quorum.sarif'), 'utf8')) as Log;
+    assert.equal(log.runs[0]?.results?.length, 4);
+    assert.match(readFileSync(join(repo, 'quorum-report.md'), 'utf8'), /ok \(cached\)/);
+  });
+});
