@@ -91,6 +91,8 @@ export interface Finding {
   cwe?: string;
   /** 0..1 */
   confidence: number;
+  /** Ids of the other agents' reports that the merge folded into this finding (absent when none). */
+  mergedFrom?: string[];
   /** True when the agent's line numbers fell outside the reviewed range and were clamped. */
   clamped?: boolean;
   /** For a clamped finding: the lines the agent named, outside the reviewed range. */
