@@ -1,7 +1,7 @@
 import { constants, existsSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
+import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { CorpusError, loadCorpus, type Corpus } from '../core/eval/corpus';
 import { evalHtmlReport } from '../core/eval/html';
@@ -96,8 +96,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
     }
   }
 
-  const requested = args.language?.trim().toLowerCase();
-  const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
+  const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
   const ledger = new CostLedger(() => settings.prices);
   const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
   const deps = { gateway, settings: () => settings, ledger };

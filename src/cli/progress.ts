@@ -1,5 +1,5 @@
 import type { AgentResult, AgentStatus, ReviewEvent } from '../core/review/types';
-import { formatUsd } from './format';
+import { formatUsd } from '../shared/format';
 
 export interface ProgressStream {
   write(text: string): unknown;

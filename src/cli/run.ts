@@ -6,10 +6,10 @@ import { ChangesError } from '../core/changes/types';
 import { targetInfo } from '../core/review/target';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { languageFromLocale, normalizeLanguage } from '../core/agents/language';
+import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
 import { createGateway } from '../core/gateway/client';
-import { redact } from '../core/gateway/errors';
+import { redact } from '../core/util/redact';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
@@ -18,7 +18,7 @@ import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type FailOn, type ReviewArgs } from './args';
-import { formatUsd } from './format';
+import { formatUsd } from '../shared/format';
 import { renderReport, renderStepSummary, type ReportContext } from './reports';
 import { ProgressReporter, type ProgressStream } from './progress';
 import { readTarget } from './target';
@@ -152,8 +152,7 @@ export async function runCli(io: CliIo): Promise<number> {
     if (e instanceof UsageError || e instanceof ChangesError) return fail(e.message);
     throw e;
   }
-  const requested = args.language?.trim().toLowerCase();
-  const language = (requested && requested !== 'auto' ? normalizeLanguage(requested) : undefined) ?? languageFromLocale(io.env);
+  const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
 
   // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
   const root = changesRoot ?? findRepositoryRoot(args.file);

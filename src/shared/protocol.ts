@@ -37,6 +37,7 @@ export const findingViewSchema = z.object({
   startLine: int,
   endLine: int,
   suggestion: z.optional(str(500_000)),
+  advice: z.optional(str(20_000)),
   cwe: z.optional(shortText),
   confidence: z.number().check(z.gte(0), z.lte(1)),
   clamped: z.optional(z.boolean()),

@@ -1,6 +1,7 @@
 import { formatCount, formatMs, formatUsd } from './format';
+import { AGENT_STATE_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
 import { estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
-import type { AgentView, ReviewView } from './protocol';
+import type { ReviewView } from './protocol';
 import { costSourceKey, sortFindings } from './reviewReducer';
 
 /**
@@ -9,15 +10,6 @@ import { costSourceKey, sortFindings } from './reviewReducer';
  * HTML or links, and code goes into fences longer than any backtick run inside it.
  */
 
-const STATE_KEY: Record<AgentView['state'], PanelStringKey> = {
-  queued: 'stateQueued', running: 'stateRunning', done: 'stateDone', failed: 'stateFailed', cancelled: 'stateCancelled',
-};
-const STATUS_KEY: Record<ReviewView['status'], PanelStringKey> = {
-  running: 'statusRunning', done: 'statusDone', failed: 'statusFailed', cancelled: 'statusCancelled',
-};
-const SEVERITY_KEY: Record<string, PanelStringKey> = {
-  critical: 'severityCritical', high: 'severityHigh', medium: 'severityMedium', low: 'severityLow', info: 'severityInfo',
-};
 
 /** Escapes text for a Markdown paragraph or table cell: no HTML, no emphasis, no links, one line. */
 export function escapeInline(text: string): string {
@@ -44,7 +36,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
   const cost = view.totals ? t('costActual', formatUsd(view.totals.costUsd))
     : view.estimateUsd !== undefined ? estimateLabel(t, formatUsd, view.estimateUsd, view.likelyUsd) : '';
   out.push([
-    `**${escapeInline(t('exportStatus'))}:** ${escapeInline(t(STATUS_KEY[view.status]))}`,
+    `**${escapeInline(t('exportStatus'))}:** ${escapeInline(t(REVIEW_STATE_LABEL[view.status]))}`,
     view.elapsedMs !== undefined ? escapeInline(t('elapsed', formatMs(view.elapsedMs))) : '',
     escapeInline(cost),
     escapeInline(view.target.language),
@@ -56,7 +48,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
   out.push('| --- | --- | --- | ---: | ---: | ---: |');
   for (const a of view.agents) {
     const o = a.outcome;
-    const state = o?.cached ? `${t(STATE_KEY[a.state])} (${t('stateCached')})` : t(STATE_KEY[a.state]);
+    const state = o?.cached ? `${t(AGENT_STATE_LABEL[a.state])} (${t('stateCached')})` : t(AGENT_STATE_LABEL[a.state]);
     const tokens = o ? t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) : '';
     const costCell = o ? `${formatUsd(o.costUsd)} (${t(costSourceKey(o))})` : '';
     out.push(`| ${[a.title, o?.model ?? a.model, state, o ? formatMs(o.latencyMs) : '', tokens, costCell].map(escapeInline).join(' | ')} |`);
@@ -78,7 +70,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
   if (findings.length === 0) out.push(escapeInline(t('noFindings')), '');
   for (const f of findings) {
     const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
-    const sev = t(SEVERITY_KEY[f.severity] ?? 'severityInfo');
+    const sev = t(SEVERITY_LABEL[f.severity]);
     out.push(`### ${escapeInline(`[${sev}] ${f.title}`)}`, '');
     const meta = [lines, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100))].filter(Boolean);
     out.push(`_${meta.map(escapeInline).join(' · ')}_`, '');

@@ -20,7 +20,7 @@ import { ReviewController } from './review/reviewController';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
-import { Redactor } from './util/redact';
+import { Redactor } from '../core/util/redact';
 
 function gatewayLogger(log: QuorumLog): GatewayLogger {
   const line = (message: string, data?: Record<string, unknown>): string => {

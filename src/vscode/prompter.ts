@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { escapeLinkedText } from '../shared/untrustedText';
-import type { Redactor } from './util/redact';
+import type { Redactor } from '../core/util/redact';
 
 /**
  * Every question and notification Quorum shows goes through a `Prompter`. The real one is VS Code's

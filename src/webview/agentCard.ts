@@ -1,10 +1,11 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
-import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
+import { AGENT_STATE_LABEL, SEVERITY_LABEL } from '../shared/labels';
+import { estimateLabel } from '../shared/panelStrings';
 import { AnswerProgress } from '../shared/answerProgress';
 import type { AgentErrorView, AgentOutcome, AgentView, ReviewView } from '../shared/protocol';
 import { costSourceKey, sortFindings } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
-import { SEVERITY_KEYS, findingSummary, severityIcon } from './findingsList';
+import { findingSummary, severityIcon } from './findingsList';
 import { StreamingMarkdown, renderMarkdown } from './markdown';
 import { t } from './strings';
 
@@ -12,9 +13,6 @@ const AGENT_ICONS: Record<string, string> = {
   analyst: 'graph', architecture: 'symbol-structure', security: 'shield', coding: 'code',
 };
 
-export const STATE_KEYS: Record<AgentView['state'], PanelStringKey> = {
-  queued: 'stateQueued', running: 'stateRunning', done: 'stateDone', failed: 'stateFailed', cancelled: 'stateCancelled',
-};
 
 const STATE_ICONS: Record<AgentView['state'], string> = {
   queued: 'clock', running: 'loading', done: 'pass', failed: 'error', cancelled: 'circle-slash',
@@ -193,9 +191,9 @@ export class AgentCard {
     const cached = o?.cached === true;
     setAttr(this.root, 'class', `card state-${a.state}${cached ? ' cached' : ''}`);
     setAttr(this.stateIcon, 'class', `codicon codicon-${cached ? 'database' : STATE_ICONS[a.state]}${a.state === 'running' ? ' codicon-modifier-spin' : ''}`);
-    const stateLabel = cached ? `${t(STATE_KEYS[a.state])} · ${t('stateCached')}`
+    const stateLabel = cached ? `${t(AGENT_STATE_LABEL[a.state])} · ${t('stateCached')}`
       : a.state === 'running' && a.chunks > 0 ? `${t('stateRunning')} · ${t('liveTokens', formatCount(a.chunks))}`
-        : t(STATE_KEYS[a.state]);
+        : t(AGENT_STATE_LABEL[a.state]);
     setText(this.stateText, stateLabel);
 
     const streaming = a.state === 'running' || a.state === 'queued';
@@ -248,7 +246,7 @@ export class AgentCard {
     }
     setText(this.progressText, s.count === 0 ? t('progressNone') : s.count === 1 ? t('progressOne') : t('progressMany', formatCount(s.count)));
     this.progressList.replaceChildren(...s.findings.map((f) => h('li', { class: `progress-item${f.severity ? ` sev-${f.severity}` : ''}` },
-      f.severity ? h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_KEYS[f.severity] ?? 'severityInfo')}`) : null,
+      f.severity ? h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`) : null,
       h('span', { class: 'finding-title' }, f.title))));
   }
 

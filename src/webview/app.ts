@@ -3,7 +3,8 @@ import {
 } from '../shared/protocol';
 import { applyViewEvent, noChanges, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
 import * as z from 'zod/mini';
-import { AgentCard, STATE_KEYS } from './agentCard';
+import { AGENT_STATE_LABEL } from '../shared/labels';
+import { AgentCard } from './agentCard';
 import { h, icon, setText } from './dom';
 import { FindingsList } from './findingsList';
 import { isOpenableHref, renderMarkdown } from './markdown';
@@ -201,7 +202,7 @@ export class App {
         else if (a.state === 'done') announcements.push(a.outcome?.findingCount === 1 ? t('announceDoneOne', a.title) : t('announceDone', a.title, a.outcome?.findingCount ?? 0));
         else if (a.state === 'failed') announcements.push(t('announceFailed', a.title));
         else if (a.state === 'cancelled') announcements.push(t('announceCancelled', a.title));
-        else announcements.push(`${a.title}: ${t(STATE_KEYS[a.state])}`);
+        else announcements.push(`${a.title}: ${t(AGENT_STATE_LABEL[a.state])}`);
       }
     }
     // Scrolled at the start of the next frame, when the layout is already done: no forced layout here.

@@ -1,13 +1,10 @@
-import type { PanelStringKey } from '../shared/panelStrings';
+import { SEVERITY_LABEL } from '../shared/labels';
 import { SEVERITY_VALUES, type FindingView, type ReviewView } from '../shared/protocol';
 import { filterFindings, type FindingFilter } from '../shared/reviewReducer';
 import { button, h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { t } from './strings';
 
-export const SEVERITY_KEYS: Record<string, PanelStringKey> = {
-  critical: 'severityCritical', high: 'severityHigh', medium: 'severityMedium', low: 'severityLow', info: 'severityInfo',
-};
 const SEVERITY_ICONS: Record<string, string> = {
   critical: 'flame', high: 'error', medium: 'warning', low: 'info', info: 'lightbulb',
 };
@@ -23,12 +20,13 @@ export function findingSummary(f: FindingView, view: ReviewView): HTMLElement[] 
   const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
   const out: HTMLElement[] = [
     h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
-      h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_KEYS[f.severity] ?? 'severityInfo')}`),
+      h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`),
       h('span', { class: 'finding-title' }, f.title),
       h('span', { class: 'finding-lines' }, lines)),
     h('div', { class: 'finding-meta' }, meta),
   ];
   if (f.explanation) out.push(h('div', { class: 'markdown finding-explanation' }, renderMarkdown(f.explanation)));
+  if (f.advice) out.push(h('div', { class: 'markdown finding-advice' }, renderMarkdown(f.advice)));
   return out;
 }
 
@@ -92,7 +90,7 @@ export class FindingsList {
       class: `chip sev-${s}`,
       'data-severity': s,
       'aria-pressed': this.filter.severities.includes(s) ? 'true' : 'false',
-    }, icon(SEVERITY_ICONS[s] ?? 'info'), ` ${t(SEVERITY_KEYS[s] ?? 'severityInfo')} ${counts.get(s) ?? 0}`)));
+    }, icon(SEVERITY_ICONS[s] ?? 'info'), ` ${t(SEVERITY_LABEL[s])} ${counts.get(s) ?? 0}`)));
 
     const items = shown.map((f) => this.item(f, view));
     if (items.length === 0) {

@@ -1,13 +1,11 @@
 import { formatMs, formatUsd } from '../shared/format';
-import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
+import { REVIEW_STATE_LABEL } from '../shared/labels';
+import { estimateLabel } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
 import { spentUsd } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
 
-const STATUS_KEYS: Record<ReviewView['status'], PanelStringKey> = {
-  running: 'statusRunning', done: 'statusDone', failed: 'statusFailed', cancelled: 'statusCancelled',
-};
 const STATUS_ICONS: Record<ReviewView['status'], string> = {
   running: 'loading codicon-modifier-spin', done: 'pass-filled', failed: 'error', cancelled: 'circle-slash',
 };
@@ -57,7 +55,7 @@ export class ReviewHeader {
     setText(this.lines, t('lines', view.target.startLine, view.target.endLine));
     setText(this.language, view.target.language);
     setAttr(this.statusIcon, 'class', `codicon codicon-${STATUS_ICONS[view.status]}`);
-    setText(this.statusText, t(STATUS_KEYS[view.status]));
+    setText(this.statusText, t(REVIEW_STATE_LABEL[view.status]));
     setAttr(this.root, 'data-status', view.status);
     this.updateElapsed(view, now);
     const spent = spentUsd(view);

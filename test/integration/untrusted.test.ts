@@ -7,7 +7,8 @@ import type { QuorumApi } from '../../src/vscode/api';
 import { detailItems } from '../../src/vscode/cost/costController';
 import { tooltipMarkdown } from '../../src/vscode/cost/costStatusBar';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
-import { ScriptedPrompter, closeAll, openSample, quorum, select, setSetting } from './helpers';
+import type { ReviewSummary } from '../../src/core/review/types';
+import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
 
 const KEY = 'sk-quorum-untrusted-test-4c7a9e1b3d';
 /** VS Code's notification and input-box link pattern (`vs/base/common/linkedText.ts`). */
@@ -27,6 +28,8 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
 
   before(async () => {
     api = await quorum();
+    // The web workbench saves edits after a delay by default; these tests apply fixes and must not write the fixture.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     gateway = await startTestGateway({ apiKey: KEY, models: ['gpt-4.1', COMMAND_LINK, ICON_ID] });
     await setSetting(api, 'gateway.baseUrl', gateway.url);
     await setSetting(api, 'cache.ttlMinutes', 0);
@@ -50,6 +53,7 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
     }
     await closeAll();
     await gateway.close();
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
 
   async function review(): Promise<void> {
@@ -112,5 +116,50 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
     const items = detailItems({ session: totals(), byAgent: { '$(zap)agent': totals() }, byModel: { '$(gear)model': totals() } }, 0, 0);
     const labels = items.map((i) => i.label);
     assert.ok(labels.includes('$(person) \\$(zap)agent') && labels.includes('$(symbol-class) \\$(gear)model'), labels.join('\n'));
+  });
+  it('Apply: prose is advice, never a fix; bidi and wrong indentation are refused; low confidence is not the preferred fix; outside lines are marked', async () => {
+    gateway.script(agentScript({ analyst: { findings: [
+      { severity: 'high', title: 'Prose fix', explanation: 'x', startLine: 5, endLine: 5, suggestion: 'Use a parameterized query: cur.execute(...)', confidence: 0.9 },
+      { severity: 'high', title: 'Bidi fix', explanation: 'x', startLine: 6, endLine: 6, replacement: '    return cur.fetchone()  # \u202E', confidence: 0.9 },
+      { severity: 'medium', title: 'Unsure fix', explanation: 'x', startLine: 11, endLine: 11, replacement: '    for i in range(len(prices)):', confidence: 0.4 },
+      { severity: 'medium', title: 'Sure fix', explanation: 'x', startLine: 12, endLine: 12, replacement: 'result += prices[i]', confidence: 0.9 },
+      { severity: 'low', title: 'Far away', explanation: 'x', startLine: 54, endLine: 56, confidence: 0.9 },
+      { severity: 'low', title: 'Far away and unsure', explanation: 'x', startLine: 54, endLine: 56, confidence: 0.2 },
+    ] } }));
+    try {
+      const editor = await openSample('orders.py');
+      select(editor, 4, 13);
+      const summary = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
+      assert.ok(summary);
+      const uri = editor.document.uri;
+      const byTitle = (title: string) => summary.findings.find((f) => f.title === title);
+      assert.equal(byTitle('Prose fix')?.suggestion, undefined);
+      assert.equal(byTitle('Prose fix')?.advice, 'Use a parameterized query: cur.execute(...)');
+      assert.equal(byTitle('Far away and unsure'), undefined, 'dropped below the confidence floor');
+      const actionsAt = async (line: number) => (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(line - 1, 0, line - 1, 0))).filter((a) => a.title.startsWith('Quorum'));
+      const titles = async (line: number, finding: string) => (await actionsAt(line)).filter((a) => a.title.endsWith(finding)).map((a) => a.title);
+      assert.deepEqual(await titles(5, 'Prose fix'), ['Quorum: Dismiss — Prose fix']);
+      assert.deepEqual(await titles(6, 'Bidi fix'), ['Quorum: Preview fix — Bidi fix', 'Quorum: Dismiss — Bidi fix']);
+      const unsure = (await actionsAt(11)).filter((a) => a.title.endsWith('Unsure fix'));
+      assert.deepEqual(unsure.map((a) => [a.title, a.isPreferred ?? false]), [['Quorum: Preview fix — Unsure fix', false], ['Quorum: Apply fix — Unsure fix', false], ['Quorum: Dismiss — Unsure fix', false]]);
+      assert.equal((await actionsAt(12)).find((a) => a.title === 'Quorum: Apply fix — Sure fix')?.isPreferred, true);
+
+      // Applying the bidi fix anyway (as the panel's button would) is refused and says why; the file is unchanged.
+      const before = editor.document.getText();
+      const bidi = byTitle('Bidi fix');
+      assert.equal(await vscode.commands.executeCommand('quorum.internal.applyFix', summary.reviewId, bidi?.id), 'refused');
+      assert.match((await prompter.next((c) => c.id === 'fix.bidi')).text ?? '', /U\+202E/);
+      assert.equal(editor.document.getText(), before);
+      // A column-0 replacement for indented lines is applied at their indentation.
+      assert.equal(await vscode.commands.executeCommand('quorum.internal.applyFix', summary.reviewId, byTitle('Sure fix')?.id), 'applied');
+      assert.equal(editor.document.lineAt(11).text, '        result += prices[i]');
+
+      const far = vscode.languages.getDiagnostics(uri).find((d) => d.message.startsWith('Far away'));
+      assert.equal(far?.range.start.line, 12);
+      assert.match(far?.message ?? '', /line\(s\) 54–56, outside the reviewed lines/);
+    } finally {
+      gateway.script(undefined);
+      await closeAll();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { matchFile } from '../review/target';
 import { SEVERITIES, type Finding, type Region, type Severity } from '../review/types';
+import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString } from './json';
 
@@ -155,6 +156,11 @@ function toFinding(raw: unknown, index: number, agent: string, scope: FindingSco
   const region = regionFor(raw, start === undefined ? start : start + shift, scope);
   if (!region) return undefined;
   const lines = clampLines(start === undefined ? start : start + shift, end === undefined ? end : end + shift, region);
+  const confidence = normalizeConfidence(pick(raw, ['confidence', 'certainty', 'probability']));
+  const named = { startLine: Math.min(start ?? 0, end ?? start ?? 0) + shift, endLine: Math.max(start ?? 0, end ?? start ?? 0) + shift };
+  const outside = lines.clamped && (named.endLine < region.startLine || named.startLine > region.endLine);
+  // Wholly outside the reviewed lines and not likely right: dropped rather than pinned to the nearest line.
+  if (outside && confidence < OUTSIDE_MIN_CONFIDENCE) return undefined;
   const finding: Finding = {
     id: `${agent}-${index + 1}`,
     file: region.file,
@@ -164,16 +170,32 @@ function toFinding(raw: unknown, index: number, agent: string, scope: FindingSco
     explanation: explanation.trim().slice(0, MAX_EXPLANATION),
     startLine: lines.startLine,
     endLine: lines.endLine,
-    confidence: normalizeConfidence(pick(raw, ['confidence', 'certainty', 'probability'])),
+    confidence,
   };
-  // A suggestion replaces exactly the lines the model named: kept only when those lines are known and in range.
-  const suggestion = pickString(raw, ['suggestion', 'replacement', 'suggestedCode', 'suggested_code', 'fix', 'fixedCode', 'fixed_code', 'patch']);
-  if (suggestion !== undefined && suggestion.length <= MAX_SUGGESTION && lines.known && !lines.clamped) finding.suggestion = cleanCode(suggestion, lines.startLine);
+  // The replacement is code for exactly the lines the model named: kept only when those lines are known and in
+  // range, and only when it is code; advice in words (also in a code field of an older answer) is advice.
+  const replacement = pickString(raw, REPLACEMENT_KEYS);
+  let advice = pickString(raw, ADVICE_KEYS)?.trim();
+  if (replacement !== undefined && replacement.length <= MAX_SUGGESTION) {
+    const code = cleanCode(replacement, lines.startLine);
+    if (looksLikeProse(code)) advice = advice ? `${advice}\n\n${replacement.trim()}` : replacement.trim();
+    else if (lines.known && !lines.clamped) finding.suggestion = code;
+  }
+  if (advice) finding.advice = advice.slice(0, MAX_EXPLANATION);
   const cwe = normalizeCwe(pick(raw, ['cwe', 'cwe_id', 'cweId', 'cwe-id']));
   if (cwe) finding.cwe = cwe;
-  if (lines.clamped) finding.clamped = true;
+  if (lines.clamped) {
+    finding.clamped = true;
+    finding.reportedLines = named;
+  }
   return finding;
 }
+
+/** Code fields: `replacement` is what the prompt asks for; the others are older answers' and other models' names. */
+const REPLACEMENT_KEYS = ['replacement', 'replacementCode', 'replacement_code', 'suggestion', 'suggestedCode', 'suggested_code', 'fix', 'fixedCode', 'fixed_code', 'patch'];
+const ADVICE_KEYS = ['advice', 'recommendation', 'remediation', 'howToFix', 'how_to_fix', 'mitigation'];
+/** A finding wholly outside the reviewed lines is kept (marked) only from this confidence up. */
+export const OUTSIDE_MIN_CONFIDENCE = 0.5;
 
 const LIST_KEYS = ['findings', 'issues', 'results', 'problems', 'vulnerabilities', 'items', 'comments', 'review'];
 

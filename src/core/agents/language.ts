@@ -62,3 +62,12 @@ export function languageFromLocale(env: Readonly<Record<string, string | undefin
   }
   return 'en';
 }
+
+/**
+ * The one output-language resolver of both faces: a code from the settings or `--language` is used as given
+ * (normalised); `auto`, nothing or a malformed code follows the face's own language — VS Code's display
+ * language, or the CLI's locale environment (`languageFromLocale`) — and English when that says nothing.
+ */
+export function resolveOutputLanguage(requested: string | undefined, uiLanguage: string): string {
+  return normalizeLanguage(requested) ?? normalizeLanguage(uiLanguage) ?? 'en';
+}

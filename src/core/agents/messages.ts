@@ -31,24 +31,31 @@ function plainRegion(target: ReviewTarget): Region | undefined {
 
 const hasChanges = (target: ReviewTarget) => target.regions.some((r) => r.changedLines !== undefined);
 
+/** Code and advice in separate fields: "Apply" pastes `replacement` over the lines, so it must be code only. */
+const REPLACEMENT_RULES = [
+  '- replacement is optional and must be CODE ONLY: the complete new text of exactly lines startLine..endLine of that file,',
+  '  as it should stand in the file, with the lines\' indentation, without line numbers, markers, code fences or any words',
+  '  of explanation. It replaces those lines as they are. Omit it when you cannot give that exact code.',
+  '- advice is optional: how to fix it, in words, for the reader (never code that should be pasted).',
+];
+
 function findingsFormat(target: ReviewTarget): string {
   const plain = plainRegion(target);
   if (plain) {
     return [
       'Answer with one JSON object and nothing else, in this shape:',
-      '{"findings":[{"severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"suggestion":"…","cwe":"CWE-0","confidence":0.0}]}',
+      '{"findings":[{"severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"replacement":"…","advice":"…","cwe":"CWE-89","confidence":0.0}]}',
       'Rules:',
       `- startLine and endLine are the file's line numbers shown in the left column, between ${plain.startLine} and ${plain.endLine}.`,
-      '- suggestion is optional: the complete replacement text for exactly lines startLine..endLine, as plain code with its',
-      '  indentation, without line numbers and without code fences. Omit it when you have no concrete change.',
-      '- cwe only for security weaknesses; confidence is how sure you are that the problem is real, from 0 to 1.',
+      ...REPLACEMENT_RULES,
+      '- cwe only for security weaknesses, written CWE-<number>; confidence is how sure you are that the problem is real, from 0 to 1.',
       '- title is one short line; explanation says what goes wrong and when.',
       '- With nothing to report, answer {"findings":[]}.',
     ].join('\n');
   }
   return [
     'Answer with one JSON object and nothing else, in this shape:',
-    '{"findings":[{"file":"…","severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"suggestion":"…","cwe":"CWE-0","confidence":0.0}]}',
+    '{"findings":[{"file":"…","severity":"critical|high|medium|low|info","title":"…","explanation":"…","startLine":0,"endLine":0,"replacement":"…","advice":"…","cwe":"CWE-89","confidence":0.0}]}',
     'Rules:',
     '- file is the path exactly as shown after "File:"; startLine and endLine are that file\'s line numbers shown in the left',
     '  column, inside one of its reviewed regions.',
@@ -59,9 +66,8 @@ function findingsFormat(target: ReviewTarget): string {
           '  removal at the nearest line that remains.',
         ]
       : []),
-    '- suggestion is optional: the complete replacement text for exactly lines startLine..endLine of that file, as plain',
-    '  code with its indentation, without line numbers, markers or code fences. Omit it when you have no concrete change.',
-    '- cwe only for security weaknesses; confidence is how sure you are that the problem is real, from 0 to 1.',
+    ...REPLACEMENT_RULES,
+    '- cwe only for security weaknesses, written CWE-<number>; confidence is how sure you are that the problem is real, from 0 to 1.',
     '- title is one short line; explanation says what goes wrong and when.',
     '- With nothing to report, answer {"findings":[]}.',
   ].join('\n');
@@ -114,7 +120,8 @@ function describeFinding(f: Finding, withFile: boolean): Record<string, unknown>
     startLine: f.startLine,
     endLine: f.endLine,
     ...(f.cwe ? { cwe: f.cwe } : {}),
-    ...(f.suggestion !== undefined ? { suggestion: f.suggestion } : {}),
+    ...(f.suggestion !== undefined ? { replacement: f.suggestion } : {}),
+    ...(f.advice !== undefined ? { advice: f.advice } : {}),
   };
 }
 

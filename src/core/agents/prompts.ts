@@ -4,7 +4,7 @@ import type { BuiltinAgentId } from '../settings/schema';
  * The built-in agents' system prompts. They are versioned: change the text, bump the version, so that cached
  * reviews made with an older prompt are not served for the new one.
  */
-export const PROMPT_VERSION = 'builtin-2026-12-02.1';
+export const PROMPT_VERSION = 'builtin-2026-12-02.2';
 
 export const BUILTIN_TITLES: Record<BuiltinAgentId, string> = {
   analyst: 'Analyst',

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { QuorumSettings } from '../settings/schema';
-import { redact } from './errors';
+import { redact } from '../util/redact';
 import type { GatewayLogger, GatewayOptions } from './options';
 import { GatewayError } from './types';
 

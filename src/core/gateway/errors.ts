@@ -1,48 +1,8 @@
+import { redact } from '../util/redact';
 import { GatewayError, type GatewayErrorCode, type GatewayErrorData } from './types';
 
 /** Longest wait a 429 may ask for before the request fails instead of waiting. */
 export const MAX_RETRY_AFTER_MS = 120_000;
-
-/** Shortest run of the key's characters that counts as the key showing through. */
-const KEY_RUN = 8;
-
-/**
- * Replaces every run of 8 or more consecutive characters of `key` found in `text` — the whole key, or the
- * part a gateway echoes after cutting a prefix or masking the middle — by `[redacted]`.
- */
-function scrubKeyRuns(text: string, key: string): string {
-  let out = text;
-  for (let i = 0; i + KEY_RUN <= key.length; i++) {
-    const window = key.slice(i, i + KEY_RUN);
-    let at = out.indexOf(window);
-    while (at >= 0) {
-      let start = at;
-      let end = at + KEY_RUN;
-      let keyStart = i;
-      let keyEnd = i + KEY_RUN;
-      while (start > 0 && keyStart > 0 && out[start - 1] === key[keyStart - 1]) { start--; keyStart--; }
-      while (end < out.length && keyEnd < key.length && out[end] === key[keyEnd]) { end++; keyEnd++; }
-      out = `${out.slice(0, start)}[redacted]${out.slice(end)}`;
-      at = out.indexOf(window, start + '[redacted]'.length);
-    }
-  }
-  return out;
-}
-
-/** Removes the API key (and anything that looks like a bearer token or secret key) from text. */
-export function redact(text: string, key: string | undefined): string {
-  let out = text;
-  if (key && key.length >= 4) out = out.split(key).join('[redacted]');
-  if (key && key.length >= KEY_RUN) out = scrubKeyRuns(out, key);
-  // A key echoed partially (`sk-abc…xyz`) or in an `Authorization` header quoted by a proxy.
-  out = out.replace(/Bearer\s+[^\s"',;]+/gi, 'Bearer [redacted]');
-  out = out.replace(/\b(sk|pk|rk|key)-[A-Za-z0-9_*.-]{6,}/g, '$1-[redacted]');
-  if (key && key.length >= 12) {
-    // Leading or trailing fragments of the key that gateways print ("sk-proj-abcd****wxyz").
-    for (const frag of [key.slice(0, 8), key.slice(-6)]) if (frag.length >= 6) out = out.split(frag).join('[redacted]');
-  }
-  return out;
-}
 
 /** The same error with every text field scrubbed of the key (partial answers are model output, kept as they are). */
 export function redactError(error: GatewayError, key: string | undefined): GatewayError {

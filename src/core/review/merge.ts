@@ -42,7 +42,9 @@ export function compareFindings(a: Finding, b: Finding): number {
  * Merges findings of different agents that describe the same issue. The merged finding keeps the lines,
  * title, explanation and suggestion of its most severe (then most confident) report, names every agent, takes
  * the highest severity and a confidence raised by the agreement: 1 - Π(1 - cᵢ). Findings of one agent are never
- * merged with each other. Returns the merged list, most severe first.
+ * merged with each other. Returns the merged list, most severe first; a merged finding keeps its primary
+ * report's id and lists the ids of the other reports it folded in (`mergedFrom`), so that a face that showed
+ * them while the review ran knows exactly where each went.
  */
 export function mergeFindings(findings: readonly Finding[]): Finding[] {
   const groups: Finding[][] = [];
@@ -59,6 +61,7 @@ export function mergeFindings(findings: readonly Finding[]): Finding[] {
         ...primary,
         agents: [...new Set(group.flatMap((g) => g.agents))],
         confidence: Math.round((1 - group.reduce((p, g) => p * (1 - g.confidence), 1)) * 1000) / 1000,
+        mergedFrom: others.flatMap((o) => [o.id, ...(o.mergedFrom ?? [])]),
       };
       if (!merged.cwe) {
         const cwe = others.find((o) => o.cwe)?.cwe;

@@ -10,7 +10,7 @@ import type { CostLedger } from '../cost/ledger';
 import { agentRules } from '../prompt/shape';
 import { redactSecrets } from '../prompt/secrets';
 import { estimateCost } from '../cost/prices';
-import { redact } from '../gateway/errors';
+import { redact } from '../util/redact';
 import { GatewayError, type ChatMessage, type CostSource, type Gateway, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens, countTokens } from '../tokens/count';

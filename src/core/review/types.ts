@@ -85,14 +85,20 @@ export interface Finding {
   explanation: string;
   startLine: number;
   endLine: number;
-  /** Replacement text for lines startLine..endLine, when the agent proposed one. */
+  /** Replacement CODE for lines startLine..endLine, when the agent proposed one (prose goes to `advice`). */
   suggestion?: string;
   /** e.g. `CWE-89`. */
   cwe?: string;
   /** 0..1 */
   confidence: number;
+  /** Ids of the other agents' reports that the merge folded into this finding (absent when none). */
+  mergedFrom?: string[];
   /** True when the agent's line numbers fell outside the reviewed range and were clamped. */
   clamped?: boolean;
+  /** For a clamped finding: the lines the agent named, outside the reviewed range. */
+  reportedLines?: { startLine: number; endLine: number };
+  /** How to fix it, in words (never applied as code). */
+  advice?: string;
   /** In a changes review with every finding kept: the finding touches no changed line. */
   outsideChanges?: boolean;
 }

@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
-import { findBidi } from '../../shared/bidi';
 import { InternalCommands } from '../commands';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
+import { fitFix } from './fixes';
 
 /** Below this confidence "Apply fix" is never the preferred quick fix: Preview comes first and nothing is auto-applied. */
 export const PREFERRED_MIN_CONFIDENCE = 0.7;
 
-/** Whether a fix may be offered for applying: a replacement without bidi control characters (Trojan Source). */
-function applicable(t: TrackedFix): boolean {
-  return t.replacement !== undefined && findBidi(t.replacement).length === 0;
+/**
+ * Whether a fix may be offered for applying: a replacement that is code for its lines (not advice, at their
+ * indentation) without bidi control characters (Trojan Source). Apply checks again, with the parser.
+ */
+function applicable(t: TrackedFix, languageId: string): boolean {
+  return t.replacement !== undefined && fitFix(t, languageId).ok;
 }
 
 /**
@@ -31,7 +34,7 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
         const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
         preview.command = { command: InternalCommands.previewFix, title: preview.title, arguments: args };
         actions.push(preview);
-        if (applicable(t)) {
+        if (applicable(t, doc.languageId)) {
           const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
           apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
           actions.push(apply);
@@ -47,7 +50,7 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
         preview.command = { command: InternalCommands.previewFix, title: preview.title, arguments: args };
         preview.diagnostics = related;
         actions.push(preview);
-        if (applicable(t)) {
+        if (applicable(t, doc.languageId)) {
           const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply fix — {0}', f.title), vscode.CodeActionKind.QuickFix);
           apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
           apply.diagnostics = related;

@@ -35,6 +35,15 @@ export function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
   return who;
 }
 
+/** Title and explanation; a finding the agent placed outside the reviewed lines says so and where. */
+export function diagnosticMessage(f: Finding): string {
+  const text = f.explanation ? `${f.title}\n${f.explanation}` : f.title;
+  if (!f.clamped) return text;
+  const r = f.reportedLines;
+  const where = r ? (r.startLine === r.endLine ? String(r.startLine) : `${r.startLine}–${r.endLine}`) : '?';
+  return `${text}\n${vscode.l10n.t('[Placed by the reviewer at line(s) {0}, outside the reviewed lines: shown at the nearest reviewed line.]', where)}`;
+}
+
 function lineRange(doc: vscode.TextDocument | undefined, r: LineRange): vscode.Range {
   const endLen = doc && r.end < doc.lineCount ? doc.lineAt(r.end).text.length : Number.MAX_SAFE_INTEGER;
   const startChar = doc && r.start < doc.lineCount ? doc.lineAt(r.start).firstNonWhitespaceCharacterIndex : 0;
@@ -133,7 +142,7 @@ export class FindingStore implements vscode.Disposable {
     for (const t of this.forDocument(uri)) {
       if (!t.finding) continue;
       const f = t.finding;
-      const d = new vscode.Diagnostic(lineRange(doc, t.range), f.explanation ? `${f.title}\n${f.explanation}` : f.title, SEVERITY[f.severity]);
+      const d = new vscode.Diagnostic(lineRange(doc, t.range), diagnosticMessage(f), SEVERITY[f.severity]);
       d.source = 'Quorum';
       d.code = diagnosticCode(f);
       diagnostics.push(d);

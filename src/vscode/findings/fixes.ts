@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { fitReplacement, type ReplacementVerdict } from '../../core/fix/replacement';
+import { syntaxErrorCount } from '../../core/fix/syntax';
 import { findBidi } from '../../shared/bidi';
 import type { Prompter } from '../prompter';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
@@ -10,13 +12,27 @@ function fullLines(doc: vscode.TextDocument, start: number, end: number): vscode
 }
 
 /** The replacement text for whole lines: without the one trailing line break a model may add. */
-function replacementText(fix: TrackedFix, eol: vscode.EndOfLine): string {
-  const text = (fix.replacement ?? '').replace(/\r?\n$/, '');
+function replacementText(replacement: string, eol: vscode.EndOfLine): string {
+  const text = replacement.replace(/\r?\n$/, '');
   return eol === vscode.EndOfLine.CRLF ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
+}
+
+/** Languages whose files are prose, where a replacement in words is what the file holds. */
+const PROSE_LANGUAGES = new Set(['markdown', 'plaintext', 'restructuredtext', 'latex', 'asciidoc']);
+
+/** Whether a fix may be applied as code to its lines (and the code to apply, at the lines' indentation). */
+export function fitFix(fix: Pick<TrackedFix, 'replacement' | 'original'>, languageId: string): ReplacementVerdict {
+  return fitReplacement(fix.replacement ?? '', fix.original, { prose: PROSE_LANGUAGES.has(languageId) });
 }
 
 function normalizeEol(text: string): string {
   return text.replace(/\r\n?/g, '\n');
+}
+
+/** What the preview shows: the code Apply would write (moved to the lines' indentation), else the text as given. */
+function previewCode(fix: TrackedFix, languageId: string): string {
+  const verdict = fitFix(fix, languageId);
+  return verdict.ok ? verdict.code : (fix.replacement ?? '');
 }
 
 export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
@@ -62,7 +78,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     if (!fix) return vscode.l10n.t('This fix is no longer available: the review was discarded or its lines were edited.');
     return vscode.workspace.openTextDocument(fix.uri).then((doc) => {
       const range = fullLines(doc, Math.min(fix.range.start, doc.lineCount - 1), Math.min(fix.range.end, doc.lineCount - 1));
-      return doc.getText(new vscode.Range(new vscode.Position(0, 0), range.start)) + replacementText(fix, doc.eol) + doc.getText(new vscode.Range(range.end, doc.lineAt(doc.lineCount - 1).range.end));
+      return doc.getText(new vscode.Range(new vscode.Position(0, 0), range.start)) + replacementText(previewCode(fix, doc.languageId), doc.eol) + doc.getText(new vscode.Range(range.end, doc.lineAt(doc.lineCount - 1).range.end));
     });
   }
 
@@ -88,15 +104,18 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
       await this.gone();
       return 'missing';
     }
+    const refuse = (text: string, why: string): ApplyOutcome => {
+      const preview = vscode.l10n.t('Preview');
+      void this.prompter
+        .message('warning', text, { id: `fix.${why}` }, preview)
+        .then((choice) => (choice === preview ? this.preview(sessionId, id) : undefined));
+      return 'refused';
+    };
     const bidi = findBidi(fix.replacement);
     if (bidi.length > 0) {
       // Trojan Source: invisible characters that make code read differently from how it runs.
       const which = [...new Set(bidi.map((b) => b.codePoint))].join(', ');
-      const preview = vscode.l10n.t('Preview');
-      void this.prompter
-        .message('warning', vscode.l10n.t('Quorum did not apply the fix: it contains invisible bidirectional control characters ({0}) that can make code read differently from how it runs.', which), { id: 'fix.bidi' }, preview)
-        .then((choice) => (choice === preview ? this.preview(sessionId, id) : undefined));
-      return 'refused';
+      return refuse(vscode.l10n.t('Quorum did not apply the fix: it contains invisible bidirectional control characters ({0}) that can make code read differently from how it runs.', which), 'bidi');
     }
     const checked = await this.check(fix);
     if (!checked) {
@@ -108,8 +127,25 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
         });
       return 'changed';
     }
+    const verdict = fitFix(fix, checked.doc.languageId);
+    if (!verdict.ok) {
+      return verdict.reason === 'indentation'
+        ? refuse(vscode.l10n.t('Quorum did not apply the fix: the replacement does not keep the indentation of lines {0}–{1}. Preview it and edit by hand.', fix.range.start + 1, fix.range.end + 1), 'indentation')
+        : refuse(vscode.l10n.t('Quorum did not apply the fix: the suggested replacement reads as advice, not code. Preview it and edit by hand.'), 'prose');
+    }
+    const code = replacementText(verdict.code, checked.doc.eol);
+    // Where a parser is at hand (TypeScript and JavaScript: the typescript package's parser, syntax only), a fix
+    // that adds syntax errors to the file is refused.
+    const full = checked.doc.getText();
+    const start = checked.doc.offsetAt(checked.range.start);
+    const end = checked.doc.offsetAt(checked.range.end);
+    const before = syntaxErrorCount(full, checked.doc.languageId);
+    const after = before === undefined ? undefined : syntaxErrorCount(full.slice(0, start) + code + full.slice(end), checked.doc.languageId);
+    if (before !== undefined && after !== undefined && after > before) {
+      return refuse(vscode.l10n.t('Quorum did not apply the fix: it would add {0} syntax error(s) to the file (checked with the TypeScript parser). Preview it and edit by hand.', after - before), 'syntax');
+    }
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(fix.uri, checked.range, replacementText(fix, checked.doc.eol));
+    edit.replace(fix.uri, checked.range, code);
     const ok = await vscode.workspace.applyEdit(edit);
     if (!ok) {
       void this.prompter.message('error', vscode.l10n.t('VS Code could not apply the fix (is the file read-only?).'), { id: 'fix.failed' });

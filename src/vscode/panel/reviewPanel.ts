@@ -7,7 +7,7 @@ import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/rev
 import type { PanelActions, ReviewSessionHandle } from '../review/session';
 import { panelHtml, panelWebviewOptions } from './panelHtml';
 import { safeExternalUrl } from './links';
-import { toViewEvent, toTargetView } from './toViewEvents';
+import { toTargetView, toViewEvent } from '../../core/review/viewEvents';
 
 /** What a panel needs from its manager. */
 export interface PanelHost {

@@ -5,7 +5,7 @@ import type { ReviewPipeline } from '../../core/review/pipeline';
 import type { ReviewTarget } from '../../core/review/types';
 import { renderWhatWillBeSent, WHAT_WILL_BE_SENT_EN, type WhatWillBeSentStrings } from '../../shared/whatWillBeSent';
 import type { Prompter } from '../prompter';
-import { resolveLanguage } from '../review/reviewController';
+import { resolveOutputLanguage } from '../../core/agents/language';
 import { targetFromEditor } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
 import type { PromptShaper } from './promptShaper';
@@ -63,7 +63,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
       return undefined;
     }
     const settings = this.deps.settings.current;
-    const language = resolveLanguage(settings.review.language, vscode.env.language);
+    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
     let markdown: string;
     try {
       const data = whatWillBeSent(this.deps.pipeline, outcome.shaped, { language }, {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import { rulesReport, type ShapedReview } from '../../core/prompt/shape';
 import { targetInfo } from '../../core/review/target';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../panel/toViewEvents';
+import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/prompt/secrets';
 import type { ReviewSessionHandle } from './session';
@@ -80,6 +81,21 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
     if (!region) return '';
     const lines = region.text.split(/\r\n|\r|\n/);
     return lines.slice(start - region.startLine, end - region.startLine + 1).join('\n');
+  }
+
+  /** Records how the prompts were shaped (rules, redactions, the secrets' vault); returns the rules used and dropped. */
+  shapedBy(shaped: ShapedReview, order: readonly string[]): { used: string[]; dropped: string[] } {
+    const rules = rulesReport(shaped.prompt, order);
+    this.privacy = { rules: rules.used, rulesDropped: rules.dropped, redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })) };
+    this.vault = shaped.vault;
+    return rules;
+  }
+
+  /** Ends a review that could not run (Quorum failed before any agent did): an empty summary. */
+  abandon(): void {
+    const totals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+    const summary = { reviewId: this.id, target: this.target, agents: [], findings: [], totals, cancelled: this.cancelled, elapsedMs: Date.now() - this.startedAt };
+    this.push({ type: 'review-done', reviewId: this.id, summary });
   }
 
   cancel(): void {

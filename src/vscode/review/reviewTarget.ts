@@ -1,15 +1,39 @@
 import * as vscode from 'vscode';
 import { singleTarget } from '../../core/review/target';
 import type { ReviewTarget } from '../../core/review/types';
-import type { ChangeCounts } from '../panel/toViewEvents';
+import type { ChangeCounts } from '../../core/review/viewEvents';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */
 export const MAX_REVIEW_CHARS = 400_000;
 
+/** What a review covers, as one panel knows it: `key()` names it (one panel per key, reused on re-run). */
+export interface TargetRef {
+  key(): string;
+}
+
+/** Lines startLine..endLine (1-based) of one document: a selection, or a whole file. */
+export class LinesTarget implements TargetRef {
+  constructor(
+    readonly uri: vscode.Uri,
+    readonly startLine: number,
+    readonly endLine: number,
+  ) {}
+
+  key(): string {
+    return `${this.uri.toString()}#L${this.startLine}-L${this.endLine}`;
+  }
+
+  /** The lines a key names (a panel restored after a reload knows only its key); undefined for other keys. */
+  static fromKey(key: string): LinesTarget | undefined {
+    const [, uri, start, end] = /^(.*)#L(\d+)-L(\d+)$/.exec(key) ?? [];
+    return uri && start && end ? new LinesTarget(vscode.Uri.parse(uri), Number(start), Number(end)) : undefined;
+  }
+}
+
 export interface PreparedTarget {
   uri: vscode.Uri;
   target: ReviewTarget;
-  targetKey: string;
+  ref: TargetRef;
   wholeFile: boolean;
   /** The document of each reviewed file, for targets of several files (`uri` otherwise). */
   uris?: ReadonlyMap<string, vscode.Uri>;
@@ -18,10 +42,6 @@ export interface PreparedTarget {
 }
 
 export type TargetProblem = { kind: 'empty' } | { kind: 'binary' } | { kind: 'huge'; chars: number };
-
-export function targetKeyOf(uri: vscode.Uri, startLine: number, endLine: number): string {
-  return `${uri.toString()}#L${startLine}-L${endLine}`;
-}
 
 /** The file as people know it: workspace-relative path, or the untitled name. */
 export function displayFile(doc: vscode.TextDocument): string {
@@ -55,7 +75,22 @@ export function targetFromEditor(editor: vscode.TextEditor): PreparedTarget | Ta
   if (text.length > MAX_REVIEW_CHARS) return { kind: 'huge', chars: text.length };
   if (looksBinary(text)) return { kind: 'binary' };
   const target: ReviewTarget = singleTarget({ file: displayFile(doc), language: doc.languageId, text: text.replace(/\r\n?/g, '\n'), startLine: start + 1, endLine: end + 1 }, wholeFile ? 'file' : 'selection');
-  return { uri: doc.uri, target, targetKey: targetKeyOf(doc.uri, start + 1, end + 1), wholeFile };
+  return { uri: doc.uri, target, ref: new LinesTarget(doc.uri, start + 1, end + 1), wholeFile };
+}
+
+/** The lines as they read now, to review them again; why not, when the document or the lines are gone. */
+export async function targetFromLines(lines: LinesTarget): Promise<PreparedTarget | { kind: 'gone' | 'linesGone' }> {
+  let doc: vscode.TextDocument;
+  try {
+    doc = await vscode.workspace.openTextDocument(lines.uri);
+  } catch {
+    return { kind: 'gone' };
+  }
+  const { startLine: start, endLine: end } = lines;
+  if (end > doc.lineCount) return { kind: 'linesGone' };
+  const text = doc.getText(new vscode.Range(start - 1, 0, end - 1, doc.lineAt(end - 1).text.length)).replace(/\r\n?/g, '\n');
+  const target = singleTarget({ file: displayFile(doc), language: doc.languageId, text, startLine: start, endLine: end });
+  return { uri: lines.uri, target, ref: lines, wholeFile: false };
 }
 
 /** NUL characters, or many replacement characters and control codes: not text a model can review. */

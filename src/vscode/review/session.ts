@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../panel/toViewEvents';
+import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
 
 /**
@@ -40,4 +40,13 @@ export interface PanelActions {
   setApiKey(): void;
   /** `suggestions`: the closest model ids the gateway offered when the agent's model was not found. */
   switchModel(agentId?: string, suggestions?: readonly string[]): void;
+}
+
+/** The review panels, as the controller sees them. */
+export interface ReviewPanelsLike {
+  show(session: ReviewSessionHandle): void;
+  /** Fires with a target key when the user closes that target's panel. */
+  readonly onDidClose: vscode.Event<string>;
+  /** Shows in the review's panel that these findings' fixes were applied, or that they were dismissed. */
+  resolved(sessionId: string, findingIds: readonly string[], how: 'applied' | 'dismissed'): void;
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { cleanCode, stripFence, stripLineNumbers } from '../../../src/core/agents/code';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/agents/contextWindows';
-import { languageFromLocale, languageName, normalizeLanguage } from '../../../src/core/agents/language';
+import { languageFromLocale, languageName, normalizeLanguage, resolveOutputLanguage } from '../../../src/core/agents/language';
 import { buildMessages, numberLines } from '../../../src/core/agents/messages';
 import { singleTarget } from '../../../src/core/review/target';
 import type { ReviewTarget } from '../../../src/core/review/types';
@@ -85,6 +85,15 @@ describe('output languages and context windows', () => {
     assert.equal(languageFromLocale({ LANG: 'pt_BR.UTF-8' }), 'pt-br');
     assert.equal(languageFromLocale({ LANG: 'C.UTF-8' }), 'en');
     assert.equal(languageFromLocale({}), 'en');
+  });
+
+  it('resolves the output language the same way for both faces: a code as given, auto following the UI language', () => {
+    assert.equal(resolveOutputLanguage('KO', 'en'), 'ko');
+    assert.equal(resolveOutputLanguage('auto', 'ko'), 'ko');
+    assert.equal(resolveOutputLanguage(undefined, languageFromLocale({ LANG: 'ja_JP.UTF-8' })), 'ja');
+    // VS Code reports its display language as e.g. `zh-tw` or `de`: followed, not narrowed to en/ko.
+    assert.equal(resolveOutputLanguage('auto', 'zh-TW'), 'zh-tw');
+    assert.equal(resolveOutputLanguage('auto', ''), 'en');
   });
 
   it('normalises codes and names languages', () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseArgs, UsageError } from '../../../src/cli/args';
-import { formatMarkdown, formatText, formatUsd } from '../../../src/cli/format';
+import { formatMarkdown, formatText } from '../../../src/cli/format';
+import { formatUsd } from '../../../src/shared/format';
 import { jsonOutputSchema, toJsonOutput } from '../../../src/cli/jsonOutput';
 import { ProgressReporter } from '../../../src/cli/progress';
 import { exitCodeOf } from '../../../src/cli/run';
@@ -84,9 +85,12 @@ describe('CLI output', () => {
     const md = formatMarkdown(s);
     assert.match(md, /### HIGH: Bad \\<thing\\> \\\| here/);
     assert.match(md, /```typescript\nx\(\);\n```/);
-    assert.equal(formatUsd(0), '$0');
-    assert.equal(formatUsd(0.00012), '$0.00012');
+    // One formatUsd for the CLI, the panel, the status bar and the export.
+    assert.equal(formatUsd(0), '$0.00');
+    assert.equal(formatUsd(0.00012), '$0.0001');
+    assert.equal(formatUsd(0.00004), '<$0.0001');
     assert.equal(formatUsd(0.1234567), '$0.1235');
+    assert.equal(formatUsd(12.345), '$12.35');
   });
 
   it('reports progress one line per state change, with a live line only on a terminal', () => {
@@ -96,7 +100,7 @@ describe('CLI output', () => {
     p.onEvent({ type: 'started', reviewId: 'r', agent: 'analyst', model: 'gpt-4.1' });
     p.onEvent({ type: 'delta', reviewId: 'r', agent: 'analyst', text: 'abc' });
     p.onEvent({ type: 'done', reviewId: 'r', agent: 'analyst', result: result('analyst') });
-    assert.deepEqual(plain, ['quorum: [analyst] queued (gpt-4.1)\n', 'quorum: [analyst] started (gpt-4.1)\n', 'quorum: [analyst] done: 0 findings, 1.2s, $0.001\n']);
+    assert.deepEqual(plain, ['quorum: [analyst] queued (gpt-4.1)\n', 'quorum: [analyst] started (gpt-4.1)\n', 'quorum: [analyst] done: 0 findings, 1.2s, $0.0010\n']);
 
     const tty: string[] = [];
     let now = 0;

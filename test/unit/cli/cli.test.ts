@@ -213,8 +213,8 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     const second = await quorum(['review', fixture], withCache);
     assert.equal(second.code, 0, second.stderr);
     assert.equal(chat(tg).length, 4, 'no request on the second run');
-    for (const id of ['analyst', 'architecture', 'security', 'coding']) assert.match(second.stdout, new RegExp(`^  ${id} \\([^)]+\\): ok \\(cached\\).*\\$0$`, 'm'));
-    assert.match(second.stdout, /^Total: \$0, /m);
+    for (const id of ['analyst', 'architecture', 'security', 'coding']) assert.match(second.stdout, new RegExp(`^  ${id} \\([^)]+\\): ok \\(cached\\).*\\$0\\.00$`, 'm'));
+    assert.match(second.stdout, /^Total: \$0\.00, /m);
     assert.match(second.stderr, /\[security\] done \(cached\)/);
     const files = readdirSync(join(cacheHome, 'quorum', 'answers-v1'));
     assert.equal(files.length, 4);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseChunk, parseUsage } from '../../../src/core/gateway/chunks';
-import { classifyHttp, redact } from '../../../src/core/gateway/errors';
+import { classifyHttp } from '../../../src/core/gateway/errors';
+import { redact } from '../../../src/core/util/redact';
 import { parseDuration, rateLimitState, retryAfterMs } from '../../../src/core/gateway/rateHeaders';
 import { readSse, type SseItem } from '../../../src/core/gateway/sse';
 import { closestModels } from '../../../src/core/gateway/suggest';

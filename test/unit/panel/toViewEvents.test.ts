@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { AgentResult, ReviewEvent } from '../../../src/core/review/types';
 import { reviewViewEventSchema } from '../../../src/shared/protocol';
-import { toViewEvent } from '../../../src/vscode/panel/toViewEvents';
+import { toViewEvent } from '../../../src/core/review/viewEvents';
 
 const base: AgentResult = {
   agent: 'security', title: 'Security', model: 'gemini-2.5-flash', status: 'ok', text: 'answer', findings: [],

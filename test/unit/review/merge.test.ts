@@ -22,6 +22,9 @@ describe('merging findings across agents', () => {
     assert.equal(m.cwe, 'CWE-89');
     assert.equal(m.suggestion, 'fixed();');
     assert.equal(m.startLine, 13, 'the lines of the report whose suggestion is kept');
+    // The summary says which report was folded into which, so no face has to guess.
+    assert.equal(m.id, s.id);
+    assert.deepEqual(m.mergedFrom, [a.id]);
   });
 
   it('keeps issues apart when the lines do not overlap or the titles differ', () => {

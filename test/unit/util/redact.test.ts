@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { REDACTED, Redactor } from '../../../src/vscode/util/redact';
+import { REDACTED, redact, Redactor } from '../../../src/core/util/redact';
 
 describe('Redactor', () => {
   it('removes a known key wherever it appears, even without a recognisable shape', () => {
@@ -35,5 +35,25 @@ describe('Redactor', () => {
     r.add('ab');
     r.add(undefined);
     assert.equal(r.redact('ab cab'), 'ab cab');
+  });
+
+  it('never touches ordinary text that shares a short run with the key (a folder named quorum-hostile-x)', () => {
+    const key = 'sk-live-hostile-0123456789abcdef';
+    const path = '/tmp/quorum-hostile-x/src/a.ts';
+    assert.equal(redact(`{"file":"${path}"}`, key), `{"file":"${path}"}`);
+    assert.equal(redact('a key-value store; bearer of bad news; sk-learn models', key), 'a key-value store; bearer of bad news; sk-learn models');
+    // Eleven characters of the key are still ordinary text; twelve are the key showing through.
+    assert.equal(redact('x 0123456789a y', key), 'x 0123456789a y');
+    assert.equal(redact('x 0123456789ab y', key), `x ${REDACTED} y`);
+  });
+
+  it('removes the key cut at either end and its masked forms of 12 characters and more', () => {
+    const key = 'sk-proj-ABCDEFGH12345678wxyz';
+    for (const shown of ['proj-ABCDEFGH1234', 'GH12345678wxyz', 'sk-proj-ABCD****wxyz', 'sk-proj-AB…5678wxyz', 'sk-pr...78wxyz']) {
+      const out = redact(`the gateway said: invalid key ${shown}.`, key);
+      assert.equal(out, `the gateway said: invalid key ${REDACTED}.`, shown);
+    }
+    // A mask with too little of the key around it is not the key.
+    assert.equal(redact('sk-****', key), 'sk-****');
   });
 });

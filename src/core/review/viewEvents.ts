@@ -1,10 +1,10 @@
-import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from '../../core/review/types';
+import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from './types';
 import { revealBidi } from '../../shared/bidi';
 import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
 
 /**
- * Turns the pipeline's events into the panel's view events. Pure (no `vscode`), so it is unit-tested in
- * plain Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like. Model
+ * Turns the pipeline's events into the panel's view events. Pure, so it is unit-tested in plain
+ * Node. Only what the page needs crosses over: no prompts, no request ids, nothing key-like. Model
  * text crosses with its bidi control characters shown as visible `<U+202E>` tokens (Trojan Source).
  */
 
@@ -21,6 +21,7 @@ export function toFindingView(f: Finding): FindingView {
     confidence: Number.isFinite(f.confidence) ? Math.min(1, Math.max(0, f.confidence)) : 0,
   };
   if (f.suggestion !== undefined) v.suggestion = revealBidi(f.suggestion);
+  if (f.advice !== undefined) v.advice = revealBidi(f.advice);
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
   if (f.outsideChanges) v.outsideChanges = true;
@@ -101,6 +102,18 @@ export function reviewStatus(summary: ReviewSummary): 'done' | 'failed' | 'cance
   return 'done';
 }
 
+function totalsView(summary: ReviewSummary): NonNullable<ReviewView['totals']> {
+  const t = summary.totals;
+  return {
+    costUsd: nonNegative(t.costUsd),
+    promptTokens: count(t.promptTokens),
+    completionTokens: count(t.completionTokens),
+    cachedTokens: count(t.cachedTokens),
+    requests: count(t.requests),
+    retries: count(t.retries),
+  };
+}
+
 export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { costUsd: number; likelyUsd: number }>): ReviewViewEvent {
   switch (event.type) {
     case 'queued': {
@@ -129,14 +142,7 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
         kind: 'review-done',
         status: reviewStatus(event.summary),
         elapsedMs: nonNegative(event.summary.elapsedMs),
-        totals: {
-          costUsd: nonNegative(event.summary.totals.costUsd),
-          promptTokens: count(event.summary.totals.promptTokens),
-          completionTokens: count(event.summary.totals.completionTokens),
-          cachedTokens: count(event.summary.totals.cachedTokens),
-          requests: count(event.summary.totals.requests),
-          retries: count(event.summary.totals.retries),
-        },
+        totals: totalsView(event.summary),
         findings: event.summary.findings.map(toFindingView),
       };
   }

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
+import type { FixService } from '../findings/fixes';
+import type { FindingsTracker } from './findingsTracker';
+import type { ReviewSession } from './reviewSession';
+
+/**
+ * What the panel can do with a review's findings: reveal one in the editor, preview or apply its fix (or the
+ * improved code), dismiss it. Ids the panel knows of reports that the merge folded into another finding are
+ * resolved to that finding.
+ */
+export class FindingActions {
+  constructor(
+    private readonly sessionOf: (sessionId: string) => ReviewSession | undefined,
+    private readonly store: FindingStore,
+    private readonly fixes: FixService,
+    private readonly tracker: FindingsTracker,
+  ) {}
+
+  private resolve(sessionId: string, findingId: string): string {
+    return this.tracker.resolve(this.sessionOf(sessionId), findingId);
+  }
+
+  /** Every id the panel may know a finding by: its own, and those of the reports the merge folded into it. */
+  idsOf(sessionId: string, findingId: string): string[] {
+    const aliases = [...(this.sessionOf(sessionId)?.aliases ?? [])];
+    return [findingId, ...aliases.filter(([, into]) => into === findingId).map(([from]) => from)];
+  }
+
+  async reveal(sessionId: string, findingId: string): Promise<void> {
+    const id = this.resolve(sessionId, findingId);
+    const tracked = this.store.get(sessionId, id);
+    const session = this.sessionOf(sessionId);
+    let uri: vscode.Uri | undefined = tracked?.uri ?? session?.uri;
+    let range: vscode.Range | undefined;
+    if (tracked) range = new vscode.Range(tracked.range.start, 0, tracked.range.end, Number.MAX_SAFE_INTEGER);
+    else {
+      const f = session?.summary?.findings.find((x) => x.id === id) ?? session?.events().flatMap((e) => (e.type === 'finding' && e.finding.id === id ? [e.finding] : []))[0];
+      if (f) {
+        range = new vscode.Range(f.startLine - 1, 0, f.endLine - 1, Number.MAX_SAFE_INTEGER);
+        if (session) uri = session.uriOf(f.file);
+      }
+    }
+    if (!uri || !range) return;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const clamped = doc.validateRange(range);
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    editor.selection = new vscode.Selection(clamped.start, clamped.end);
+    editor.revealRange(clamped, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  previewFix(sessionId: string, findingId: string): Promise<unknown> {
+    return this.fixes.preview(sessionId, this.resolve(sessionId, findingId));
+  }
+
+  applyFix(sessionId: string, findingId: string): Promise<unknown> {
+    return this.fixes.apply(sessionId, this.resolve(sessionId, findingId));
+  }
+
+  dismiss(sessionId: string, findingId: string): void {
+    this.fixes.dismiss(sessionId, this.resolve(sessionId, findingId));
+  }
+
+  previewImprovedCode(sessionId: string): Promise<unknown> {
+    return this.fixes.preview(sessionId, IMPROVED_CODE);
+  }
+
+  applyImprovedCode(sessionId: string): Promise<unknown> {
+    return this.fixes.apply(sessionId, IMPROVED_CODE);
+  }
+}
