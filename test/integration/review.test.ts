@@ -110,7 +110,7 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     const costBefore = api.ledger.totals().session.costUsd;
     const summary = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
     assert.ok(summary, 'the review ran');
-    assert.deepEqual(summary.target, { file: 'orders.py', language: 'python', startLine: 4, endLine: 13 });
+    assert.deepEqual(summary.target, { kind: 'selection', label: 'orders.py:4-13', regions: [{ file: 'orders.py', language: 'python', startLine: 4, endLine: 13 }] });
     assert.deepEqual(summary.agents.map((a) => [a.agent, a.status]).sort(), [['analyst', 'ok'], ['architecture', 'ok'], ['coding', 'ok'], ['security', 'ok']]);
 
     const session = api.controller.session(summary.reviewId);

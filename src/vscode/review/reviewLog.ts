@@ -8,7 +8,7 @@ import { formatUsd } from '../../shared/format';
 export function startLogLine(id: string, t: ReviewTarget, estimate: ReviewEstimate, language: string, noCache: boolean): string {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const chars = t.regions.reduce((n, r) => n + r.text.length, 0);
-  return `Review ${id} of ${t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${estimate.order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${noCache ? '; cache bypassed' : ''}`;
+  return `Review ${id} of ${only ? `${only.file} lines ${only.startLine}-${only.endLine}` : t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${estimate.order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${noCache ? '; cache bypassed' : ''}`;
 }
 
 export function agentLogLine(id: string, r: AgentResult): string {
