@@ -138,7 +138,8 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     const total = api.ledger.totals().session.costUsd;
     assert.ok(total > costBefore);
     assert.equal(api.cost.statusBar.text, `$(pulse) ${formatUsd(total)}`);
-    const tooltip = api.cost.statusBar.tooltipText;
+    // Untrusted names (agents, models) are Markdown-escaped in the tooltip; compare what the reader sees.
+    const tooltip = api.cost.statusBar.tooltipText.replace(/\\([!-/:-@[-`{-~])/g, '$1');
     for (const part of ['analyst', 'security', 'gpt-4.1', 'gemini-2.5-flash', 'This month']) assert.ok(tooltip.includes(part), part);
   });
 
@@ -420,8 +421,11 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     });
 
     it('429 that does not end: a rate-limit message that points at the limits', async () => {
+      // A 429 that states a wait is retried until the request's deadline (not counted as a retry): a short one.
+      await setSetting(api, 'limits.deadlineSeconds', 2);
       gateway.script((req) => (req.method === 'POST' ? { kind: 'error', status: 429, message: 'Rate limit reached', type: 'requests', headers: { 'retry-after-ms': '50' } } : undefined));
       const { summary, shown } = await reviewAndWaitFor('review.failed.rate-limited');
+      await setSetting(api, 'limits.deadlineSeconds', undefined);
       assert.equal(summary.agents[0]?.error?.code, 'rate-limited');
       assert.match(shown.text ?? '', /429/);
       assert.deepEqual(shown.actions, ['Open Settings']);
