@@ -4,6 +4,18 @@ import { SEVERITIES } from '../core/review/types';
 import type { ChangeRequest } from '../core/changes/types';
 import { modelIdSchema } from '../core/settings/schema';
 
+/** `--base-url` and `--language`, shared by `quorum review` and `quorum eval`. */
+export const baseUrlOption = z
+  .string()
+  .trim()
+  .url('--base-url must be a URL')
+  .refine((u) => /^https?:\/\//i.test(u), '--base-url must start with http:// or https://')
+  .optional();
+export const languageOption = z
+  .string()
+  .refine((s) => s.trim().toLowerCase() === 'auto' || normalizeLanguage(s) !== undefined, '--language takes a code such as en or ko')
+  .optional();
+
 /** The command line of `quorum review`, parsed and validated. Usage errors are `UsageError`s (exit code 2). */
 
 export class UsageError extends Error {
@@ -136,16 +148,8 @@ const schema = z.object({
         .pipe(z.tuple([agentId, modelIdSchema])),
     )
     .default([]),
-  baseUrl: z
-    .string()
-    .trim()
-    .url('--base-url must be a URL')
-    .refine((u) => /^https?:\/\//i.test(u), '--base-url must start with http:// or https://')
-    .optional(),
-  language: z
-    .string()
-    .refine((s) => s.trim().toLowerCase() === 'auto' || normalizeLanguage(s) !== undefined, '--language takes a code such as en or ko')
-    .optional(),
+  baseUrl: baseUrlOption,
+  language: languageOption,
   format: z.enum(OUTPUT_FORMATS, { message: `--format is ${OUTPUT_FORMATS.join(', ')}` }).default('text'),
   output: z.string().trim().min(1, '--output needs a file').optional(),
   noCache: z.boolean().default(false),

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { normalizeLanguage } from '../core/agents/language';
 import { modelIdSchema } from '../core/settings/schema';
-import { UsageError } from './args';
+import { baseUrlOption, languageOption, UsageError } from './args';
 
 /** The command line of `quorum eval`, parsed and validated. Usage errors are `UsageError`s (exit code 2). */
 
@@ -67,16 +66,8 @@ const schema = z.object({
   format: z.enum(['text', 'json', 'html'], { message: '--format is text, json or html' }).default('text'),
   output: z.string().min(1, '--output needs a file').optional(),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
-  baseUrl: z
-    .string()
-    .trim()
-    .url('--base-url must be a URL')
-    .refine((u) => /^https?:\/\//i.test(u), '--base-url must start with http:// or https://')
-    .optional(),
-  language: z
-    .string()
-    .refine((s) => s.trim().toLowerCase() === 'auto' || normalizeLanguage(s) !== undefined, '--language takes a code such as en or ko')
-    .optional(),
+  baseUrl: baseUrlOption,
+  language: languageOption,
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
 });
 
