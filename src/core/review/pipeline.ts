@@ -9,7 +9,8 @@ import type { AgentSpec } from '../agents/spec';
 import type { CostLedger } from '../cost/ledger';
 import { agentRules } from '../prompt/shape';
 import { redactSecrets } from '../prompt/secrets';
-import { estimateCost } from '../cost/prices';
+import type { ListedPrices } from '../cost/listedPrices';
+import { estimateCost, priceFor } from '../cost/prices';
 import { redact } from '../util/redact';
 import { GatewayError, type ChatMessage, type CostSource, type Gateway, type StreamResult } from '../gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
@@ -35,8 +36,15 @@ export interface ReviewPipelineDeps {
   cacheTtlMs?: () => number;
   /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
   ledger?: CostLedger;
+  /** Prices the gateway lists in `/models` (filled by the gateway client), for models without a price. */
+  listedPrices?: ListedPrices;
   now?: () => number;
 }
+
+/** How long a gateway's listed prices are used before `/models` is read again. */
+const LISTED_PRICES_MS = 30 * 60_000;
+/** How long a review waits for `/models` when it needs a listed price. */
+const LISTED_PRICES_TIMEOUT_MS = 5_000;
 
 /** Tokens allowed, in an estimate, for each input a dependent agent will receive. */
 const INPUT_ALLOWANCE_TOKENS = 1500;
@@ -80,8 +88,9 @@ export class ReviewPipeline {
       const key = inputs.length === 0 ? this.keyFor(spec, target, plan, messages, options) : undefined;
       const cached = key !== undefined && !options.noCache && this.cached(key, plan.settings) !== undefined;
       const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
-      const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices).costUsd;
-      const likely = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: likelyCompletionTokens }, plan.settings.prices).costUsd;
+      const listed = this.deps.listedPrices?.for(plan.settings.gateway.baseUrl) ?? {};
+      const cost = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: maxCompletionTokens }, plan.settings.prices, listed).costUsd;
+      const likely = cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens: likelyCompletionTokens }, plan.settings.prices, listed).costUsd;
       const size = promptTokens + maxCompletionTokens;
       perAgent[spec.id] = {
         model: spec.model,
@@ -97,6 +106,32 @@ export class ReviewPipeline {
       likelyUsd += likely;
     }
     return { perAgent, costUsd, likelyUsd, order: plan.agents.map((a) => a.spec.id) };
+  }
+
+  /**
+   * Reads the gateway's `/models` once (per `LISTED_PRICES_MS`) when a model of this review has no price in
+   * `quorum.prices` or the table, so that its listed price, if any, prices the estimate and the answers.
+   * A gateway without `/models` (or one that fails) leaves the model unpriced, as before; never throws.
+   */
+  async learnPrices(target: ReviewTarget, options: ReviewOptions): Promise<void> {
+    const listed = this.deps.listedPrices;
+    if (!listed) return;
+    const baseUrl = this.deps.settings().gateway.baseUrl;
+    let models: string[];
+    try {
+      const plan = this.plan(target, options);
+      models = plan.agents.flatMap(({ spec }) => (spec.fallbackModel ? [spec.model, spec.fallbackModel] : [spec.model]));
+      if (models.every((m) => priceFor(m, plan.settings.prices, listed.for(baseUrl)) !== undefined)) return;
+    } catch {
+      return; // the review itself reports what is wrong with its plan
+    }
+    const at = listed.learnedAt(baseUrl);
+    if (at !== undefined && this.now() - at < LISTED_PRICES_MS) return;
+    try {
+      await this.deps.gateway.listModels({ signal: AbortSignal.any([AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS), ...(options.signal ? [options.signal] : [])]) });
+    } catch {
+      listed.learn(baseUrl, []); // no list from this gateway: not asked again for a while
+    }
   }
 
   /**

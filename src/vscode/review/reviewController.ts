@@ -113,6 +113,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
     const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt };
+    // A model without a price in quorum.prices or the table may have one in the gateway's /models list.
+    await this.deps.pipeline.learnPrices(shaped.target, base);
     let estimate: ReviewEstimate;
     try {
       estimate = this.deps.pipeline.estimate(shaped.target, base);
