@@ -89,7 +89,7 @@ async function ask(deps: AgentRunDeps, run: ReviewRun, request: Request): Promis
   const { spec } = agent;
   const { plan, reviewId, emit } = run;
   emit({ type: 'started', reviewId, agent: spec.id, model: spec.model });
-  const streamed = { text: '' };
+  const streamed: Streamed = { text: '' };
   try {
     const answer = await streamAnswer(deps.gateway, run, request, streamed);
     const spentOnAnswer = {
@@ -112,12 +112,22 @@ async function ask(deps: AgentRunDeps, run: ReviewRun, request: Request): Promis
     if (deps.cache && deps.storesAnswers) deps.cache.set(request.key, cachedAnswer(result, parsed.findings));
     return finish(run, result);
   } catch (err) {
+    // A cancelled stream is priced by the gateway client once its attempt has closed; wait for that, so this
+    // result, the review's totals and the ledger (status bar, Show Cost) hold the same figure. The client
+    // forwards the abort to the request at once, so this is the time it takes the connection to close.
+    await streamed.stream?.return(undefined as never).catch(() => undefined);
     return finish(run, failed(deps, run, request, err, streamed.text));
   }
 }
 
+/** What has been asked and streamed so far. */
+interface Streamed {
+  stream?: AsyncGenerator<string, StreamResult, void>;
+  text: string;
+}
+
 /** Sends the request and emits its text as it arrives; the gateway's final result. */
-async function streamAnswer(gateway: Gateway, run: ReviewRun, { agent: { spec }, messages }: Request, streamed: { text: string }): Promise<StreamResult> {
+async function streamAnswer(gateway: Gateway, run: ReviewRun, { agent: { spec }, messages }: Request, streamed: Streamed): Promise<StreamResult> {
   const { plan, reviewId, emit, signal } = run;
   const stream = gateway.stream(
     {
@@ -133,6 +143,7 @@ async function streamAnswer(gateway: Gateway, run: ReviewRun, { agent: { spec },
       onRetry: (info) => emit({ type: 'retrying', reviewId, agent: spec.id, attempt: info.attempt, model: info.model, code: info.code, reason: info.reason, ...(info.waitMs !== undefined ? { waitMs: info.waitMs } : {}) }),
     },
   );
+  streamed.stream = stream;
   let step = await nextOrAbort(stream, signal);
   while (!step.done) {
     if (step.value) {
@@ -161,11 +172,12 @@ function failed(deps: AgentRunDeps, run: ReviewRun, { base, started }: Request, 
 }
 
 /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
-function spentOn(ledger: CostLedger | undefined, agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
+function spentOn(ledger: CostLedger | undefined, agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts' | 'estimatedUsd'> {
   const entries = ledger?.entries({ reviewId, agent }) ?? [];
   const usage = sumUsage(entries.map((e) => e.usage));
   const costUsd = entries.reduce((sum, e) => sum + e.costUsd, 0);
-  return { usage, costUsd, costSource: combinedSource(entries.map((e) => e.costSource)), attempts: entries.length };
+  const estimatedUsd = entries.reduce((sum, e) => sum + (e.costSource === 'estimated' ? e.costUsd : 0), 0);
+  return { usage, costUsd, costSource: combinedSource(entries.map((e) => e.costSource)), attempts: entries.length, estimatedUsd };
 }
 
 /** Emits the events of a settled agent: its findings and `done`, or `cancelled`, or `failed`. */
