@@ -227,7 +227,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const controller = new AbortController();
     const streamed = new Set<string>();
     let securityDone = false;
-    const summary = await make().run(target, { language: 'en', signal: controller.signal }, (e) => {
+    const summary = await review(make(), target, { language: 'en', signal: controller.signal }, (e) => {
       if (e.type === 'done' && e.agent === 'security') securityDone = true;
       if (e.type === 'delta') streamed.add(e.agent);
       if (securityDone && streamed.has('analyst') && streamed.has('architecture') && !controller.signal.aborted) controller.abort();
