@@ -4,6 +4,7 @@ import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes
 import { estimateChanges, runChanges } from '../core/changes/review';
 import { ChangesError } from '../core/changes/types';
 import { targetInfo } from '../core/review/target';
+import { zeroTotals } from '../core/review/totals';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
@@ -226,7 +227,7 @@ export async function runCli(io: CliIo): Promise<number> {
         target: targetInfo(plan.target),
         agents: [],
         findings: [],
-        totals: { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 },
+        totals: zeroTotals(),
         cancelled: false,
         elapsedMs: 0,
       };

@@ -116,6 +116,8 @@ export type AgentView = z.infer<typeof agentViewSchema>;
 
 export const reviewTotalsViewSchema = z.object({
   costUsd: money,
+  /** The part of costUsd that is an estimate (absent in reviews stored before it was counted). */
+  estimatedUsd: z.optional(money),
   promptTokens: count,
   completionTokens: count,
   cachedTokens: count,

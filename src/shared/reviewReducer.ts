@@ -201,6 +201,12 @@ export function spentUsd(view: ReviewView): number {
   return view.agents.reduce((sum, a) => sum + (a.outcome?.costUsd ?? 0), 0);
 }
 
+/** The part of spentUsd priced from locally counted tokens (an estimate, not the gateway's figure). */
+export function estimatedSpentUsd(view: ReviewView): number {
+  if (view.totals) return view.totals.estimatedUsd ?? 0;
+  return view.agents.reduce((sum, a) => sum + (a.outcome?.costSource === 'estimated' ? a.outcome.costUsd : 0), 0);
+}
+
 /** The agent whose output is improved code (the first with one), if any. */
 export function improvedCodeAgent(view: ReviewView): AgentView | undefined {
   return view.agents.find((a) => a.outcome?.improvedCode !== undefined && a.outcome.improvedCode.length > 0);

@@ -3,6 +3,7 @@ import { sumUsage } from '../cost/usage';
 import { mergeFindings } from '../review/merge';
 import type { ReviewPipeline } from '../review/pipeline';
 import { targetInfo } from '../review/target';
+import { estimatedPart, zeroTotals } from '../review/totals';
 import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTotals } from '../review/types';
 import type { ChangesPlan } from './plan';
 
@@ -39,6 +40,7 @@ function combineAgent(results: readonly AgentResult[]): AgentResult {
     findings: results.flatMap((r) => r.findings),
     usage: sumUsage(results.map((r) => r.usage)),
     costUsd: results.reduce((n, r) => n + r.costUsd, 0),
+    estimatedUsd: results.reduce((n, r) => n + estimatedPart(r), 0),
     costSource: results.every((r) => r.costSource === 'cached') ? 'cached' : results.some((r) => r.costSource === 'estimated') ? 'estimated' : 'reported',
     latencyMs: Math.max(...results.map((r) => r.latencyMs)),
     attempts: results.reduce((n, r) => n + r.attempts, 0),
@@ -57,6 +59,7 @@ function combineAgent(results: readonly AgentResult[]): AgentResult {
 function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
   return {
     costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
+    estimatedUsd: Math.round((a.estimatedUsd + b.estimatedUsd) * 1e9) / 1e9,
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     cachedTokens: a.cachedTokens + b.cachedTokens,
@@ -106,7 +109,7 @@ export async function runChanges(pipeline: ReviewPipeline, plan: ChangesPlan, op
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
   const agents = agentIds.map((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
-  const zero: ReviewTotals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+  const zero = zeroTotals();
   const summary: ReviewSummary = {
     reviewId,
     target: targetInfo(plan.target),

@@ -285,8 +285,9 @@ export class ReviewPipeline {
 
     emit({ type: 'started', reviewId, agent: spec.id, model: spec.model });
     let text = '';
+    let stream: AsyncGenerator<string, StreamResult, void> | undefined;
     try {
-      const stream = this.deps.gateway.stream(
+      stream = this.deps.gateway.stream(
         {
           model: spec.model,
           messages,
@@ -340,6 +341,10 @@ export class ReviewPipeline {
       return this.finish(result, reviewId, emit);
     } catch (err) {
       const cancelled = signal?.aborted === true || (err instanceof GatewayError && err.code === 'cancelled');
+      // A cancelled stream is priced by the gateway client once its attempt has closed; wait for that, so this
+      // result, the review's totals and the ledger (status bar, Show Cost) hold the same figure. The client
+      // forwards the abort to the request at once, so this is the time it takes the connection to close.
+      await stream?.return(undefined as never).catch(() => undefined);
       const partial = err instanceof GatewayError && err.partialText !== undefined && err.partialText.length > text.length ? err.partialText : text;
       const spent = this.spentOn(spec.id, reviewId);
       const error: AgentError = cancelled
@@ -379,11 +384,12 @@ export class ReviewPipeline {
   }
 
   /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
-  private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts'> {
+  private spentOn(agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts' | 'estimatedUsd'> {
     const entries = this.deps.ledger?.entries({ reviewId, agent }) ?? [];
     const usage = sumUsage(entries.map((e) => e.usage));
     const costUsd = entries.reduce((sum, e) => sum + e.costUsd, 0);
-    return { usage, costUsd, costSource: combinedSource(entries.map((e) => e.costSource)), attempts: entries.length };
+    const estimatedUsd = entries.reduce((sum, e) => sum + (e.costSource === 'estimated' ? e.costUsd : 0), 0);
+    return { usage, costUsd, costSource: combinedSource(entries.map((e) => e.costSource)), attempts: entries.length, estimatedUsd };
   }
 
   private finish(result: AgentResult, reviewId: string, emit: (e: ReviewEvent) => void): AgentResult {

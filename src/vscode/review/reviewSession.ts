@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { rulesReport, type ShapedReview } from '../../core/prompt/shape';
 import { targetInfo } from '../../core/review/target';
+import { zeroTotals } from '../../core/review/totals';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
@@ -118,7 +119,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
 
   /** Ends a review that could not run (Quorum failed before any agent did): an empty summary. */
   abandon(): void {
-    const totals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+    const totals = zeroTotals();
     const summary = { reviewId: this.id, target: this.target, agents: [], findings: [], totals, cancelled: this.cancelled, elapsedMs: Date.now() - this.startedAt };
     this.push({ type: 'review-done', reviewId: this.id, summary });
   }

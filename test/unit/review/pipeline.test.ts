@@ -213,6 +213,40 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.equal(tg.requests.filter((r) => r.model === 'deepseek-v3.2').length, 0);
   });
 
+  it('prices a cancelled review once: its results, its totals and the ledger (status bar, Show Cost) say the same, the estimate labelled', async () => {
+    tg.script((req) => {
+      if (req.model === 'gemini-2.5-flash') return REPLIES['gemini-2.5-flash'];
+      if (req.model === 'gpt-4.1') return { text: findings(sqli), stallAfterTokens: 3 };
+      if (req.model === 'claude-sonnet-4.5') return { text: findings(sqli), stallAfterTokens: 5 };
+      return req.model ? REPLIES[req.model] : undefined;
+    });
+    const controller = new AbortController();
+    const streamed = new Set<string>();
+    let securityDone = false;
+    const summary = await make().run(target, { language: 'en', signal: controller.signal }, (e) => {
+      if (e.type === 'done' && e.agent === 'security') securityDone = true;
+      if (e.type === 'delta') streamed.add(e.agent);
+      if (securityDone && streamed.has('analyst') && streamed.has('architecture') && !controller.signal.aborted) controller.abort();
+    });
+    assert.equal(summary.cancelled, true);
+    const ledgerNow = ledger.totals({ reviewId: summary.reviewId });
+    // The closed streams reported no usage: their tokens were counted locally, and that part is labelled.
+    const analyst = summary.agents.find((a) => a.agent === 'analyst');
+    assert.equal(analyst?.status, 'cancelled');
+    assert.equal(analyst?.costSource, 'estimated');
+    assert.ok((analyst?.costUsd ?? 0) > 0, 'a stream that produced tokens is not "nothing billed"');
+    for (const a of summary.agents) {
+      assert.ok(Math.abs(a.costUsd - (ledgerNow.byAgent[a.agent]?.costUsd ?? 0)) < 1e-12, `${a.agent}: result ${a.costUsd} vs ledger ${ledgerNow.byAgent[a.agent]?.costUsd}`);
+    }
+    assert.ok(Math.abs(summary.totals.costUsd - ledgerNow.session.costUsd) < 1e-9);
+    assert.ok(summary.totals.estimatedUsd > 0);
+    assert.ok(Math.abs(summary.totals.estimatedUsd - ledgerNow.session.estimatedUsd) < 1e-9);
+    // Nothing is added to the ledger for this review after the summary (the status bar does not move on).
+    gateway.dispose();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(ledger.totals({ reviewId: summary.reviewId }).session.costUsd, ledgerNow.session.costUsd);
+  });
+
   it('rejects a dependency cycle with a ReviewConfigError before sending anything', async () => {
     raw.customAgents = [
       { id: 'one', title: 'One', systemPrompt: 'x', model: 'gpt-4.1', dependsOn: ['two'] },
