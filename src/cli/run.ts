@@ -242,8 +242,10 @@ export async function runCli(io: CliIo): Promise<number> {
       }
       return EXIT.ok;
     }
-    if (plan.batches[0]) await pipeline.learnPrices(plan.batches[0], options);
-    const estimate = estimateChanges(pipeline, plan, options);
+    let planned = estimateChanges(pipeline, plan, options);
+    // A model the price table does not know may be priced in the gateway's /models list.
+    if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = estimateChanges(pipeline, plan, options);
+    const { estimate } = planned;
     const rules = rulesReport(shaped.prompt, estimate.order);
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
@@ -254,7 +256,7 @@ export async function runCli(io: CliIo): Promise<number> {
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window; lower quorum.changes.batchTokens`);
     }
-    const summary = await runChanges(pipeline, plan, options, progress.onEvent);
+    const summary = await runChanges(pipeline, planned, progress.onEvent);
     progress.close();
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
@@ -267,8 +269,9 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
       return EXIT.ok;
     }
-    await pipeline.learnPrices(target, options);
-    const estimate = pipeline.estimate(target, options);
+    let planned = pipeline.estimate(target, options);
+    if (await pipeline.learnPrices(planned)) planned = pipeline.estimate(target, options);
+    const { estimate } = planned;
     const rules = rulesReport(shaped.prompt, estimate.order);
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
@@ -277,7 +280,7 @@ export async function runCli(io: CliIo): Promise<number> {
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }
-    const summary = await pipeline.run(target, options, progress.onEvent);
+    const summary = await pipeline.run(planned, progress.onEvent);
     progress.close();
     if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;

@@ -6,6 +6,7 @@ import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, Ta
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/prompt/secrets';
+import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
 import type { ReviewSessionHandle } from './session';
 
 /** One review: its target, its events so far, and the means to cancel it. */
@@ -23,6 +24,12 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   privacy: PrivacyView | undefined;
   /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
   vault: SecretVault | undefined;
+  /** The noise controls this review runs under (set before it starts); none: every finding is shown. */
+  noise: NoiseFilter | undefined;
+  /** Findings the noise controls hide now, with why: kept out of the Problems panel, counted in the review panel. */
+  readonly hidden = new Map<string, HiddenReason>();
+  /** "Dismiss in this project" is offered for this review's findings (a trusted local workspace folder). */
+  projectDismiss = false;
 
   constructor(
     readonly id: string,
@@ -64,6 +71,24 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
 
   events(): readonly ReviewEvent[] {
     return this.log;
+  }
+
+  /**
+   * Applies the noise controls to an event before it is pushed, with the CLI's functions: a streamed finding is
+   * judged on its own, the merged list at the end replaces those judgements. True when `hidden` changed.
+   */
+  noteNoise(event: ReviewEvent): boolean {
+    if (!this.noise || this.done) return false;
+    if (event.type === 'finding') {
+      const reason = hiddenReason(event.finding, this.noise);
+      if (reason) this.hidden.set(event.finding.id, reason);
+      return reason !== undefined;
+    }
+    if (event.type !== 'review-done') return false;
+    const before = JSON.stringify([...this.hidden]);
+    this.hidden.clear();
+    for (const h of splitByNoise(event.summary.findings, this.noise).hidden) this.hidden.set(h.finding.id, h.reason);
+    return JSON.stringify([...this.hidden]) !== before;
   }
 
   push(event: ReviewEvent): void {

@@ -109,14 +109,16 @@ describe('prices listed by the gateway (/models)', () => {
       const target = singleTarget({ file: 'a.ts', language: 'typescript', text: 'const a = 1;\n', startLine: 1, endLine: 1 });
       const options = { language: 'en', agents: ['analyst'], modelOverrides: { analyst: model } };
       tg.requests.length = 0;
-      await pipeline.learnPrices(target, options);
-      const estimate = pipeline.estimate(target, options);
-      const summary = await pipeline.run(target, options, () => undefined);
-      return { estimate, summary, ledger, listedPrices };
+      let plan = pipeline.estimate(target, options);
+      const unpricedBefore = plan.estimate.costUsd === 0;
+      if (await pipeline.learnPrices(plan)) plan = pipeline.estimate(target, options);
+      const summary = await pipeline.run(plan, () => undefined);
+      return { estimate: plan.estimate, unpricedBefore, summary, ledger, listedPrices };
     }
 
     it('reads /models once, then estimates and prices the answer at the listed price instead of "price unknown" and $0', async () => {
-      const { estimate, summary, ledger, listedPrices } = await review('acme/coder-7');
+      const { estimate, unpricedBefore, summary, ledger, listedPrices } = await review('acme/coder-7');
+      assert.equal(unpricedBefore, true);
       assert.equal(tg.requests.filter((r) => r.path.endsWith('/models')).length, 1);
       assert.ok(estimate.costUsd > 0, 'the estimate has a price');
       const [entry] = ledger.entries();
