@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
+import { withShapedTarget } from '../../core/changes/plan';
+import { estimateChanges, runChanges } from '../../core/changes/review';
 import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { ReviewPipeline } from '../../core/review/pipeline';
@@ -21,8 +23,9 @@ import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { agentLogLine, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { ReviewNotices } from './reviewNotices';
-import { RunningReviews, runWithProgress } from './reviewProgress';
+import { pipelineRun, RunningReviews, runWithProgress, type ReviewRun } from './reviewProgress';
 import { ReviewSession } from './reviewSession';
+import { isChangesKey } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
 
@@ -107,24 +110,39 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     // Files never sent are refused before anything else, the key included.
-    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target);
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target, prepared.root);
     if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
     const shaped = shaping.outcome.shaped;
+    const plan = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
+    if (plan && plan.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
-    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt };
+    const keepOutside = plan !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
+    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
     let estimate: ReviewEstimate;
+    let requests: number;
     try {
-      estimate = this.deps.pipeline.estimate(shaped.target, base);
+      if (plan) {
+        const e = estimateChanges(this.deps.pipeline, plan, base);
+        estimate = e;
+        requests = e.requests;
+      } else {
+        estimate = this.deps.pipeline.estimate(shaped.target, base);
+        requests = estimate.order.length;
+      }
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
     }
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
+    const changesEstimate = { ...estimate, requests };
+    if (plan && prepared.confirm && !(await prepared.confirm(plan, changesEstimate))) return undefined;
     if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
     const session = this.open(prepared, shaped, base, estimate, opts.noCache);
+    const run: ReviewRun = plan ? (o, on) => runChanges(this.deps.pipeline, plan, o, on) : pipelineRun(this.deps.pipeline, shaped.target);
+    const before = plan && prepared.describe ? prepared.describe(plan, changesEstimate) : undefined;
     try {
-      const summary = await runWithProgress(this.deps.pipeline, session, shaped.target, base, estimate.order, (event) => this.onEvent(session, event));
+      const summary = await runWithProgress(run, session, shaped.target, base, requests, (event) => this.onEvent(session, event), before);
       this.finished(session, summary);
       if (this.latest.get(session.targetKey) !== session) this.forget(session);
       return summary;
@@ -217,7 +235,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const last = this.latest.get(targetKey);
-    if (last?.fullTarget.kind === 'changes') return this.rerunChanges?.(last.targetKey, options);
+    if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) return this.rerunChanges?.(targetKey, options);
     const region = last ? soleRegion(last.fullTarget) : undefined;
     const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);
     if (!lines) return undefined;

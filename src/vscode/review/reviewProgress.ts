@@ -7,19 +7,31 @@ import { REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { ReviewSession } from './reviewSession';
 
-/** Runs a session's review of `t` (its target as sent) under a cancellable progress notification that counts the agents done. */
-export function runWithProgress(pipeline: ReviewPipeline, session: ReviewSession, t: ReviewTarget, base: ReviewOptions, order: readonly string[], onEvent: (event: ReviewEvent) => void): Thenable<ReviewSummary> {
+/** How a review runs: the pipeline on one target, or (a review of changes) every batch of a plan. */
+export type ReviewRun = (options: ReviewOptions, onEvent: (event: ReviewEvent) => void) => Promise<ReviewSummary>;
+
+export function pipelineRun(pipeline: ReviewPipeline, t: ReviewTarget): ReviewRun {
+  return (options, onEvent) => pipeline.run(t, options, onEvent);
+}
+
+/**
+ * Runs a session's review of `t` (its target as sent) under a cancellable progress notification that counts
+ * the agents' requests done (`requests`: one per agent, times the batches of a review of changes); `before` is
+ * the first message (what a review of changes sends).
+ */
+export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, base: ReviewOptions, requests: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const title = escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label));
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const sub = token.onCancellationRequested(() => session.cancel());
+    if (before) progress.report({ message: escapeLinkedText(before) });
     let settled = 0;
     try {
-      return await pipeline.run(t, { ...base, signal: session.abort.signal }, (event) => {
+      return await run({ ...base, signal: session.abort.signal }, (event) => {
         onEvent(event);
         if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
         settled++;
-        progress.report({ increment: order.length > 0 ? 100 / order.length : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, order.length) });
+        progress.report({ increment: requests > 0 ? 100 / requests : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, requests) });
       });
     } finally {
       sub.dispose();
