@@ -5,6 +5,7 @@ import { withShapedTarget } from '../../core/changes/plan';
 import { estimateChanges, runChanges } from '../../core/changes/review';
 import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
+import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
 import type { ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
@@ -13,6 +14,7 @@ import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { FixService } from '../findings/fixes';
+import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
@@ -23,10 +25,10 @@ import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { agentLogLine, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { ReviewNotices } from './reviewNotices';
-import { pipelineRun, RunningReviews, runWithProgress, type ReviewRun } from './reviewProgress';
+import { RunningReviews, runWithProgress, type ReviewRun } from './reviewProgress';
 import { ReviewSession } from './reviewSession';
 import { isChangesKey } from '../changes/changesTarget';
-import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
+import { LinesTarget, targetFromEditor, targetFromLines, type ChangesEstimate, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
 
 export interface ReviewControllerDeps {
@@ -42,6 +44,8 @@ export interface ReviewControllerDeps {
   log: QuorumLog;
   /** The prompt-shaping step: rules, files never sent, secrets redacted. */
   shaper: PromptShaper;
+  /** The project's dismissed findings (`.quorum/dismissed.json`). */
+  dismissals: ProjectDismissals;
 }
 
 /**
@@ -113,36 +117,35 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target, prepared.root);
     if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
     const shaped = shaping.outcome.shaped;
-    const plan = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
-    if (plan && plan.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
+    const changes = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
+    if (changes && changes.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
-    const keepOutside = plan !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
+    const keepOutside = changes !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
     const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
-    let estimate: ReviewEstimate;
-    let requests: number;
+    // A review of changes is planned batch by batch (one request per agent each); any other review is one plan.
+    let planned: { estimate: ChangesEstimate; run: ReviewRun };
     try {
-      if (plan) {
-        const e = estimateChanges(this.deps.pipeline, plan, base);
-        estimate = e;
-        requests = e.requests;
+      if (changes) {
+        const p = estimateChanges(this.deps.pipeline, changes, base);
+        planned = { estimate: p.estimate, run: (on, at) => runChanges(this.deps.pipeline, p, on, at) };
       } else {
-        estimate = this.deps.pipeline.estimate(shaped.target, base);
-        requests = estimate.order.length;
+        const p = this.deps.pipeline.estimate(shaped.target, base);
+        planned = { estimate: { ...p.estimate, requests: p.estimate.order.length }, run: (on, at) => this.deps.pipeline.run(p, on, at) };
       }
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
     }
+    const { estimate } = planned;
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
-    const changesEstimate = { ...estimate, requests };
-    if (plan && prepared.confirm && !(await prepared.confirm(plan, changesEstimate))) return undefined;
+    if (changes && prepared.confirm && !(await prepared.confirm(changes, estimate))) return undefined;
     if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
-    const session = this.open(prepared, shaped, base, estimate, opts.noCache);
-    const run: ReviewRun = plan ? (o, on) => runChanges(this.deps.pipeline, plan, o, on) : pipelineRun(this.deps.pipeline, shaped.target);
-    const before = plan && prepared.describe ? prepared.describe(plan, changesEstimate) : undefined;
+    const dismissed = await this.deps.dismissals.entries(prepared.uri);
+    const session = this.open(prepared, shaped, base, estimate, opts.noCache, dismissed);
+    const before = changes && prepared.describe ? prepared.describe(changes, estimate) : undefined;
     try {
-      const summary = await runWithProgress(run, session, shaped.target, base, requests, (event) => this.onEvent(session, event), before);
+      const summary = await runWithProgress(planned.run, session, shaped.target, estimate.requests, (event) => this.onEvent(session, event), before);
       this.finished(session, summary);
       if (this.latest.get(session.targetKey) !== session) this.forget(session);
       return summary;
@@ -156,7 +159,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
-  private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean): ReviewSession {
+  private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean, dismissed: DismissedEntry[]): ReviewSession {
     const targetKey = prepared.ref.key();
     const previous = this.latest.get(targetKey);
     if (previous) {
@@ -167,6 +170,10 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       if (previous.isDone) this.forget(previous);
     }
     const session = new ReviewSession(base.reviewId ?? randomUUID(), targetKey, prepared.uri, prepared.target, estimate, noCache, prepared.uris, prepared.counts);
+    // The noise controls, as the CLI applies them: settings, and what the project dismissed (the code as it read, before redaction).
+    const { minConfidence, minSeverity } = this.deps.settings.current.review;
+    session.noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: session.fullTarget.regions } };
+    session.projectDismiss = this.deps.dismissals.folderOf(prepared.uri) !== undefined;
     const rules = session.shapedBy(shaped, estimate.order);
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.set(session.id, session);
@@ -186,6 +193,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   private onEvent(session: ReviewSession, event: ReviewEvent): void {
+    session.noteNoise(event);
     session.push(event);
     this.tracker.onEvent(session, event);
     if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
@@ -249,6 +257,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly previewFix = (sessionId: string, findingId: string): void => void this.findings.previewFix(sessionId, findingId);
   readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);
   readonly dismissFinding = (sessionId: string, findingId: string): void => this.findings.dismiss(sessionId, findingId);
+  readonly dismissInProject = (sessionId: string, findingId: string): Promise<boolean> => this.findings.dismissInProject(sessionId, findingId, this.deps.dismissals);
   readonly previewImprovedCode = (sessionId: string): void => void this.findings.previewImprovedCode(sessionId);
   readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
   readonly setApiKey = (): void => void this.deps.keys.setKey();

@@ -1,25 +1,21 @@
 import * as vscode from 'vscode';
-import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { RunOptions } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
-import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import type { ReviewEvent, ReviewSummary, ReviewTarget } from '../../core/review/types';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import { REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { ReviewSession } from './reviewSession';
 
-/** How a review runs: the pipeline on one target, or (a review of changes) every batch of a plan. */
-export type ReviewRun = (options: ReviewOptions, onEvent: (event: ReviewEvent) => void) => Promise<ReviewSummary>;
-
-export function pipelineRun(pipeline: ReviewPipeline, t: ReviewTarget): ReviewRun {
-  return (options, onEvent) => pipeline.run(t, options, onEvent);
-}
+/** How a review runs once planned: the pipeline on its plan, or (a review of changes) every batch of the plan. */
+export type ReviewRun = (onEvent: (event: ReviewEvent) => void, at: RunOptions) => Promise<ReviewSummary>;
 
 /**
- * Runs a session's review of `t` (its target as sent) under a cancellable progress notification that counts
- * the agents' requests done (`requests`: one per agent, times the batches of a review of changes); `before` is
- * the first message (what a review of changes sends).
+ * Runs a session's planned review of `t` (its target as sent) under a cancellable progress notification that
+ * counts the agents' requests done (`requests`: one per agent, times the batches of a review of changes);
+ * `before` is the first message (what a review of changes sends).
  */
-export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, base: ReviewOptions, requests: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
+export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, requests: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const title = escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label));
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -27,12 +23,12 @@ export function runWithProgress(run: ReviewRun, session: ReviewSession, t: Revie
     if (before) progress.report({ message: escapeLinkedText(before) });
     let settled = 0;
     try {
-      return await run({ ...base, signal: session.abort.signal }, (event) => {
+      return await run((event) => {
         onEvent(event);
         if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
         settled++;
         progress.report({ increment: requests > 0 ? 100 / requests : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, requests) });
-      });
+      }, { signal: session.abort.signal });
     } finally {
       sub.dispose();
     }
