@@ -126,12 +126,18 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     // A review of changes is planned batch by batch (one request per agent each); any other review is one plan.
     let planned: { estimate: ChangesEstimate; run: ReviewRun };
     try {
+      // A model without a price in quorum.prices or the table may have one in the gateway's /models list.
       if (changes) {
-        const p = estimateChanges(this.deps.pipeline, changes, base);
-        planned = { estimate: p.estimate, run: (on, at) => runChanges(this.deps.pipeline, p, on, at) };
+        let p = estimateChanges(this.deps.pipeline, changes, base);
+        const first = p.batches[0];
+        if (first && (await this.deps.pipeline.learnPrices(first))) p = estimateChanges(this.deps.pipeline, changes, base);
+        const chosen = p;
+        planned = { estimate: chosen.estimate, run: (on, at) => runChanges(this.deps.pipeline, chosen, on, at) };
       } else {
-        const p = this.deps.pipeline.estimate(shaped.target, base);
-        planned = { estimate: { ...p.estimate, requests: p.estimate.order.length }, run: (on, at) => this.deps.pipeline.run(p, on, at) };
+        let p = this.deps.pipeline.estimate(shaped.target, base);
+        if (await this.deps.pipeline.learnPrices(p)) p = this.deps.pipeline.estimate(shaped.target, base);
+        const chosen = p;
+        planned = { estimate: { ...chosen.estimate, requests: chosen.estimate.order.length }, run: (on, at) => this.deps.pipeline.run(chosen, on, at) };
       }
     } catch (error) {
       await this.notices.cannotStart(error);
