@@ -8,6 +8,7 @@ import type { Prompter } from './prompter';
 import type { ReviewController } from './review/reviewController';
 import type { SettingsService } from './settings';
 import type { SentPreview } from './privacy/whatWillBeSent';
+import type { GitApi } from './changes/gitApi';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -33,4 +34,6 @@ export interface QuorumApi {
   sent: SentPreview;
   /** Overrides whether the workspace counts as trusted (tests; `undefined` restores VS Code's answer). */
   useWorkspaceTrust(trusted: boolean | undefined): void;
+  /** Reviews of changes read this Git API object instead of the Git extension's (tests; `undefined` restores it). */
+  useGitApi(api: GitApi | undefined): void;
 }

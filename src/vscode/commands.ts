@@ -13,6 +13,9 @@ export const Commands = {
   showCost: 'quorum.showCost',
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
+  reviewChanges: 'quorum.reviewChanges',
+  reviewChangedFiles: 'quorum.reviewChangedFiles',
+  showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
