@@ -430,13 +430,14 @@ function onlyChanges(findings: Finding[], target: ReviewTarget, options: ReviewO
 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
 function errorData(err: GatewayError): AgentError {
-  const { code, status, model, retryAfterMs, suggestions, requestId, attempts } = err.toJSON();
+  const { code, status, model, retryAfterMs, waitedMs, suggestions, requestId, attempts } = err.toJSON();
   return {
     code,
     message: redact(err.message, undefined),
     ...(status !== undefined ? { status } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(waitedMs !== undefined ? { waitedMs } : {}),
     ...(suggestions !== undefined ? { suggestions } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(attempts !== undefined ? { attempts } : {}),
