@@ -48,7 +48,8 @@ function languageOf(s: ReviewSummary, file: string): string {
 
 function totalsLine(s: ReviewSummary): string {
   const t = s.totals;
-  return `Total: ${formatUsd(t.costUsd)}, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens, ${t.requests} request${t.requests === 1 ? '' : 's'}, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}, ${seconds(s.elapsedMs)}${s.cancelled ? ' (cancelled)' : ''}`;
+  const estimated = t.estimatedUsd > 0 ? ` (incl. ${formatUsd(t.estimatedUsd)} estimated)` : '';
+  return `Total: ${formatUsd(t.costUsd)}${estimated}, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens, ${t.requests} request${t.requests === 1 ? '' : 's'}, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}, ${seconds(s.elapsedMs)}${s.cancelled ? ' (cancelled)' : ''}`;
 }
 
 export function formatText(s: ReviewSummary): string {

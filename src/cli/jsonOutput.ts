@@ -67,6 +67,8 @@ export const jsonOutputSchema = z.strictObject({
   agents: z.array(jsonAgentSchema),
   totals: z.strictObject({
     costUsd: z.number().nonnegative(),
+    /** The part of costUsd priced from tokens counted locally (the gateway reported no usage, e.g. a cancelled stream). */
+    estimatedUsd: z.number().nonnegative(),
     promptTokens: z.number().int().nonnegative(),
     completionTokens: z.number().int().nonnegative(),
     requests: z.number().int().nonnegative(),
@@ -153,7 +155,7 @@ export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: numbe
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
     findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
-    totals: { costUsd: nonNegative(t.costUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries) },
+    totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries) },
     hiddenFindings: noise.hiddenCount,
   };
 }

@@ -4,6 +4,7 @@ import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes
 import { estimateChanges, runChanges } from '../core/changes/review';
 import { ChangesError } from '../core/changes/types';
 import { targetInfo } from '../core/review/target';
+import { zeroTotals } from '../core/review/totals';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
@@ -226,7 +227,7 @@ export async function runCli(io: CliIo): Promise<number> {
         target: targetInfo(plan.target),
         agents: [],
         findings: [],
-        totals: { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 },
+        totals: zeroTotals(),
         cancelled: false,
         elapsedMs: 0,
       };
@@ -239,7 +240,8 @@ export async function runCli(io: CliIo): Promise<number> {
       }
       return EXIT.ok;
     }
-    const estimate = estimateChanges(pipeline, plan, options);
+    const planned = estimateChanges(pipeline, plan, options);
+    const { estimate } = planned;
     const rules = rulesReport(shaped.prompt, estimate.order);
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
@@ -250,7 +252,7 @@ export async function runCli(io: CliIo): Promise<number> {
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window; lower quorum.changes.batchTokens`);
     }
-    const summary = await runChanges(pipeline, plan, options, progress.onEvent);
+    const summary = await runChanges(pipeline, planned, progress.onEvent);
     progress.close();
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
@@ -263,7 +265,8 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
       return EXIT.ok;
     }
-    const estimate = pipeline.estimate(target, options);
+    const planned = pipeline.estimate(target, options);
+    const { estimate } = planned;
     const rules = rulesReport(shaped.prompt, estimate.order);
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
@@ -272,7 +275,7 @@ export async function runCli(io: CliIo): Promise<number> {
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }
-    const summary = await pipeline.run(target, options, progress.onEvent);
+    const summary = await pipeline.run(planned, progress.onEvent);
     progress.close();
     if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;

@@ -9,6 +9,11 @@ export function estimateLabel(t: (key: 'costEstimate' | 'costCeiling', ...args: 
   return likelyUsd !== undefined ? t('costEstimate', format(likelyUsd), format(ceilingUsd)) : t('costCeiling', format(ceilingUsd));
 }
 
+/** A review's cost after the fact; the part priced from locally counted tokens is said to be an estimate. */
+export function actualCostLabel(t: (key: 'costActual' | 'costActualEstimated', ...args: string[]) => string, format: (usd: number) => string, costUsd: number, estimatedUsd: number): string {
+  return estimatedUsd > 0 ? t('costActualEstimated', format(costUsd), format(estimatedUsd)) : t('costActual', format(costUsd));
+}
+
 export const PANEL_STRINGS = {
   panelTitle: 'Quorum Review',
   lines: 'lines {0}–{1}',
@@ -21,6 +26,7 @@ export const PANEL_STRINGS = {
   costCeiling: 'up to {0}',
   costSoFar: '{0} so far',
   costActual: 'Cost {0}',
+  costActualEstimated: 'Cost {0} (incl. {1} estimated)',
   stop: 'Stop',
   rerun: 'Re-run',
   rerunNoCache: 'Re-run without cache',
@@ -107,6 +113,12 @@ export const PANEL_STRINGS = {
   confidence: 'confidence {0}%',
   clamped: 'line numbers adjusted to the selection',
   dismissedCount: '{0} dismissed',
+  dismissInProject: 'Dismiss in this project',
+  hiddenShow: '{0} hidden — show',
+  hiddenHide: '{0} hidden — hide',
+  hiddenConfidence: 'hidden: below quorum.review.minConfidence',
+  hiddenSeverity: 'hidden: below quorum.review.minSeverity',
+  hiddenDismissed: 'hidden: dismissed in this project',
   improvedCode: 'Improved code',
   copy: 'Copy',
   previewDiff: 'Preview diff',

@@ -116,6 +116,8 @@ export type AgentView = z.infer<typeof agentViewSchema>;
 
 export const reviewTotalsViewSchema = z.object({
   costUsd: money,
+  /** The part of costUsd that is an estimate (absent in reviews stored before it was counted). */
+  estimatedUsd: z.optional(money),
   promptTokens: count,
   completionTokens: count,
   cachedTokens: count,
@@ -130,6 +132,11 @@ export const privacyViewSchema = z.object({
   redactions: list(z.object({ kind: shortText, line: int, endLine: int, file: z.optional(shortText) }), 2_000),
 });
 export type PrivacyView = z.infer<typeof privacyViewSchema>;
+
+/** Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, or dismissed in the project. */
+export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed'] as const;
+export const hiddenFindingSchema = z.object({ id: shortText, reason: z.enum(HIDDEN_REASONS) });
+export type HiddenFindingView = z.infer<typeof hiddenFindingSchema>;
 
 export const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 export const reviewStateSchema = z.enum(REVIEW_STATES);
@@ -175,6 +182,10 @@ export const reviewViewSchema = z.object({
   live: z.boolean(),
   /** What shaped the prompts: repository rule files used and left out, and the secrets redacted (kinds and lines). */
   privacy: z.optional(privacyViewSchema),
+  /** Findings the noise controls hide (counted, listed on request); optional so that stored reviews still load. */
+  hidden: z.optional(list(hiddenFindingSchema, 5_000)),
+  /** "Dismiss in this project" is offered (a live review of a file in a trusted workspace folder). */
+  projectDismiss: z.optional(z.boolean()),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 
@@ -198,6 +209,8 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('dismissed'), findingId: shortText }),
   z.object({ kind: z.literal('applied'), findingId: shortText }),
+  /** The findings the noise controls hide now (the whole list, replacing the previous one). */
+  z.object({ kind: z.literal('hidden'), findings: list(hiddenFindingSchema, 5_000) }),
 ]);
 export type ReviewViewEvent = z.infer<typeof reviewViewEventSchema>;
 
@@ -215,7 +228,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
-const findingAction = (type: 'reveal' | 'previewFix' | 'applyFix' | 'dismiss') =>
+const findingAction = (type: 'reveal' | 'previewFix' | 'applyFix' | 'dismiss' | 'dismissInProject') =>
   z.object({ type: z.literal(type), findingId: shortText });
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
@@ -229,6 +242,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   findingAction('previewFix'),
   findingAction('applyFix'),
   findingAction('dismiss'),
+  /** Remember the finding in `.quorum/dismissed.json`: later reviews of the same code hide it. */
+  findingAction('dismissInProject'),
   z.object({ type: z.literal('previewImproved') }),
   z.object({ type: z.literal('applyImproved') }),
   z.object({ type: z.literal('copyImproved') }),

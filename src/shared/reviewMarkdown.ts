@@ -1,6 +1,6 @@
 import { formatCount, formatMs, formatUsd } from './format';
 import { AGENT_STATE_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
-import { estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
+import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
 import type { ReviewView } from './protocol';
 import { costSourceKey, sortFindings } from './reviewReducer';
 
@@ -33,7 +33,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
   const out: string[] = [];
   const target = `${view.target.file} (${t('lines', view.target.startLine, view.target.endLine)})`;
   out.push(`# ${escapeInline(t('exportHeading', target))}`, '');
-  const cost = view.totals ? t('costActual', formatUsd(view.totals.costUsd))
+  const cost = view.totals ? actualCostLabel(t, formatUsd, view.totals.costUsd, view.totals.estimatedUsd ?? 0)
     : view.estimateUsd !== undefined ? estimateLabel(t, formatUsd, view.estimateUsd, view.likelyUsd) : '';
   out.push([
     `**${escapeInline(t('exportStatus'))}:** ${escapeInline(t(REVIEW_STATE_LABEL[view.status]))}`,

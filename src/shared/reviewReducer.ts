@@ -1,5 +1,5 @@
 import type { PanelStringKey } from './panelStrings';
-import { SEVERITY_VALUES, type AgentOutcome, type AgentView, type FindingView, type ReviewView, type ReviewViewEvent } from './protocol';
+import { SEVERITY_VALUES, type AgentOutcome, type AgentView, type FindingView, type HiddenFindingView, type ReviewView, type ReviewViewEvent } from './protocol';
 
 /**
  * The one reducer over `ReviewView`, run by the host (to build snapshots) and by the page (to render).
@@ -137,6 +137,12 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       }
       break;
     }
+    case 'hidden': {
+      view.hidden = event.findings.slice();
+      changes.findings = true;
+      for (const a of view.agents) if (a.state === 'done') changes.agents.add(a.agent);
+      break;
+    }
   }
   return changes;
 }
@@ -168,12 +174,23 @@ export interface FindingFilter {
   agent: string;
   /** Severities shown; empty means all. */
   severities: readonly string[];
+  /** List the findings the noise controls hide too. */
+  showHidden?: boolean;
+}
+
+/** The ids of the findings the noise controls hide, with why (dismissed ones are gone, not hidden). */
+export function hiddenFindings(view: ReviewView): Map<string, HiddenFindingView['reason']> {
+  const dismissed = new Set(view.dismissed);
+  const present = new Set(view.findings.map((f) => f.id));
+  return new Map((view.hidden ?? []).filter((h) => present.has(h.id) && !dismissed.has(h.id)).map((h) => [h.id, h.reason]));
 }
 
 export function filterFindings(view: ReviewView, filter: FindingFilter): FindingView[] {
   const dismissed = new Set(view.dismissed);
+  const hidden = filter.showHidden ? new Map() : hiddenFindings(view);
   return sortFindings(view.findings).filter((f) =>
     !dismissed.has(f.id)
+    && !hidden.has(f.id)
     && (filter.agent === '' || f.agents.includes(filter.agent))
     && (filter.severities.length === 0 || filter.severities.includes(f.severity)));
 }
@@ -182,6 +199,12 @@ export function filterFindings(view: ReviewView, filter: FindingFilter): Finding
 export function spentUsd(view: ReviewView): number {
   if (view.totals) return view.totals.costUsd;
   return view.agents.reduce((sum, a) => sum + (a.outcome?.costUsd ?? 0), 0);
+}
+
+/** The part of spentUsd priced from locally counted tokens (an estimate, not the gateway's figure). */
+export function estimatedSpentUsd(view: ReviewView): number {
+  if (view.totals) return view.totals.estimatedUsd ?? 0;
+  return view.agents.reduce((sum, a) => sum + (a.outcome?.costSource === 'estimated' ? a.outcome.costUsd : 0), 0);
 }
 
 /** The agent whose output is improved code (the first with one), if any. */

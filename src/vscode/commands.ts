@@ -22,6 +22,7 @@ export const InternalCommands = {
   previewFix: 'quorum.internal.previewFix',
   applyFix: 'quorum.internal.applyFix',
   dismissFinding: 'quorum.internal.dismissFinding',
+  dismissInProject: 'quorum.internal.dismissInProject',
 } as const;
 
 export const CONTRIBUTED_COMMANDS: readonly CommandId[] = Object.values(Commands);

@@ -11,6 +11,7 @@ import { MonthlySpend } from './cost/monthlySpend';
 import { FindingCodeActions } from './findings/codeActions';
 import { FindingStore } from './findings/findingStore';
 import { FixService } from './findings/fixes';
+import { ProjectDismissals } from './findings/projectDismissals';
 import { ApiKeyCommands } from './gateway/apiKeyCommands';
 import { createQuorumLog, type QuorumLog } from './log';
 import { ModelSwitcher } from './models/switchModel';
@@ -65,7 +66,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const switcher = new ModelSwitcher(settings, () => gateway, prompter, log);
   const shaper = new PromptShaper(settings, prompter, log);
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper });
+  const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals });
   const panels = new ReviewPanels(context, { log, actions: controller });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
@@ -80,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     controller,
     panels,
     sent,
-    vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store), { providedCodeActionKinds: FindingCodeActions.kinds }),
+    vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
     vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
     vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
     vscode.commands.registerCommand(Commands.switchModel, (agent?: unknown, suggestions?: unknown) =>
@@ -95,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
     vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
+    vscode.commands.registerCommand(InternalCommands.dismissInProject, (session: string, id: string) => controller.dismissInProject(session, id)),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),

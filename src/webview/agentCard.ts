@@ -3,7 +3,7 @@ import { AGENT_STATE_LABEL, SEVERITY_LABEL } from '../shared/labels';
 import { estimateLabel } from '../shared/panelStrings';
 import { AnswerProgress } from '../shared/answerProgress';
 import type { AgentErrorView, AgentOutcome, AgentView, ReviewView } from '../shared/protocol';
-import { costSourceKey, sortFindings } from '../shared/reviewReducer';
+import { costSourceKey, hiddenFindings, sortFindings } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
 import { findingSummary, severityIcon } from './findingsList';
 import { StreamingMarkdown, renderMarkdown } from './markdown';
@@ -252,7 +252,8 @@ export class AgentCard {
 
   /** This agent's findings, rendered as the findings list renders them (without the list's actions). */
   private renderFindings(a: AgentView, view: ReviewView): void {
-    const mine = sortFindings(view.findings.filter((f) => f.agents.includes(a.agent) && !view.dismissed.includes(f.id)));
+    const hidden = hiddenFindings(view);
+    const mine = sortFindings(view.findings.filter((f) => f.agents.includes(a.agent) && !view.dismissed.includes(f.id) && !hidden.has(f.id)));
     const key = mine.map((f) => `${f.id}\u0000${f.severity}\u0000${f.title}\u0000${f.agents.join(',')}`).join('\u0001');
     if (key === this.findingsShown && this.findingsEl.childElementCount > 0) return;
     this.findingsShown = key;

@@ -25,7 +25,7 @@ const FRAME_BUDGET_MS = 6;
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
 const uiStateSchema = z.object({
   targetKey: z.optional(z.string().check(z.maxLength(2_000))),
-  filter: z.optional(z.object({ agent: z.string().check(z.maxLength(200)), severities: z.array(z.enum(SEVERITY_VALUES)) })),
+  filter: z.optional(z.object({ agent: z.string().check(z.maxLength(200)), severities: z.array(z.enum(SEVERITY_VALUES)), showHidden: z.optional(z.boolean()) })),
 });
 type UiState = z.infer<typeof uiStateSchema>;
 
@@ -143,7 +143,7 @@ export class App {
     }
     this.header = new ReviewHeader();
     this.findings = new FindingsList(this.filter, (f) => {
-      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => (SEVERITY_VALUES as readonly string[]).includes(s)) } });
+      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => (SEVERITY_VALUES as readonly string[]).includes(s)), showHidden: f.showHidden === true } });
       if (this.review) this.findings?.render(this.review);
     });
     this.cardsEl = h('div', { class: 'cards' });
@@ -260,6 +260,7 @@ export class App {
       case 'previewFix': return this.post({ type: 'previewFix', findingId });
       case 'applyFix': return this.post({ type: 'applyFix', findingId });
       case 'dismiss': return this.post({ type: 'dismiss', findingId });
+      case 'dismissInProject': return this.post({ type: 'dismissInProject', findingId });
       case 'previewImproved': return this.post({ type: 'previewImproved' });
       case 'applyImproved': return this.post({ type: 'applyImproved' });
       case 'copyImproved': return this.post({ type: 'copyImproved' });

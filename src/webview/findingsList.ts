@@ -1,6 +1,6 @@
 import { SEVERITY_LABEL } from '../shared/labels';
 import { SEVERITY_VALUES, type FindingView, type ReviewView } from '../shared/protocol';
-import { filterFindings, type FindingFilter } from '../shared/reviewReducer';
+import { filterFindings, hiddenFindings, type FindingFilter } from '../shared/reviewReducer';
 import { button, h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { t } from './strings';
@@ -41,6 +41,8 @@ export class FindingsList {
   private readonly severityGroup: HTMLElement;
   private readonly list: HTMLUListElement;
   private readonly footer: HTMLElement;
+  private readonly hiddenToggle: HTMLButtonElement;
+  private readonly dismissedNote: HTMLElement;
 
   constructor(private filter: FindingFilter, private readonly onFilter: (f: FindingFilter) => void) {
     this.heading = h('h2', { id: 'findings-title' });
@@ -58,7 +60,10 @@ export class FindingsList {
     });
     this.list = h('ul', { class: 'findings', 'aria-labelledby': 'findings-title' });
     this.list.addEventListener('keydown', (e) => this.onKey(e));
-    this.footer = h('p', { class: 'findings-footer' });
+    this.hiddenToggle = h('button', { type: 'button', class: 'link-button hidden-toggle', hidden: true });
+    this.hiddenToggle.addEventListener('click', () => this.setFilter({ ...this.filter, showHidden: !this.filter.showHidden }));
+    this.dismissedNote = h('span', { class: 'dismissed-count' });
+    this.footer = h('p', { class: 'findings-footer' }, this.hiddenToggle, this.dismissedNote);
     this.root = h('section', { class: 'findings-section', 'aria-labelledby': 'findings-title' },
       h('div', { class: 'findings-head' }, this.heading,
         h('label', { class: 'filter' }, h('span', {}, t('filterAgent')), this.agentSelect),
@@ -92,27 +97,35 @@ export class FindingsList {
       'aria-pressed': this.filter.severities.includes(s) ? 'true' : 'false',
     }, icon(SEVERITY_ICONS[s] ?? 'info'), ` ${t(SEVERITY_LABEL[s])} ${counts.get(s) ?? 0}`)));
 
-    const items = shown.map((f) => this.item(f, view));
+    const hidden = hiddenFindings(view);
+    const items = shown.map((f) => this.item(f, view, hidden.get(f.id)));
     if (items.length === 0) {
       const text = all.length > 0 ? t('noFindingsFiltered') : view.status === 'running' ? t('findingsPending') : t('noFindings');
       items.push(h('li', { class: 'empty-findings' }, text));
     }
     this.list.replaceChildren(...items);
-    this.footer.textContent = view.dismissed.length > 0 ? t('dismissedCount', view.dismissed.length) : '';
+    // The noise controls' hidden findings are counted, and listed on request.
+    this.hiddenToggle.hidden = hidden.size === 0;
+    this.hiddenToggle.textContent = t(this.filter.showHidden ? 'hiddenHide' : 'hiddenShow', hidden.size);
+    this.hiddenToggle.setAttribute('aria-pressed', this.filter.showHidden ? 'true' : 'false');
+    this.dismissedNote.textContent = view.dismissed.length > 0 ? t('dismissedCount', view.dismissed.length) : '';
     this.restoreFocus(restore);
   }
 
-  private item(f: FindingView, view: ReviewView): HTMLLIElement {
+  private item(f: FindingView, view: ReviewView, hidden: string | undefined): HTMLLIElement {
     const hasFix = f.suggestion !== undefined;
     const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };
-    return h('li', { class: `finding sev-${f.severity}`, 'data-finding': f.id },
+    const why = hidden === 'confidence' ? t('hiddenConfidence') : hidden === 'severity' ? t('hiddenSeverity') : hidden === 'dismissed' ? t('hiddenDismissed') : undefined;
+    return h('li', { class: `finding sev-${f.severity}${why ? ' finding-hidden' : ''}`, 'data-finding': f.id },
       ...findingSummary(f, view),
+      why ? h('div', { class: 'finding-hidden-reason' }, icon('eye-closed'), ` ${why}`) : null,
       h('div', { class: 'actions' },
         applied ? h('span', { class: 'fix-applied' }, icon('check'), ` ${t('fixApplied')}`) : null,
         hasFix && !applied ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,
         hasFix && !applied ? button({ action: 'applyFix', label: t('applyFix'), icon: 'check', secondary: true, data, disabled: !view.live }) : null,
-        button({ action: 'dismiss', label: t('dismiss'), icon: 'close', secondary: true, data })));
+        button({ action: 'dismiss', label: t('dismiss'), icon: 'close', secondary: true, data }),
+        view.projectDismiss && view.live && hidden !== 'dismissed' ? button({ action: 'dismissInProject', label: t('dismissInProject'), icon: 'eye-closed', secondary: true, data }) : null));
   }
 
   /** Up/Down move between findings, Home/End to the first/last. */

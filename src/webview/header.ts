@@ -1,8 +1,8 @@
 import { formatMs, formatUsd } from '../shared/format';
 import { REVIEW_STATE_LABEL } from '../shared/labels';
-import { estimateLabel } from '../shared/panelStrings';
+import { actualCostLabel, estimateLabel } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
-import { spentUsd } from '../shared/reviewReducer';
+import { estimatedSpentUsd, spentUsd } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
 
@@ -64,7 +64,7 @@ export class ReviewHeader {
       if (view.estimateUsd !== undefined) parts.push(estimateLabel(t, formatUsd, view.estimateUsd, view.likelyUsd));
       if (spent > 0) parts.push(t('costSoFar', formatUsd(spent)));
     } else {
-      parts.push(t('costActual', formatUsd(spent)));
+      parts.push(actualCostLabel(t, formatUsd, spent, estimatedSpentUsd(view)));
     }
     setText(this.cost, parts.join(' · '));
     this.stop.disabled = view.status !== 'running' || !view.live;

@@ -53,6 +53,43 @@ describe('webview: interaction', () => {
     assert.match(await panel.page.locator('.findings-footer').innerText(), /1 dismissed/);
   });
 
+  it('counts the findings the noise controls hide, lists them on request with why, and offers Dismiss in this project', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(doneReview({ projectDismiss: true, hidden: [{ id: 'analyst-1', reason: 'confidence' }] })));
+    await settle(panel);
+    assert.deepEqual(await findingIds(panel), ['security-0', 'architecture-0', 'analyst-0', 'security-1']);
+    const toggle = panel.page.locator('button.hidden-toggle');
+    assert.equal((await toggle.innerText()).trim(), '1 hidden — show');
+    assert.match(await panel.page.locator('h2#findings-title').innerText(), /\(4\)/, 'the heading counts what is shown');
+    // The host's merged list hides one more (dismissed in the project on an earlier review).
+    await panel.send(events(2, { kind: 'hidden', findings: [{ id: 'analyst-1', reason: 'confidence' }, { id: 'security-1', reason: 'dismissed' }] }));
+    await settle(panel);
+    assert.equal((await toggle.innerText()).trim(), '2 hidden — show');
+    await toggle.click();
+    assert.deepEqual(await findingIds(panel), ['security-0', 'analyst-1', 'architecture-0', 'analyst-0', 'security-1']);
+    assert.equal((await toggle.innerText()).trim(), '2 hidden — hide');
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    const shownHidden = panel.page.locator('li.finding[data-finding="analyst-1"]');
+    assert.match(await shownHidden.locator('.finding-hidden-reason').innerText(), /below quorum\.review\.minConfidence/);
+    assert.match(await panel.page.locator('li.finding[data-finding="security-1"] .finding-hidden-reason').innerText(), /dismissed in this project/);
+    assert.equal(await panel.page.locator('li.finding[data-finding="security-1"] button[data-action="dismissInProject"]').count(), 0, 'already dismissed in the project');
+    await panel.page.locator('li.finding[data-finding="security-0"] button[data-action="dismissInProject"]').click();
+    assert.deepEqual(await actions(panel), [{ type: 'dismissInProject', findingId: 'security-0' }], 'showing hidden findings is local');
+    await toggle.click();
+    assert.deepEqual(await findingIds(panel), ['security-0', 'architecture-0', 'analyst-0']);
+  });
+
+  it('offers no Dismiss in this project unless the host says it can (an untrusted workspace, a restored review)', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(doneReview()));
+    await settle(panel);
+    assert.equal(await panel.page.locator('button[data-action="dismissInProject"]').count(), 0);
+    assert.equal(await panel.page.locator('button.hidden-toggle').isVisible(), false, 'nothing hidden, no toggle');
+    await panel.send(snapshot(doneReview({ projectDismiss: true, live: false }), 2));
+    await settle(panel);
+    assert.equal(await panel.page.locator('button[data-action="dismissInProject"]').count(), 0);
+  });
+
   it('a finding whose fix was applied says so and offers no fix buttons', async () => {
     panel = await openReady();
     await panel.send(snapshot(doneReview()));

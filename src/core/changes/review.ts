@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sumUsage } from '../cost/usage';
 import { mergeFindings } from '../review/merge';
-import type { ReviewPipeline } from '../review/pipeline';
+import type { ReviewPipeline, RunOptions } from '../review/pipeline';
+import type { ReviewPlan } from '../review/plan';
 import { targetInfo } from '../review/target';
+import { estimatedPart, zeroTotals } from '../review/totals';
 import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTotals } from '../review/types';
 import type { ChangesPlan } from './plan';
 
@@ -39,6 +41,7 @@ function combineAgent(results: readonly AgentResult[]): AgentResult {
     findings: results.flatMap((r) => r.findings),
     usage: sumUsage(results.map((r) => r.usage)),
     costUsd: results.reduce((n, r) => n + r.costUsd, 0),
+    estimatedUsd: results.reduce((n, r) => n + estimatedPart(r), 0),
     costSource: results.every((r) => r.costSource === 'cached') ? 'cached' : results.some((r) => r.costSource === 'estimated') ? 'estimated' : 'reported',
     latencyMs: Math.max(...results.map((r) => r.latencyMs)),
     attempts: results.reduce((n, r) => n + r.attempts, 0),
@@ -57,6 +60,7 @@ function combineAgent(results: readonly AgentResult[]): AgentResult {
 function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
   return {
     costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
+    estimatedUsd: Math.round((a.estimatedUsd + b.estimatedUsd) * 1e9) / 1e9,
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     cachedTokens: a.cachedTokens + b.cachedTokens,
@@ -65,9 +69,17 @@ function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
   };
 }
 
-/** The estimate of every batch together: prompts and costs add up; a batch too large for a model is reported. */
-export function estimateChanges(pipeline: ReviewPipeline, plan: ChangesPlan, options: ReviewOptions): ReviewEstimate & { requests: number } {
-  const estimates = plan.batches.map((b) => pipeline.estimate(b, options));
+/** A changes review planned once: each batch's review plan, and the estimate of every batch together. */
+export interface PlannedChanges {
+  changes: ChangesPlan;
+  batches: ReviewPlan[];
+  estimate: ReviewEstimate & { requests: number };
+}
+
+/** Plans every batch: prompts and costs add up; a batch too large for a model is reported. */
+export function estimateChanges(pipeline: ReviewPipeline, changes: ChangesPlan, options: ReviewOptions): PlannedChanges {
+  const batches = changes.batches.map((b) => pipeline.estimate(b, options));
+  const estimates = batches.map((b) => b.estimate);
   const order = estimates[0]?.order ?? [];
   const perAgent: Record<string, AgentEstimate> = {};
   for (const e of estimates) {
@@ -85,31 +97,38 @@ export function estimateChanges(pipeline: ReviewPipeline, plan: ChangesPlan, opt
       if (a.tooLarge && (!prev.tooLarge || a.tooLarge.size > prev.tooLarge.size)) prev.tooLarge = a.tooLarge;
     }
   }
-  return {
+  const estimate = {
     perAgent,
     order,
     costUsd: estimates.reduce((n, e) => n + e.costUsd, 0),
     likelyUsd: estimates.reduce((n, e) => n + e.likelyUsd, 0),
     requests: estimates.reduce((n, e) => n + e.order.length, 0),
   };
+  return { changes, batches, estimate };
 }
 
-export async function runChanges(pipeline: ReviewPipeline, plan: ChangesPlan, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
-  const reviewId = options.reviewId ?? randomUUID();
+/** Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal. */
+export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChanges, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
+  const { batches, changes } = planned;
+  const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
   const summaries = await Promise.all(
-    plan.batches.map((batch, i) =>
-      pipeline.run(batch, { ...options, reviewId: plan.batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }, (e) => {
-        if (e.type !== 'review-done') onEvent(rewrite(e, i, reviewId));
-      }),
+    batches.map((batch, i) =>
+      pipeline.run(
+        batch,
+        (e) => {
+          if (e.type !== 'review-done') onEvent(rewrite(e, i, reviewId));
+        },
+        { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId },
+      ),
     ),
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
   const agents = agentIds.map((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
-  const zero: ReviewTotals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+  const zero = zeroTotals();
   const summary: ReviewSummary = {
     reviewId,
-    target: targetInfo(plan.target),
+    target: targetInfo(changes.target),
     agents,
     findings: mergeFindings(agents.flatMap((a) => a.findings)),
     totals: summaries.reduce((t, s) => addTotals(t, s.totals), zero),

@@ -137,6 +137,11 @@ export interface AgentResult {
   usage: Usage;
   costUsd: number;
   costSource: CostSource;
+  /**
+   * The part of costUsd priced from locally counted tokens (the gateway reported no usage: a cancelled or broken
+   * stream). Absent: all of it when costSource is `estimated`, else none.
+   */
+  estimatedUsd?: number;
   latencyMs: number;
   attempts: number;
   cached: boolean;
@@ -145,6 +150,8 @@ export interface AgentResult {
 
 export interface ReviewTotals {
   costUsd: number;
+  /** The part of costUsd that is an estimate (tokens counted locally), as the ledger counts it. */
+  estimatedUsd: number;
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;

@@ -106,6 +106,7 @@ function totalsView(summary: ReviewSummary): NonNullable<ReviewView['totals']> {
   const t = summary.totals;
   return {
     costUsd: nonNegative(t.costUsd),
+    estimatedUsd: nonNegative(t.estimatedUsd),
     promptTokens: count(t.promptTokens),
     completionTokens: count(t.completionTokens),
     cachedTokens: count(t.cachedTokens),

@@ -15,13 +15,17 @@ function applicable(t: TrackedFix, languageId: string): boolean {
 }
 
 /**
- * Quick fixes on Quorum's diagnostics: "Preview fix", "Apply fix" and "Dismiss"; and, anywhere in a
+ * Quick fixes on Quorum's diagnostics: "Preview fix", "Apply fix", "Dismiss" and "Dismiss in this project"; and, anywhere in a
  * reviewed range, the coding agent's improved code to preview or apply.
  */
 export class FindingCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
-  constructor(private readonly store: FindingStore) {}
+  constructor(
+    private readonly store: FindingStore,
+    /** Whether "Dismiss in this project" may be offered for a document (a trusted local workspace folder). */
+    private readonly projectDismiss: (uri: vscode.Uri) => boolean = () => false,
+  ) {}
 
   provideCodeActions(doc: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
     if (context.only && !vscode.CodeActionKind.QuickFix.contains(context.only) && !context.only.contains(vscode.CodeActionKind.QuickFix)) return [];
@@ -42,7 +46,7 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
         continue;
       }
       const f = t.finding;
-      if (!f) continue;
+      if (!f || t.hidden) continue;
       const diagnostic = ours.find((d) => d.message.startsWith(f.title) && d.range.start.line === t.range.start);
       const related = diagnostic ? [diagnostic] : undefined;
       if (t.replacement !== undefined) {
@@ -63,6 +67,12 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
       dismiss.command = { command: InternalCommands.dismissFinding, title: dismiss.title, arguments: args };
       dismiss.diagnostics = related;
       actions.push(dismiss);
+      if (this.projectDismiss(doc.uri)) {
+        const forever = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss in this project — {0}', f.title), vscode.CodeActionKind.QuickFix);
+        forever.command = { command: InternalCommands.dismissInProject, title: forever.title, arguments: args };
+        forever.diagnostics = related;
+        actions.push(forever);
+      }
     }
     return actions;
   }

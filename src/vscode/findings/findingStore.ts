@@ -15,6 +15,8 @@ export interface TrackedFix {
   replacement: string | undefined;
   finding: Finding | undefined;
   agent: string;
+  /** Hidden by the noise controls: kept (its lines tracked) but not in the Problems panel and without quick fixes. */
+  hidden?: boolean;
 }
 
 export const IMPROVED_CODE = '@improved';
@@ -140,7 +142,7 @@ export class FindingStore implements vscode.Disposable {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const diagnostics: vscode.Diagnostic[] = [];
     for (const t of this.forDocument(uri)) {
-      if (!t.finding) continue;
+      if (!t.finding || t.hidden) continue;
       const f = t.finding;
       const d = new vscode.Diagnostic(lineRange(doc, t.range), diagnosticMessage(f), SEVERITY[f.severity]);
       d.source = 'Quorum';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import {
-  describeIssues, webviewToHostSchema, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
+  describeIssues, webviewToHostSchema, type HiddenFindingView, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
 } from '../../shared/protocol';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
@@ -20,6 +20,13 @@ export interface PanelHost {
   posted(targetKey: string, message: HostToWebview): void;
   received(targetKey: string, message: WebviewToHost): void;
   disposed(panel: ReviewPanel): void;
+}
+
+/** The view event that brings the view's hidden findings up to the session's, or undefined when they agree. */
+function hiddenEvent(view: ReviewView, session: ReviewSessionHandle): ReviewViewEvent | undefined {
+  const findings = [...(session.hidden ?? new Map<string, HiddenFindingView['reason']>())].map(([id, reason]) => ({ id, reason }));
+  if (JSON.stringify(findings) === JSON.stringify(view.hidden ?? [])) return undefined;
+  return { kind: 'hidden', findings };
 }
 
 /** Events are sent in batches at most this often; the page renders once per animation frame anyway. */
@@ -85,15 +92,24 @@ export class ReviewPanel implements vscode.Disposable {
       ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
       ...(session.privacy ? { privacy: session.privacy } : {}),
     });
+    if (session.projectDismiss) view.projectDismiss = true;
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
+    const replayed = hiddenEvent(view, session);
+    if (replayed) applyViewEvent(view, replayed);
     this.view = view;
     this.pending = [];
     this.sessionSubscription = session.onEvent((e) => {
       if (this.session !== session || !this.view) return;
       const ve = toViewEvent(e, estimates);
       applyViewEvent(this.view, ve);
-      if (e.type === 'review-done') this.host.save(this.view);
       this.enqueue(ve);
+      // The noise controls judged the finding (or the merged list) before the event was pushed.
+      const hidden = hiddenEvent(this.view, session);
+      if (hidden) {
+        applyViewEvent(this.view, hidden);
+        this.enqueue(hidden);
+      }
+      if (e.type === 'review-done') this.host.save(this.view);
     });
     this.updateTitle();
     if (this.ready) this.sendSnapshot();
@@ -198,6 +214,10 @@ export class ReviewPanel implements vscode.Disposable {
         // A live review's dismissal comes back through `resolved`; a restored one has no session to ask.
         if (sessionId) actions.dismissFinding(sessionId, m.findingId);
         this.resolved([m.findingId], 'dismissed');
+        return;
+      case 'dismissInProject':
+        // Dismissed in the panel once the fingerprint is written (through `resolved`, like a quick fix's).
+        if (sessionId) actions.dismissInProject(sessionId, m.findingId);
         return;
       case 'previewImproved':
         if (sessionId) actions.previewImprovedCode(sessionId);

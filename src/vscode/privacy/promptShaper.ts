@@ -61,7 +61,8 @@ export class PromptShaper {
     this.toldUntrusted = false;
   }
 
-  private isTrusted(): boolean {
+  /** Whether the workspace counts as trusted (VS Code's answer, unless a test overrode it). */
+  isTrusted(): boolean {
     return this.trustOverride ?? vscode.workspace.isTrusted;
   }
 

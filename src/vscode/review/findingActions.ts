@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { FixService } from '../findings/fixes';
+import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { FindingsTracker } from './findingsTracker';
 import type { ReviewSession } from './reviewSession';
 
@@ -59,6 +60,17 @@ export class FindingActions {
 
   dismiss(sessionId: string, findingId: string): void {
     this.fixes.dismiss(sessionId, this.resolve(sessionId, findingId));
+  }
+
+  /** "Dismiss in this project": the fingerprint goes to `.quorum/dismissed.json`, then the finding is dismissed here. */
+  async dismissInProject(sessionId: string, findingId: string, project: ProjectDismissals): Promise<boolean> {
+    const id = this.resolve(sessionId, findingId);
+    const session = this.sessionOf(sessionId);
+    const finding = this.store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id)
+      ?? session?.events().flatMap((e) => (e.type === 'finding' && e.finding.id === id ? [e.finding] : []))[0];
+    if (!session || !finding || !(await project.dismiss(session, finding))) return false;
+    this.fixes.dismiss(sessionId, id);
+    return true;
   }
 
   previewImprovedCode(sessionId: string): Promise<unknown> {

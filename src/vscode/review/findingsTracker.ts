@@ -63,7 +63,7 @@ export class FindingsTracker {
     }
     for (const f of summary.findings) {
       const tracked = this.store.get(session.id, f.id);
-      if (tracked) this.store.add({ ...tracked, finding: f, replacement: restoreSecrets(session, f.suggestion) });
+      if (tracked) this.store.add({ ...tracked, finding: f, replacement: restoreSecrets(session, f.suggestion), hidden: session.hidden.has(f.id) });
     }
   }
 
@@ -99,6 +99,7 @@ export class FindingsTracker {
       replacement: restoreSecrets(session, finding.suggestion),
       finding,
       agent: finding.agents[0] ?? '',
+      hidden: session.hidden.has(finding.id),
     });
   }
 }

@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
+import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { ReviewPlan } from '../../core/review/plan';
 import { soleRegion } from '../../core/review/target';
 import type { ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
@@ -11,6 +13,7 @@ import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { FixService } from '../findings/fixes';
+import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
@@ -39,6 +42,8 @@ export interface ReviewControllerDeps {
   log: QuorumLog;
   /** The prompt-shaping step: rules, files never sent, secrets redacted. */
   shaper: PromptShaper;
+  /** The project's dismissed findings (`.quorum/dismissed.json`). */
+  dismissals: ProjectDismissals;
 }
 
 /**
@@ -113,18 +118,20 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
     const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt };
-    let estimate: ReviewEstimate;
+    let plan: ReviewPlan;
     try {
-      estimate = this.deps.pipeline.estimate(shaped.target, base);
+      plan = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
     }
+    const { estimate } = plan;
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
     if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
-    const session = this.open(prepared, shaped, base, estimate, opts.noCache);
+    const dismissed = await this.deps.dismissals.entries(prepared.uri);
+    const session = this.open(prepared, shaped, base, estimate, opts.noCache, dismissed);
     try {
-      const summary = await runWithProgress(this.deps.pipeline, session, shaped.target, base, estimate.order, (event) => this.onEvent(session, event));
+      const summary = await runWithProgress(this.deps.pipeline, session, plan, (event) => this.onEvent(session, event));
       this.finished(session, summary);
       if (this.latest.get(session.targetKey) !== session) this.forget(session);
       return summary;
@@ -138,7 +145,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
-  private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean): ReviewSession {
+  private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean, dismissed: DismissedEntry[]): ReviewSession {
     const targetKey = prepared.ref.key();
     const previous = this.latest.get(targetKey);
     if (previous) {
@@ -149,6 +156,10 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       if (previous.isDone) this.forget(previous);
     }
     const session = new ReviewSession(base.reviewId ?? randomUUID(), targetKey, prepared.uri, prepared.target, estimate, noCache, prepared.uris, prepared.counts);
+    // The noise controls, as the CLI applies them: settings, and what the project dismissed (the code as it read, before redaction).
+    const { minConfidence, minSeverity } = this.deps.settings.current.review;
+    session.noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: session.fullTarget.regions } };
+    session.projectDismiss = this.deps.dismissals.folderOf(prepared.uri) !== undefined;
     const rules = session.shapedBy(shaped, estimate.order);
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.set(session.id, session);
@@ -168,6 +179,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   private onEvent(session: ReviewSession, event: ReviewEvent): void {
+    session.noteNoise(event);
     session.push(event);
     this.tracker.onEvent(session, event);
     if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
@@ -231,6 +243,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly previewFix = (sessionId: string, findingId: string): void => void this.findings.previewFix(sessionId, findingId);
   readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);
   readonly dismissFinding = (sessionId: string, findingId: string): void => this.findings.dismiss(sessionId, findingId);
+  readonly dismissInProject = (sessionId: string, findingId: string): Promise<boolean> => this.findings.dismissInProject(sessionId, findingId, this.deps.dismissals);
   readonly previewImprovedCode = (sessionId: string): void => void this.findings.previewImprovedCode(sessionId);
   readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
   readonly setApiKey = (): void => void this.deps.keys.setKey();

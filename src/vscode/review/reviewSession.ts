@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import { rulesReport, type ShapedReview } from '../../core/prompt/shape';
 import { targetInfo } from '../../core/review/target';
+import { zeroTotals } from '../../core/review/totals';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/prompt/secrets';
+import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
 import type { ReviewSessionHandle } from './session';
 
 /** One review: its target, its events so far, and the means to cancel it. */
@@ -22,6 +24,12 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   privacy: PrivacyView | undefined;
   /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
   vault: SecretVault | undefined;
+  /** The noise controls this review runs under (set before it starts); none: every finding is shown. */
+  noise: NoiseFilter | undefined;
+  /** Findings the noise controls hide now, with why: kept out of the Problems panel, counted in the review panel. */
+  readonly hidden = new Map<string, HiddenReason>();
+  /** "Dismiss in this project" is offered for this review's findings (a trusted local workspace folder). */
+  projectDismiss = false;
 
   constructor(
     readonly id: string,
@@ -65,6 +73,24 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
     return this.log;
   }
 
+  /**
+   * Applies the noise controls to an event before it is pushed, with the CLI's functions: a streamed finding is
+   * judged on its own, the merged list at the end replaces those judgements. True when `hidden` changed.
+   */
+  noteNoise(event: ReviewEvent): boolean {
+    if (!this.noise || this.done) return false;
+    if (event.type === 'finding') {
+      const reason = hiddenReason(event.finding, this.noise);
+      if (reason) this.hidden.set(event.finding.id, reason);
+      return reason !== undefined;
+    }
+    if (event.type !== 'review-done') return false;
+    const before = JSON.stringify([...this.hidden]);
+    this.hidden.clear();
+    for (const h of splitByNoise(event.summary.findings, this.noise).hidden) this.hidden.set(h.finding.id, h.reason);
+    return JSON.stringify([...this.hidden]) !== before;
+  }
+
   push(event: ReviewEvent): void {
     if (this.done) return;
     this.log.push(event);
@@ -93,7 +119,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
 
   /** Ends a review that could not run (Quorum failed before any agent did): an empty summary. */
   abandon(): void {
-    const totals = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 };
+    const totals = zeroTotals();
     const summary = { reviewId: this.id, target: this.target, agents: [], findings: [], totals, cancelled: this.cancelled, elapsedMs: Date.now() - this.startedAt };
     this.push({ type: 'review-done', reviewId: this.id, summary });
   }

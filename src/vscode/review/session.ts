@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
+import type { HiddenReason } from '../../core/review/noise';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;
@@ -25,6 +26,10 @@ export interface ReviewSessionHandle {
   readonly isDone: boolean;
   /** Repository rules used and left out, secrets redacted: shown in the panel's header. */
   readonly privacy?: PrivacyView;
+  /** Findings the noise controls hide (minimum confidence and severity, dismissed in the project), with why. */
+  readonly hidden?: ReadonlyMap<string, HiddenReason>;
+  /** "Dismiss in this project" is offered. */
+  readonly projectDismiss?: boolean;
 }
 
 /** What the panel can ask the host to do. Implemented by the review controller. */
@@ -35,6 +40,8 @@ export interface PanelActions {
   previewFix(sessionId: string, findingId: string): void;
   applyFix(sessionId: string, findingId: string): void;
   dismissFinding(sessionId: string, findingId: string): void;
+  /** Remembers the finding in the project's `.quorum/dismissed.json` and dismisses it. */
+  dismissInProject(sessionId: string, findingId: string): void;
   previewImprovedCode(sessionId: string): void;
   applyImprovedCode(sessionId: string): void;
   setApiKey(): void;

@@ -16,7 +16,7 @@ function summary(over: Partial<ReviewSummary> = {}): ReviewSummary {
   return {
     reviewId: 'r', target: { kind: 'selection', label: 'a.ts:3-9', regions: [{ file: 'a.ts', language: 'typescript', startLine: 3, endLine: 9 }] },
     agents: [result('analyst'), result('security')], findings: [],
-    totals: { costUsd: 0.002, promptTokens: 20, completionTokens: 10, cachedTokens: 0, requests: 2, retries: 0 }, cancelled: false, elapsedMs: 1500, ...over,
+    totals: { costUsd: 0.002, estimatedUsd: 0, promptTokens: 20, completionTokens: 10, cachedTokens: 0, requests: 2, retries: 0 }, cancelled: false, elapsedMs: 1500, ...over,
   };
 }
 const finding = { id: 'analyst-1', file: 'a.ts', agents: ['analyst', 'security'], severity: 'high' as const, title: 'Bad <thing> | here', explanation: 'why', startLine: 4, endLine: 5, confidence: 0.8, suggestion: 'x();' };

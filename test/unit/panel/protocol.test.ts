@@ -7,12 +7,12 @@ describe('panel: protocol schemas', () => {
     const good = [
       { type: 'ready' }, { type: 'resync', lastSeq: 4 }, { type: 'stop' }, { type: 'rerun', noCache: true }, { type: 'export' },
       { type: 'reveal', findingId: 'a' }, { type: 'previewFix', findingId: 'a' }, { type: 'applyFix', findingId: 'a' },
-      { type: 'dismiss', findingId: 'a' }, { type: 'previewImproved' }, { type: 'applyImproved' }, { type: 'copyImproved' },
+      { type: 'dismiss', findingId: 'a' }, { type: 'dismissInProject', findingId: 'a' }, { type: 'previewImproved' }, { type: 'applyImproved' }, { type: 'copyImproved' },
       { type: 'setApiKey' }, { type: 'switchModel' }, { type: 'switchModel', agent: 'security' },
       { type: 'openLink', href: 'https://x.test' }, { type: 'log', level: 'warn', message: 'm' },
     ];
     for (const m of good) assert.ok(webviewToHostSchema.safeParse(m).success, JSON.stringify(m));
-    const bad = [null, 'ready', {}, { type: 'eval', code: '1' }, { type: 'rerun' }, { type: 'reveal' }, { type: 'reveal', findingId: 3 },
+    const bad = [null, 'ready', {}, { type: 'eval', code: '1' }, { type: 'rerun' }, { type: 'reveal' }, { type: 'reveal', findingId: 3 }, { type: 'dismissInProject' },
       { type: 'log', level: 'info', message: 'm' }, { type: 'openLink', href: 'x'.repeat(9_000) }];
     for (const m of bad) assert.equal(webviewToHostSchema.safeParse(m).success, false, JSON.stringify(m).slice(0, 60));
   });
@@ -22,6 +22,8 @@ describe('panel: protocol schemas', () => {
     assert.equal(hostToWebviewSchema.safeParse({ type: 'events', seq: 1, events: [] }).success, false);
     assert.equal(hostToWebviewSchema.safeParse({ type: 'events', seq: -1, events: [{ kind: 'delta', agent: 'a', text: 'x' }] }).success, false);
     assert.equal(hostToWebviewSchema.safeParse({ type: 'events', seq: 1, events: [{ kind: 'delta', agent: 'a', text: 'x' }] }).success, true);
+    assert.equal(hostToWebviewSchema.safeParse({ type: 'events', seq: 1, events: [{ kind: 'hidden', findings: [{ id: 'f', reason: 'confidence' }] }] }).success, true);
+    assert.equal(hostToWebviewSchema.safeParse({ type: 'events', seq: 1, events: [{ kind: 'hidden', findings: [{ id: 'f', reason: 'boring' }] }] }).success, false);
   });
 
   it('describes validation failures by path and code, never by content', () => {

@@ -30,6 +30,12 @@ function review(): ReviewView {
 }
 
 describe('panel: Markdown export', () => {
+  it('says which part of a cancelled review\'s cost is an estimate, the same figure the status bar shows', () => {
+    const view = { ...review(), status: 'cancelled' as const, totals: { ...review().totals!, costUsd: 0.0284, estimatedUsd: 0.0038 } };
+    const text = reviewToMarkdown(view, { ...PANEL_STRINGS }, new Date(0));
+    assert.match(text, /Cost \$0\.0284 \(incl\. \$0\.0038 estimated\)/);
+  });
+
   it('has the target, status, costs per agent, findings most severe first, and the improved code', () => {
     const text = reviewToMarkdown(review(), { ...PANEL_STRINGS }, new Date('2026-01-02T03:04:05Z'));
     assert.match(text, /^# Quorum review of src\/db\.ts \(lines 3–9\)\n/);

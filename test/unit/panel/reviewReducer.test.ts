@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { FindingView, ReviewViewEvent } from '../../../src/shared/protocol';
-import { applyViewEvent, emptyReview, filterFindings, noChanges, sortFindings, spentUsd } from '../../../src/shared/reviewReducer';
+import { applyViewEvent, emptyReview, filterFindings, hiddenFindings, noChanges, sortFindings, spentUsd } from '../../../src/shared/reviewReducer';
 
 const view = () => emptyReview({ sessionId: 's', targetKey: 'k', target: { file: 'a.ts', language: 'typescript', startLine: 1, endLine: 9 }, startedAt: 0 });
 const finding = (id: string, severity: FindingView['severity'], startLine: number, agents = ['analyst']): FindingView =>
@@ -87,5 +87,19 @@ describe('panel: the shared view reducer', () => {
     assert.equal(applyViewEvent(v, { kind: 'applied', findingId: 'c' }, noChanges()).findings, false, 'a second time changes nothing');
     assert.deepEqual(v.applied, ['c']);
     assert.deepEqual(filterFindings(v, { agent: '', severities: [] }).map((f) => f.id), ['c']);
+  });
+
+  it('hides the findings the noise controls hide (the list replaced as a whole), lists them on request, and a dismissal wins', () => {
+    const v = view();
+    v.findings = [finding('a', 'high', 1), finding('b', 'low', 2), finding('c', 'medium', 3)];
+    const c = applyViewEvent(v, { kind: 'hidden', findings: [{ id: 'b', reason: 'severity' }, { id: 'c', reason: 'dismissed' }, { id: 'gone', reason: 'confidence' }] }, noChanges());
+    assert.equal(c.findings, true);
+    assert.deepEqual([...hiddenFindings(v)], [['b', 'severity'], ['c', 'dismissed']], 'ids no longer in the list are not counted');
+    assert.deepEqual(filterFindings(v, { agent: '', severities: [] }).map((f) => f.id), ['a']);
+    assert.deepEqual(filterFindings(v, { agent: '', severities: [], showHidden: true }).map((f) => f.id), ['a', 'c', 'b']);
+    applyViewEvent(v, { kind: 'dismissed', findingId: 'b' });
+    assert.deepEqual([...hiddenFindings(v).keys()], ['c'], 'a dismissed finding is gone, not hidden');
+    applyViewEvent(v, { kind: 'hidden', findings: [] });
+    assert.deepEqual(filterFindings(v, { agent: '', severities: [] }).map((f) => f.id), ['a', 'c']);
   });
 });

@@ -19,7 +19,7 @@ describe('panel: pipeline events to view events', () => {
       { type: 'done', reviewId: 'r', agent: 'security', result: { ...base, improvedCode: 'code', rationale: 'why', unparsed: true } },
       { type: 'failed', reviewId: 'r', agent: 'security', result: { ...base, status: 'error', error: { code: 'model-not-found', message: 'no such model', model: 'gpt-5', suggestions: ['gpt-4.1'], partialText: 'secret-ish partial', requestId: 'req-1' } } },
       { type: 'cancelled', reviewId: 'r', agent: 'security', result: { ...base, status: 'cancelled', error: { code: 'cancelled', message: 'stopped' } } },
-      { type: 'review-done', reviewId: 'r', summary: { reviewId: 'r', target: { kind: 'selection', label: 'a:1-2', regions: [{ file: 'a', language: 'ts', startLine: 1, endLine: 2 }] }, agents: [base], findings: [], totals: { costUsd: 0.1, promptTokens: 1, completionTokens: 1, cachedTokens: 0, requests: 1, retries: 0 }, cancelled: false, elapsedMs: 5 } },
+      { type: 'review-done', reviewId: 'r', summary: { reviewId: 'r', target: { kind: 'selection', label: 'a:1-2', regions: [{ file: 'a', language: 'ts', startLine: 1, endLine: 2 }] }, agents: [base], findings: [], totals: { costUsd: 0.1, estimatedUsd: 0, promptTokens: 1, completionTokens: 1, cachedTokens: 0, requests: 1, retries: 0 }, cancelled: false, elapsedMs: 5 } },
     ];
     for (const e of events) {
       const v = toViewEvent(e, { security: { costUsd: 0.003, likelyUsd: 0.001 } });
@@ -48,7 +48,7 @@ describe('panel: pipeline events to view events', () => {
   it('adds the per-agent estimate to queued, and derives the review status from the summary', () => {
     const q = toViewEvent({ type: 'queued', reviewId: 'r', agent: 'a', title: 'A', model: 'm', output: 'findings' }, { a: { costUsd: 0.25, likelyUsd: 0.05 } });
     assert.deepEqual(q, { kind: 'queued', agent: 'a', title: 'A', model: 'm', output: 'findings', estimateUsd: 0.25, likelyUsd: 0.05 });
-    const summary = { reviewId: 'r', target: { kind: 'selection' as const, label: 'a:1-2', regions: [{ file: 'a', language: 'ts', startLine: 1, endLine: 2 }] }, findings: [], totals: { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 }, elapsedMs: 1 };
+    const summary = { reviewId: 'r', target: { kind: 'selection' as const, label: 'a:1-2', regions: [{ file: 'a', language: 'ts', startLine: 1, endLine: 2 }] }, findings: [], totals: { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0 }, elapsedMs: 1 };
     const status = (agents: AgentResult[], cancelled: boolean) => {
       const e = toViewEvent({ type: 'review-done', reviewId: 'r', summary: { ...summary, agents, cancelled } });
       return e.kind === 'review-done' ? e.status : undefined;

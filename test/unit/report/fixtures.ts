@@ -23,7 +23,7 @@ export function summary(findings: Finding[], over: Partial<ReviewSummary> = {}):
     target: fileTarget('/repo/src/db/users.py', 12),
     agents: [agent('analyst'), agent('architecture'), agent('security'), agent('coding')],
     findings,
-    totals: { costUsd: 0.004, promptTokens: 400, completionTokens: 200, cachedTokens: 0, requests: 4, retries: 0 },
+    totals: { costUsd: 0.004, estimatedUsd: 0, promptTokens: 400, completionTokens: 200, cachedTokens: 0, requests: 4, retries: 0 },
     cancelled: false,
     elapsedMs: 2000,
     ...over,
