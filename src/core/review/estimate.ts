@@ -1,5 +1,5 @@
 import { contextWindowFor } from '../agents/contextWindows';
-import { estimateCost } from '../cost/prices';
+import { estimateCost, type ListedPriceTable } from '../cost/prices';
 import type { QuorumSettings } from '../settings/schema';
 import { countTokens } from '../tokens/count';
 import { likelyOutputTokens } from './likelyOutput';
@@ -10,13 +10,13 @@ import type { AgentEstimate, ReviewEstimate, ReviewTarget } from './types';
 const INPUT_ALLOWANCE_TOKENS = 1500;
 
 /** Prompt sizes, context-window checks and the review's likely and ceiling cost, from the planned agents' messages. */
-export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget, settings: QuorumSettings, cached: (agent: PlannedAgent) => boolean): ReviewEstimate {
+export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget, settings: QuorumSettings, cached: (agent: PlannedAgent) => boolean, listed: ListedPriceTable = {}): ReviewEstimate {
   const perAgent: Record<string, AgentEstimate> = {};
   let costUsd = 0;
   let likelyUsd = 0;
   const reviewedTokens = target.regions.reduce((n, r) => n + countTokens(r.text), 0);
   for (const agent of agents) {
-    const e = estimateAgent(agent, reviewedTokens, settings, cached(agent));
+    const e = estimateAgent(agent, reviewedTokens, settings, cached(agent), listed);
     perAgent[agent.spec.id] = e;
     costUsd += e.costUsd;
     likelyUsd += e.likelyUsd;
@@ -24,12 +24,12 @@ export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget
   return { perAgent, costUsd, likelyUsd, order: agents.map((a) => a.spec.id) };
 }
 
-function estimateAgent({ spec, inputs, promptTokens: sent }: PlannedAgent, reviewedTokens: number, settings: QuorumSettings, cached: boolean): AgentEstimate {
+function estimateAgent({ spec, inputs, promptTokens: sent }: PlannedAgent, reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable): AgentEstimate {
   const promptTokens = sent + inputs.length * INPUT_ALLOWANCE_TOKENS;
   const maxCompletionTokens = settings.review.maxOutputTokens;
   const contextWindow = contextWindowFor(spec.model);
   const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
-  const priced = (completionTokens: number) => (cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens }, settings.prices).costUsd);
+  const priced = (completionTokens: number) => (cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens }, settings.prices, listed).costUsd);
   const size = promptTokens + maxCompletionTokens;
   return {
     model: spec.model,

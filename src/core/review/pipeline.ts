@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CostLedger } from '../cost/ledger';
+import type { ListedPrices } from '../cost/listedPrices';
+import { priceFor } from '../cost/prices';
 import type { Gateway } from '../gateway/types';
 import { redactSecrets } from '../prompt/secrets';
 import type { QuorumSettings } from '../settings/schema';
@@ -22,8 +24,15 @@ export interface ReviewPipelineDeps {
   cacheTtlMs?: () => number;
   /** When given, cache hits are recorded (at $0) and the cost of failed agents is read from it. */
   ledger?: CostLedger;
+  /** Prices the gateway lists in `/models` (filled by the gateway client), for models without a price. */
+  listedPrices?: ListedPrices;
   now?: () => number;
 }
+
+/** How long a gateway's listed prices are used before `/models` is read again. */
+const LISTED_PRICES_MS = 30 * 60_000;
+/** How long a review waits for `/models` when it needs a listed price. */
+const LISTED_PRICES_TIMEOUT_MS = 5_000;
 
 /** What may differ between the plan and the run: the run's own id and its cancellation. */
 export type RunOptions = Pick<ReviewOptions, 'reviewId' | 'signal'>;
@@ -47,7 +56,32 @@ export class ReviewPipeline {
    */
   estimate(target: ReviewTarget, options: ReviewOptions): ReviewPlan {
     const settings = this.deps.settings();
-    return planReview(target, options, settings, (key) => this.cached(key, settings) !== undefined);
+    const listed = this.deps.listedPrices?.for(settings.gateway.baseUrl) ?? {};
+    return planReview(target, options, settings, (key) => this.cached(key, settings) !== undefined, listed);
+  }
+
+  /**
+   * Reads the gateway's `/models` (at most once per LISTED_PRICES_MS) when a model of `plan` has no price in
+   * `quorum.prices` or the table, so that a price the gateway lists prices the estimate and the answers. True
+   * when it read the list: estimate again. A gateway without `/models` (or one that fails) leaves the model
+   * unpriced, as before. Never throws.
+   */
+  async learnPrices(plan: ReviewPlan): Promise<boolean> {
+    const listed = this.deps.listedPrices;
+    if (!listed) return false;
+    const baseUrl = plan.settings.gateway.baseUrl;
+    const models = plan.agents.flatMap(({ spec }) => (spec.fallbackModel ? [spec.model, spec.fallbackModel] : [spec.model]));
+    if (models.every((m) => priceFor(m, plan.settings.prices, listed.for(baseUrl)) !== undefined)) return false;
+    const at = listed.learnedAt(baseUrl);
+    if (at !== undefined && this.now() - at < LISTED_PRICES_MS) return false;
+    try {
+      const signal = plan.options.signal;
+      await this.deps.gateway.listModels({ signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS)]) : AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS) });
+      return true;
+    } catch {
+      listed.learn(baseUrl, []); // no list from this gateway: not asked again for a while
+      return false;
+    }
   }
 
   /** Sends `plan`; `at` gives the run its id and signal when they were not known as it was planned. */

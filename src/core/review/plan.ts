@@ -8,6 +8,7 @@ import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 import { countChatTokens } from '../tokens/count';
 import { cacheKey } from './cache';
 import { ReviewConfigError } from './errors';
+import type { ListedPriceTable } from '../cost/prices';
 import { estimateOf } from './estimate';
 import type { ReviewEstimate, ReviewOptions, ReviewTarget } from './types';
 
@@ -43,7 +44,7 @@ export interface ReviewPlan {
 }
 
 /** Plans `target`: throws a `ReviewConfigError` when there is nothing to review or the agents are misconfigured. */
-export function planReview(target: ReviewTarget, options: ReviewOptions, configured: QuorumSettings, isCached: (key: string) => boolean): ReviewPlan {
+export function planReview(target: ReviewTarget, options: ReviewOptions, configured: QuorumSettings, isCached: (key: string) => boolean, listed: ListedPriceTable = {}): ReviewPlan {
   checkTarget(target);
   const projectAgents = options.prompt?.projectAgents ?? [];
   // The repository's own agents join the configured custom agents (and are checked the same way).
@@ -60,7 +61,7 @@ export function planReview(target: ReviewTarget, options: ReviewOptions, configu
     if (inputs.length === 0) planned.cacheKey = keyFor(planned, { target, settings, language }, planned.messages);
     return planned;
   });
-  const estimate = estimateOf(agents, target, settings, (a) => a.cacheKey !== undefined && !options.noCache && isCached(a.cacheKey));
+  const estimate = estimateOf(agents, target, settings, (a) => a.cacheKey !== undefined && !options.noCache && isCached(a.cacheKey), listed);
   return { target, options, settings, language, agents, estimate };
 }
 

@@ -121,6 +121,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     let plan: ReviewPlan;
     try {
       plan = this.deps.pipeline.estimate(shaped.target, base);
+      // A model without a price in quorum.prices or the table may have one in the gateway's /models list.
+      if (await this.deps.pipeline.learnPrices(plan)) plan = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
