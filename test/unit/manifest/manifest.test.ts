@@ -116,4 +116,20 @@ describe('package.json manifest', () => {
     }
     assert.deepEqual(wrong, []);
   });
+
+  it("has no made-up repository URL; the README's images are relative, exist, and are packed in the .vsix as they are", () => {
+    const pkg = readJson('package.json') as { repository?: unknown; scripts: Record<string, string> };
+    assert.equal(pkg.repository, undefined, 'no placeholder repository: vsce would rewrite the README links to it');
+    assert.match(pkg.scripts.package ?? '', /--no-rewrite-relative-links/);
+    assert.match(pkg.scripts.package ?? '', /--allow-missing-repository/);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+    assert.ok(images.length > 0);
+    const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8');
+    for (const src of images) {
+      assert.doesNotMatch(src, /^[a-z]+:/i, `${src} is relative`);
+      assert.ok(statSync(join(root, src)).size < 200_000, `${src} exists and is small`);
+      assert.ok(ignore.split('\n').includes(`!${src.replace(/[^/]+$/, '*.jpg')}`), `${src} is let into the package`);
+    }
+  });
 });
