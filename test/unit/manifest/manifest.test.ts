@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureBuilt } from '../cli/ensureBuilt';
 import { CONTRIBUTED_COMMANDS, REVIEW_RUNNING_CONTEXT } from '../../../src/vscode/commands';
 import { DESCRIPTIVE_KEYS, settingLeaves, type JsonSchema } from './settingsJsonSchema';
 
@@ -131,5 +132,16 @@ describe('package.json manifest', () => {
       assert.ok(statSync(join(root, src)).size < 200_000, `${src} exists and is small`);
       assert.ok(ignore.split('\n').includes(`!${src.replace(/[^/]+$/, '*.jpg')}`), `${src} is let into the package`);
     }
+  });
+
+  it('ships the TypeScript parser as its own file, required when a fix is checked, so activation loads a small bundle', function () {
+    this.timeout(120_000);
+    ensureBuilt();
+    const extension = readFileSync(join(root, 'dist', 'extension.js'), 'utf8');
+    assert.match(extension, /require\("\.\/typescript\.js"\)/);
+    assert.ok(!extension.includes('function transpileModule('), 'the parser is not inside extension.js');
+    const ts = require(join(root, 'dist', 'typescript.js')) as { transpileModule?: unknown };
+    assert.equal(typeof ts.transpileModule, 'function');
+    assert.ok(readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n').includes('!dist/typescript.js'));
   });
 });
