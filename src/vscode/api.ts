@@ -8,6 +8,8 @@ import type { Prompter } from './prompter';
 import type { ReviewController } from './review/reviewController';
 import type { SettingsService } from './settings';
 import type { SentPreview } from './privacy/whatWillBeSent';
+import type { ComparePanel } from './compare/comparePanel';
+import type { MeasuredModels } from './compare/measuredModels';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -31,6 +33,8 @@ export interface QuorumApi {
   usePrompter(prompter: Prompter | undefined): void;
   /** "Show What Will Be Sent" for any target (a changes review previews its regions through it). */
   sent: SentPreview;
+  /** "Compare Models…": its page (the figures shown, the messages it accepts) and the measured figures kept per agent × model. */
+  compare: { panel: ComparePanel; measured: MeasuredModels };
   /** Overrides whether the workspace counts as trusted (tests; `undefined` restores VS Code's answer). */
   useWorkspaceTrust(trusted: boolean | undefined): void;
 }

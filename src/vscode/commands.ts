@@ -13,6 +13,7 @@ export const Commands = {
   showCost: 'quorum.showCost',
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
+  compareModels: 'quorum.compareModels',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -12,6 +12,10 @@ import { FindingCodeActions } from './findings/codeActions';
 import { FindingStore } from './findings/findingStore';
 import { FixService } from './findings/fixes';
 import { ProjectDismissals } from './findings/projectDismissals';
+import { CompareModels } from './compare/compareModels';
+import { ComparePanel } from './compare/comparePanel';
+import { MeasuredModels } from './compare/measuredModels';
+import { BudgetGuard } from './review/budgetGuard';
 import { ApiKeyCommands } from './gateway/apiKeyCommands';
 import { createQuorumLog, type QuorumLog } from './log';
 import { ModelSwitcher } from './models/switchModel';
@@ -63,12 +67,19 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const store = new FindingStore();
   const fixes = new FixService(store, prompter);
   const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
-  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log);
+  const measured = new MeasuredModels(context.globalState);
+  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, () => measured.all());
   const shaper = new PromptShaper(settings, prompter, log);
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
   const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals });
   const panels = new ReviewPanels(context, { log, actions: controller });
+  const comparePanel = new ComparePanel(context.extensionUri, log, (agent, model) => switcher.useModel(agent, model));
+  const compare = new CompareModels({
+    settings, gateway: () => gateway, ledger, prompter, keys: keyCommands, log, measured, panel: comparePanel,
+    budget: new BudgetGuard(settings, ledger, monthly, prompter),
+    corpusDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
+  });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
 
@@ -82,6 +93,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     controller,
     panels,
     sent,
+    comparePanel,
+    measured,
     vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
     vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
     vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
@@ -94,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
     vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
     vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
+    vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
     vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
     vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
@@ -116,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     logUri: context.logUri,
     usePrompter: (p) => prompter.use(p),
     sent,
+    compare: { panel: comparePanel, measured },
     useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
   };
 }
