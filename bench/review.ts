@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger });
       const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger });
       const started = performance.now();
-      const summary = await pipeline.run(target, { language: 'en', noCache: true }, () => undefined);
+      const summary = await pipeline.run(pipeline.estimate(target, { language: 'en', noCache: true }), () => undefined);
       const makespanMs = Math.round(performance.now() - started);
       gateway.dispose();
       const failed = summary.agents.filter((a) => a.status !== 'ok').map((a) => a.agent);

@@ -1,5 +1,6 @@
 import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
 import { formatUsd } from '../shared/format';
+import { terminalText } from '../shared/untrustedText';
 import { escapeInline, fence } from '../shared/reviewMarkdown';
 
 /** Human-readable results: plain text for terminals and logs, Markdown for PR comments and job summaries. */
@@ -16,8 +17,11 @@ function agentLine(r: AgentResult): string {
   const state = r.status === 'ok' ? (r.cached ? 'ok (cached)' : 'ok') : r.status === 'cancelled' ? 'cancelled' : `failed: ${r.error?.code ?? 'error'}`;
   const n = r.findings.length;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : `, ${n} finding${n === 1 ? '' : 's'}`;
-  return `${r.agent} (${r.model}): ${state}${what}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
+  return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
 }
+
+/** Model output, gateway messages and file names in a terminal: no escape sequences, bidi controls shown. */
+const tt = terminalText;
 
 function indent(text: string, by = '    '): string {
   return text.split('\n').map((l) => (l ? by + l : l)).join('\n');
@@ -61,17 +65,18 @@ export function formatText(s: ReviewSummary): string {
   else {
     out.push(`Findings (${s.findings.length}):`);
     for (const f of s.findings) {
-      out.push(`  ${f.file}:${lines(f)} [${f.severity}] ${f.title}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}${f.outsideChanges ? ', outside the changes' : ''}`);
-      if (f.explanation) out.push(indent(f.explanation));
-      if (f.suggestion !== undefined) out.push('    Suggested replacement:', indent(f.suggestion, '      | '));
+      out.push(`  ${tt(f.file)}:${lines(f)} [${f.severity}] ${tt(f.title)}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}${f.outsideChanges ? ', outside the changes' : ''}`);
+      if (f.explanation) out.push(indent(tt(f.explanation)));
+      if (f.advice) out.push('    Advice:', indent(tt(f.advice), '      '));
+      if (f.suggestion !== undefined) out.push('    Suggested replacement:', indent(tt(f.suggestion), '      | '));
     }
     out.push('');
   }
   for (const a of s.agents) {
-    if (a.status === 'ok' && a.unparsed && a.text.trim()) out.push(`${a.title} (answer kept as text):`, indent(a.text.trim(), '  '), '');
+    if (a.status === 'ok' && a.unparsed && a.text.trim()) out.push(`${a.title} (answer kept as text):`, indent(tt(a.text.trim()), '  '), '');
     const replacements = replacementsOf(s, a);
-    for (const r of replacements) out.push(`Improved code from ${a.agent} (${r.where}):`, indent(r.code, '  | '), '');
-    if (replacements.length > 0 && a.rationale) out.push('Rationale:', indent(a.rationale, '  '), '');
+    for (const r of replacements) out.push(`Improved code from ${a.agent} (${tt(r.where)}):`, indent(tt(r.code), '  | '), '');
+    if (replacements.length > 0 && a.rationale) out.push('Rationale:', indent(tt(a.rationale), '  '), '');
   }
   out.push(totalsLine(s));
   return out.join('\n') + '\n';

@@ -17,6 +17,8 @@ export const jsonFindingSchema = z.strictObject({
   agents: z.array(z.string()).min(1),
   confidence: z.number().min(0).max(1),
   suggestion: z.string().optional(),
+  /** How to fix it, in words (never pasted as code; `suggestion` is the replacement code). */
+  advice: z.string().optional(),
   cwe: z.string().regex(/^CWE-\d+$/).optional(),
   clamped: z.literal(true).optional(),
   outsideChanges: z.literal(true).optional(),
@@ -91,6 +93,7 @@ function jsonFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typeof js
     agents: [...f.agents],
     confidence: f.confidence,
     ...(f.suggestion !== undefined ? { suggestion: f.suggestion } : {}),
+    ...(f.advice !== undefined ? { advice: f.advice } : {}),
     ...(f.cwe ? { cwe: f.cwe } : {}),
     ...(f.clamped ? { clamped: true as const } : {}),
     ...(f.outsideChanges ? { outsideChanges: true as const } : {}),

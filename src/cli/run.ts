@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
+import { ListedPrices } from '../core/cost/listedPrices';
 import { createGateway } from '../core/gateway/client';
 import { redact } from '../core/util/redact';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
@@ -169,14 +170,15 @@ export async function runCli(io: CliIo): Promise<number> {
   target = shaped.target;
   if (changes) changes = withShapedTarget(changes, shaped.target);
 
-  const ledger = new CostLedger(() => settings.prices);
-  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
+  const listedPrices = new ListedPrices();
+  const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
+  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger, listedPrices });
   // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
   const cache = args.noCache || args.cacheTtl === 0
     ? undefined
     : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(io.env), secrets: [key, ...urlSecrets(baseUrl)] });
   const cacheTtlMs = args.cacheTtl * 60_000;
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger });
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
   const options = {
     language,
@@ -240,7 +242,10 @@ export async function runCli(io: CliIo): Promise<number> {
       }
       return EXIT.ok;
     }
-    const estimate = estimateChanges(pipeline, plan, options);
+    let planned = estimateChanges(pipeline, plan, options);
+    // A model the price table does not know may be priced in the gateway's /models list.
+    if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = estimateChanges(pipeline, plan, options);
+    const { estimate } = planned;
     const rules = rulesReport(shaped.prompt, estimate.order);
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
@@ -251,7 +256,7 @@ export async function runCli(io: CliIo): Promise<number> {
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window; lower quorum.changes.batchTokens`);
     }
-    const summary = await runChanges(pipeline, plan, options, progress.onEvent);
+    const summary = await runChanges(pipeline, planned, progress.onEvent);
     progress.close();
     const interrupted = io.signal.aborted;
     if (interrupted) progress.line('interrupted; printing what finished');
@@ -264,7 +269,9 @@ export async function runCli(io: CliIo): Promise<number> {
       io.stdout.write(scrub(renderWhatWillBeSent(data)) + '\n');
       return EXIT.ok;
     }
-    const estimate = pipeline.estimate(target, options);
+    let planned = pipeline.estimate(target, options);
+    if (await pipeline.learnPrices(planned)) planned = pipeline.estimate(target, options);
+    const { estimate } = planned;
     const rules = rulesReport(shaped.prompt, estimate.order);
     if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
     if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
@@ -273,7 +280,7 @@ export async function runCli(io: CliIo): Promise<number> {
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }
-    const summary = await pipeline.run(target, options, progress.onEvent);
+    const summary = await pipeline.run(planned, progress.onEvent);
     progress.close();
     if (cache && cache.stats.writeErrors > 0) progress.line(`could not write ${cache.stats.writeErrors} answer(s) to the cache in ${cache.folder}; the review is not affected`);
     const interrupted = io.signal.aborted;

@@ -10,7 +10,10 @@
  *   validation messages. VS Code renders `[label](https://…|command:…|file:…)` there as a clickable link and
  *   knows no backslash escapes, so the link syntax itself is broken.
  * - `escapeIcons`: quick pick labels, descriptions and details, status bar text (`$(name)` renders an icon).
+ * - `terminalText`: plain text for a terminal or a log file (the CLI's text output).
  */
+
+import { revealBidi } from './bidi';
 
 /** Every ASCII punctuation character: CommonMark lets each of them be backslash-escaped. */
 const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
@@ -40,3 +43,16 @@ export function escapeIcons(text: string): string {
   return text.replace(/(\\?)\$\(/g, (m, slash: string) => (slash ? m : '\\$('));
 }
 
+
+/** C0 controls but tab and newline, DEL, and C1 controls: ESC starts terminal escape sequences (colours, titles, OSC 8 links). */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * Plain text for a terminal: control characters that a terminal would act on (ESC sequences that recolour,
+ * retitle, hide text or make links; carriage returns that overwrite a line) and bidi controls are shown as
+ * visible `<U+001B>` tokens. Line breaks (`\r\n` too) and tabs are kept.
+ */
+export function terminalText(text: string): string {
+  const codePoint = (c: string) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
+  return revealBidi(text.replace(/\r\n/g, '\n').replace(TERMINAL_CONTROL, codePoint));
+}

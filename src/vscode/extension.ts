@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CostLedger } from '../core/cost/ledger';
+import { ListedPrices } from '../core/cost/listedPrices';
 import { createGateway, type GatewayLogger } from '../core/gateway/client';
 import { ReviewCache } from '../core/review/cache';
 import { ReviewPipeline } from '../core/review/pipeline';
@@ -54,14 +55,16 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const leaves = Object.keys((context.extension.packageJSON as { contributes?: { configuration?: { properties?: object } } }).contributes?.configuration?.properties ?? {});
   const settings = new SettingsService(leaves, log, prompter);
   const keys = new ApiKeyStore(context.secrets, redactor);
-  const ledger = new CostLedger(() => settings.current.prices);
+  const listedPrices = new ListedPrices();
+  const ledger = new CostLedger(() => settings.current.prices, () => listedPrices.for(settings.current.gateway.baseUrl));
   const gateway = createGateway({
     settings: () => settings.current,
     apiKey: () => keys.get(settings.current.gateway.baseUrl),
     ledger,
+    listedPrices,
     logger: gatewayLogger(log),
   });
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger });
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });
   const monthly = new MonthlySpend(context.globalState);
   const cost = new CostController(ledger, monthly, settings, prompter);
   const store = new FindingStore();

@@ -17,7 +17,7 @@ const COMMAND_LINK = '[gpt-4.2](command:quorum.resetCost)';
 const ICON_ID = '$(zap)gpt-4.2-icon';
 
 function totals(): CostTotals {
-  return { costUsd: 0.01, estimatedUsd: 0, promptTokens: 10, completionTokens: 5, cachedTokens: 0, requests: 1, retries: 0, unpriced: 0 };
+  return { costUsd: 0.01, estimatedUsd: 0, promptTokens: 10, completionTokens: 5, cachedTokens: 0, requests: 1, retries: 0, unpriced: 0, listedUsd: 0 };
 }
 
 describe('untrusted text in notifications, tooltips and quick picks (link, image and command syntax)', function () {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sumUsage } from '../cost/usage';
 import { mergeFindings } from '../review/merge';
-import type { ReviewPipeline } from '../review/pipeline';
+import type { ReviewPipeline, RunOptions } from '../review/pipeline';
+import type { ReviewPlan } from '../review/plan';
 import { targetInfo } from '../review/target';
 import { estimatedPart, zeroTotals } from '../review/totals';
 import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTotals } from '../review/types';
@@ -68,9 +69,17 @@ function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
   };
 }
 
-/** The estimate of every batch together: prompts and costs add up; a batch too large for a model is reported. */
-export function estimateChanges(pipeline: ReviewPipeline, plan: ChangesPlan, options: ReviewOptions): ReviewEstimate & { requests: number } {
-  const estimates = plan.batches.map((b) => pipeline.estimate(b, options));
+/** A changes review planned once: each batch's review plan, and the estimate of every batch together. */
+export interface PlannedChanges {
+  changes: ChangesPlan;
+  batches: ReviewPlan[];
+  estimate: ReviewEstimate & { requests: number };
+}
+
+/** Plans every batch: prompts and costs add up; a batch too large for a model is reported. */
+export function estimateChanges(pipeline: ReviewPipeline, changes: ChangesPlan, options: ReviewOptions): PlannedChanges {
+  const batches = changes.batches.map((b) => pipeline.estimate(b, options));
+  const estimates = batches.map((b) => b.estimate);
   const order = estimates[0]?.order ?? [];
   const perAgent: Record<string, AgentEstimate> = {};
   for (const e of estimates) {
@@ -88,23 +97,30 @@ export function estimateChanges(pipeline: ReviewPipeline, plan: ChangesPlan, opt
       if (a.tooLarge && (!prev.tooLarge || a.tooLarge.size > prev.tooLarge.size)) prev.tooLarge = a.tooLarge;
     }
   }
-  return {
+  const estimate = {
     perAgent,
     order,
     costUsd: estimates.reduce((n, e) => n + e.costUsd, 0),
     likelyUsd: estimates.reduce((n, e) => n + e.likelyUsd, 0),
     requests: estimates.reduce((n, e) => n + e.order.length, 0),
   };
+  return { changes, batches, estimate };
 }
 
-export async function runChanges(pipeline: ReviewPipeline, plan: ChangesPlan, options: ReviewOptions, onEvent: (e: ReviewEvent) => void): Promise<ReviewSummary> {
-  const reviewId = options.reviewId ?? randomUUID();
+/** Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal. */
+export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChanges, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
+  const { batches, changes } = planned;
+  const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
   const summaries = await Promise.all(
-    plan.batches.map((batch, i) =>
-      pipeline.run(batch, { ...options, reviewId: plan.batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }, (e) => {
-        if (e.type !== 'review-done') onEvent(rewrite(e, i, reviewId));
-      }),
+    batches.map((batch, i) =>
+      pipeline.run(
+        batch,
+        (e) => {
+          if (e.type !== 'review-done') onEvent(rewrite(e, i, reviewId));
+        },
+        { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId },
+      ),
     ),
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
@@ -112,7 +128,7 @@ export async function runChanges(pipeline: ReviewPipeline, plan: ChangesPlan, op
   const zero = zeroTotals();
   const summary: ReviewSummary = {
     reviewId,
-    target: targetInfo(plan.target),
+    target: targetInfo(changes.target),
     agents,
     findings: mergeFindings(agents.flatMap((a) => a.findings)),
     totals: summaries.reduce((t, s) => addTotals(t, s.totals), zero),

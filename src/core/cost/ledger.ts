@@ -1,6 +1,6 @@
 import type { CostSource, RequestTag, Usage } from '../gateway/types';
-import type { PriceOverrides } from './prices';
-import { priceAttempt } from './pricing';
+import type { ListedPriceTable, PriceOverrides } from './prices';
+import { priceAttempt, type PricedBy } from './pricing';
 import { addUsage, cleanUsage, zeroUsage } from './usage';
 
 /** One HTTP attempt as the gateway client (or a result cache) reports it to the ledger. */
@@ -33,8 +33,8 @@ export interface LedgerEntry {
   usage: Usage;
   costUsd: number;
   costSource: CostSource;
-  /** Who set the price: the gateway (`usage.cost`), the price table, or nobody (unknown model: cost 0). */
-  pricedBy: 'gateway' | 'table' | 'none';
+  /** Who set the price: the gateway (`usage.cost`), the price table, the gateway's `/models` list, or nobody (unknown model: cost 0). */
+  pricedBy: PricedBy;
   outcome: 'ok' | 'failed';
   requestId?: string;
 }
@@ -52,6 +52,8 @@ export interface CostTotals {
   retries: number;
   /** Attempts whose model had no price (their cost is 0 and unknown). */
   unpriced: number;
+  /** The part of costUsd priced at the gateway's listed prices (`/models`), not Quorum's table. */
+  listedUsd: number;
 }
 
 export interface LedgerTotals {
@@ -63,7 +65,7 @@ export interface LedgerTotals {
 export type LedgerListener = (totals: LedgerTotals, entry: LedgerEntry | undefined) => void;
 
 function emptyTotals(): CostTotals {
-  return { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0, unpriced: 0 };
+  return { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0, unpriced: 0, listedUsd: 0 };
 }
 
 /** Agent key for requests without a tag. */
@@ -79,7 +81,11 @@ export class CostLedger {
   private listeners = new Set<LedgerListener>();
   private seq = 0;
 
-  constructor(private readonly prices: () => PriceOverrides = () => ({})) {}
+  constructor(
+    private readonly prices: () => PriceOverrides = () => ({}),
+    /** The prices the current gateway lists in `/models`, for models that neither `quorum.prices` nor the table knows. */
+    readonly listedPrices: () => ListedPriceTable = () => ({}),
+  ) {}
 
   /** Prices and stores one attempt; returns the entry, or undefined when `key` was already recorded. */
   record(rec: AttemptRecord): LedgerEntry | undefined {
@@ -88,7 +94,7 @@ export class CostLedger {
       this.keys.add(rec.key);
     }
     const usage = rec.cached ? zeroUsage() : cleanUsage(rec.usage);
-    const { costUsd, costSource, pricedBy } = priceAttempt({ model: rec.model, usage, usageSource: rec.usageSource, reportedCostUsd: rec.reportedCostUsd, cached: rec.cached }, this.prices());
+    const { costUsd, costSource, pricedBy } = priceAttempt({ model: rec.model, usage, usageSource: rec.usageSource, reportedCostUsd: rec.reportedCostUsd, cached: rec.cached }, this.prices(), this.listedPrices());
     const entry: LedgerEntry = {
       seq: ++this.seq,
       at: Date.now(),
@@ -162,4 +168,5 @@ function add(t: CostTotals, e: LedgerEntry): void {
     else t.retries += 1;
   }
   if (e.pricedBy === 'none') t.unpriced += 1;
+  if (e.pricedBy === 'list') t.listedUsd += e.costUsd;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceOverrides } from './prices';
+import { DEFAULT_PRICES, priceFor, type ListedPriceTable, type ModelPrice, type PriceLookup, type PriceOverrides } from './prices';
 
 /**
  * The models offered by "Switch Model…": the gateway's `/models` merged with the price table and the
@@ -7,6 +7,8 @@ import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceOverrides } from '
 export interface ModelChoice {
   id: string;
   price?: ModelPrice;
+  /** Where the price comes from: `quorum.prices`, Quorum's table, or the gateway's `/models` list. */
+  priceSource?: PriceLookup['source'];
   /** Listed by the gateway's `/models` (false: only known from the price table or settings). */
   listed: boolean;
   current: boolean;
@@ -17,6 +19,8 @@ export interface ModelChoice {
 export interface ModelChoiceInput {
   /** Ids from `/models`, or undefined when it could not be listed. */
   gatewayModels: readonly string[] | undefined;
+  /** Prices the gateway listed with its models (used for models that the settings and the table do not price). */
+  listedPrices?: ListedPriceTable;
   overrides: PriceOverrides;
   /** The model(s) currently set for the chosen agent(s). */
   current: readonly string[];
@@ -33,13 +37,10 @@ export function buildModelChoices(input: ModelChoiceInput): ModelChoice[] {
   }
   const suggestions = new Set(input.suggestions ?? []);
   const current = new Set(input.current);
-  const out = [...ids].map((id) => ({
-    id,
-    price: priceFor(id, input.overrides)?.price,
-    listed: listed.has(id),
-    current: current.has(id),
-    suggested: suggestions.has(id),
-  }));
+  const out = [...ids].map((id): ModelChoice => {
+    const lookup = priceFor(id, input.overrides, input.listedPrices);
+    return { id, price: lookup?.price, priceSource: lookup?.source, listed: listed.has(id), current: current.has(id), suggested: suggestions.has(id) };
+  });
   const rank = (c: ModelChoice): number => (c.suggested ? 0 : c.current ? 1 : 2);
   return out.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
 }

@@ -41,11 +41,15 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = Object.freez
 
 export type PriceOverrides = Readonly<Record<string, PriceSettings>>;
 
+/** Prices a gateway listed in its `/models` answer, by model id ($ per million tokens). */
+export type ListedPriceTable = Readonly<Record<string, ModelPrice>>;
+
 export interface PriceLookup {
   price: ModelPrice;
   /** The table key that matched (`gpt-4.1` for `openai/gpt-4.1-2025-04-14`). */
   matched: string;
-  source: 'settings' | 'default';
+  /** `quorum.prices`, Quorum's table, or the gateway's `/models` list. */
+  source: 'settings' | 'default' | 'listed';
 }
 
 const overridesSchema = z.record(z.string(), priceSchema);
@@ -91,10 +95,11 @@ function prefixIn(tables: readonly Readonly<Record<string, ModelPrice>>[], model
 
 /**
  * The price of a model: its exact id in the settings overrides (validated; invalid entries are ignored), then
- * in the default table, then the longest prefix in either (settings first on a tie). `undefined` when neither
- * knows the model.
+ * in the default table, then the longest prefix in either when it is the overrides', then the price the gateway
+ * lists for exactly that id in its `/models`, then that longest prefix of the default table. `undefined` when
+ * none knows the model.
  */
-export function priceFor(model: string, overrides: PriceOverrides = {}): PriceLookup | undefined {
+export function priceFor(model: string, overrides: PriceOverrides = {}, listed: ListedPriceTable = {}): PriceLookup | undefined {
   const parsed = overridesSchema.safeParse(overrides);
   const valid: Record<string, ModelPrice> = {};
   if (parsed.success) for (const [k, v] of Object.entries(parsed.data)) valid[k] = normalise(v);
@@ -109,8 +114,12 @@ export function priceFor(model: string, overrides: PriceOverrides = {}): PriceLo
   if (exactSettings) return { ...exactSettings, source: 'settings' };
   const exactDefault = exactIn(DEFAULT_PRICES, model);
   if (exactDefault) return { ...exactDefault, source: 'default' };
+  // The user's own prices win over the gateway's list; the gateway's list wins over a guess from a prefix.
   const prefix = prefixIn([valid, DEFAULT_PRICES], model);
-  if (prefix) return { matched: prefix.matched, price: prefix.price, source: prefix.table === 0 ? 'settings' : 'default' };
+  if (prefix && prefix.table === 0) return { matched: prefix.matched, price: prefix.price, source: 'settings' };
+  const listedPrice = Object.hasOwn(listed, model) ? listed[model] : undefined;
+  if (listedPrice) return { matched: model, price: listedPrice, source: 'listed' };
+  if (prefix) return { matched: prefix.matched, price: prefix.price, source: 'default' };
   return undefined;
 }
 
@@ -134,14 +143,16 @@ export interface CostEstimateResult {
   /** False when the model has no price: the figure is then 0 and should be shown as unknown. */
   priced: boolean;
   price?: ModelPrice;
+  /** Where the price came from. */
+  source?: PriceLookup['source'];
 }
 
 /**
  * Cost of a request from token counts (a pre-send estimate: prompt tokens counted, completion tokens at
  * `max_tokens`; or usage after the fact).
  */
-export function estimateCost(model: string, tokens: TokenCounts | Usage, overrides: PriceOverrides = {}): CostEstimateResult {
-  const lookup = priceFor(model, overrides);
+export function estimateCost(model: string, tokens: TokenCounts | Usage, overrides: PriceOverrides = {}, listed: ListedPriceTable = {}): CostEstimateResult {
+  const lookup = priceFor(model, overrides, listed);
   if (!lookup) return { costUsd: 0, priced: false };
-  return { costUsd: costOf(lookup.price, tokens), priced: true, price: lookup.price };
+  return { costUsd: costOf(lookup.price, tokens), priced: true, price: lookup.price, source: lookup.source };
 }

@@ -1,5 +1,5 @@
 import type { CostSource, Usage } from '../gateway/types';
-import { estimateCost, type PriceOverrides } from './prices';
+import { estimateCost, type ListedPriceTable, type PriceOverrides } from './prices';
 import { totalTokens } from './usage';
 
 /**
@@ -21,17 +21,22 @@ export interface AttemptToPrice {
 export interface AttemptPrice {
   costUsd: number;
   costSource: CostSource;
-  /** Who set the price: the gateway, the price table, or nobody (a model without a price). */
-  pricedBy: 'gateway' | 'table' | 'none';
+  /**
+   * Who set the price: the gateway (its `usage.cost`), Quorum's table or `quorum.prices`, the gateway's
+   * `/models` list, or nobody (a model without a price).
+   */
+  pricedBy: PricedBy;
 }
 
-export function priceAttempt(a: AttemptToPrice, overrides: PriceOverrides): AttemptPrice {
+export type PricedBy = 'gateway' | 'table' | 'list' | 'none';
+
+export function priceAttempt(a: AttemptToPrice, overrides: PriceOverrides, listed: ListedPriceTable = {}): AttemptPrice {
   if (a.cached) return { costUsd: 0, costSource: 'cached', pricedBy: 'table' };
   const reported = a.reportedCostUsd;
   if (typeof reported === 'number' && Number.isFinite(reported) && reported >= 0) return { costUsd: reported, costSource: 'reported', pricedBy: 'gateway' };
   if (totalTokens(a.usage) === 0) return { costUsd: 0, costSource: 'none', pricedBy: 'table' };
   const costSource: CostSource = a.usageSource === 'estimated' ? 'estimated' : 'usage';
-  const priced = estimateCost(a.model, a.usage, overrides);
-  if (priced.priced) return { costUsd: priced.costUsd, costSource, pricedBy: 'table' };
+  const priced = estimateCost(a.model, a.usage, overrides, listed);
+  if (priced.priced) return { costUsd: priced.costUsd, costSource, pricedBy: priced.source === 'listed' ? 'list' : 'table' };
   return { costUsd: 0, costSource, pricedBy: 'none' };
 }

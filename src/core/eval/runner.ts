@@ -122,7 +122,7 @@ export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly Eval
     let likelyUsd = 0;
     let priced = true;
     for (const c of corpus.cases) {
-      const e = pipeline.estimate(caseTarget(c), { agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language });
+      const e = pipeline.estimate(caseTarget(c), { agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language }).estimate;
       const agent = e.perAgent[run.agent];
       costUsd += e.costUsd;
       likelyUsd += e.likelyUsd;
@@ -148,11 +148,8 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   const one = async (runIndex: number, run: EvalRunSpec, c: EvalCase): Promise<void> => {
     if (signal?.aborted) return;
     const reviewId = `eval-${randomUUID()}`;
-    const summary = await pipeline.run(
-      caseTarget(c),
-      { reviewId, agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language: options.language, ...(signal ? { signal } : {}) },
-      () => undefined,
-    );
+    const plan = pipeline.estimate(caseTarget(c), { reviewId, agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language: options.language, ...(signal ? { signal } : {}) });
+    const summary = await pipeline.run(plan, () => undefined);
     const result = summary.agents.find((a) => a.agent === run.agent);
     const costUsd = deps.ledger.entries({ reviewId, agent: run.agent }).reduce((s, e) => s + e.costUsd, 0);
     const span = timed.spans.get(reviewId);

@@ -29,7 +29,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   const connection = new Connection(options.apiKey, options.logger);
   const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs);
   const slots = new Slots(options.settings().limits.maxConcurrent);
-  const models = new ModelDirectory(connection, stats, tuning.modelsCacheMs);
+  const models = new ModelDirectory(connection, stats, tuning.modelsCacheMs, (baseUrl, list) => options.listedPrices?.learn(baseUrl, list));
   const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, noResponseFormat: new Set() };
   const disposeController = new AbortController();
 

@@ -14,6 +14,8 @@ export class ModelDirectory {
     private readonly connection: Connection,
     private readonly stats: GatewayStats,
     private readonly cacheMs: number,
+    /** Told every list read, with the gateway it came from (the listed prices learn from it). */
+    private readonly onListed: (baseUrl: string, models: readonly ModelInfo[]) => void = () => undefined,
   ) {}
 
   async fetch(settings: QuorumSettings, key: string, signal: AbortSignal): Promise<ModelInfo[]> {
@@ -36,6 +38,7 @@ export class ModelDirectory {
     const out = parseModels(json);
     if (!out) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
     this.cache = { at: Date.now(), baseUrl: settings.gateway.baseUrl, ids: out.map((m) => m.id) };
+    this.onListed(settings.gateway.baseUrl, out);
     return out;
   }
 

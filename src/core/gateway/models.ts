@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseListedPrice } from '../cost/listedPrices';
 import type { ModelInfo } from './types';
 
 /** Reading a gateway's `/models` answer: OpenAI's `{data: [...]}`, a `{models: [...]}` or a bare list of ids or objects. */
@@ -26,6 +27,8 @@ export function parseModels(json: unknown): ModelInfo[] | undefined {
     if (m.data.owned_by) info.ownedBy = m.data.owned_by;
     const ctx = m.data.context_window ?? m.data.context_length;
     if (ctx) info.contextWindow = ctx;
+    const price = parseListedPrice(raw);
+    if (price) info.price = price;
     out.push(info);
   }
   return out;

@@ -1,4 +1,5 @@
 import type { CostLedger } from '../cost/ledger';
+import type { ListedPrices } from '../cost/listedPrices';
 import type { QuorumSettings } from '../settings/schema';
 
 /** What the gateway client is built from, what it can be tuned with, and what it counts. */
@@ -53,6 +54,8 @@ export interface GatewayOptions {
   settings: () => QuorumSettings;
   apiKey: () => Promise<string | undefined> | string | undefined;
   ledger?: CostLedger;
+  /** Learns the prices listed in every `/models` answer the client reads. */
+  listedPrices?: ListedPrices;
   logger?: GatewayLogger;
   tuning?: Partial<GatewayTuning>;
 }

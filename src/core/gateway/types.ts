@@ -3,6 +3,8 @@
  * `Gateway` per extension host (and per CLI run).
  */
 
+import type { ModelPrice } from '../cost/prices';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -133,6 +135,8 @@ export interface ModelInfo {
   id: string;
   ownedBy?: string;
   contextWindow?: number;
+  /** The price the gateway lists for the model, $ per million tokens (only when it makes sense). */
+  price?: ModelPrice;
 }
 
 /** A failed attempt that the client is about to try again (same model), or a switch to the fallback model. */

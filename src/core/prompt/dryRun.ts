@@ -4,8 +4,8 @@ import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
 import { rulesReport, type RulesOff, type ShapedReview } from './shape';
 
 /**
- * Everything a review would send, computed without sending: the pipeline's own messages for each agent (the
- * same function builds them for a real review), its estimate, the rules and the redactions.
+ * Everything a review would send, computed without sending: the pipeline's plan of the review (the messages a
+ * real review sends, planned by the same function) and its estimate, the rules and the redactions.
  */
 export function whatWillBeSent(
   pipeline: ReviewPipeline,
@@ -14,9 +14,8 @@ export function whatWillBeSent(
   gateway: { baseUrl: string; redactSecrets: boolean; rulesOff?: RulesOff },
 ): WhatWillBeSent {
   const opts: ReviewOptions = { ...options, prompt: shaped.prompt };
-  const estimate = pipeline.estimate(shaped.target, opts);
-  const preview = pipeline.preview(shaped.target, opts);
-  const rules = rulesReport(shaped.prompt, preview.map((p) => p.agent));
+  const { estimate, agents } = pipeline.estimate(shaped.target, opts);
+  const rules = rulesReport(shaped.prompt, estimate.order);
   const first = shaped.target.regions[0];
   let host: string;
   try {
@@ -36,17 +35,17 @@ export function whatWillBeSent(
     redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })),
     redactionOff: !gateway.redactSecrets,
     costUsd: estimate.costUsd,
-    agents: preview.map((p) => {
-      const e = estimate.perAgent[p.agent];
+    agents: agents.map(({ spec, inputs, messages }) => {
+      const e = estimate.perAgent[spec.id];
       return {
-        agent: p.agent,
-        title: p.title,
-        model: p.model,
+        agent: spec.id,
+        title: spec.title,
+        model: spec.model,
         promptTokens: e?.promptTokens ?? 0,
         maxCompletionTokens: e?.maxCompletionTokens ?? 0,
         costUsd: e?.costUsd ?? 0,
-        inputs: p.inputs,
-        messages: p.messages.map((m) => ({ role: m.role, content: m.content })),
+        inputs,
+        messages: messages.map((m) => ({ role: m.role, content: m.content })),
       };
     }),
   };

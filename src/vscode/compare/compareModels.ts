@@ -3,6 +3,7 @@ import { resolveOutputLanguage } from '../../core/agents/language';
 import { resolveAgents } from '../../core/agents/registry';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import type { CostLedger } from '../../core/cost/ledger';
+import type { ModelPrice } from '../../core/cost/prices';
 import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
 import { f1Label, lastResultFor } from '../../core/eval/lastResults';
 import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
@@ -112,16 +113,19 @@ export class CompareModels {
   private async pickModels(agent: string, current: string): Promise<string[] | undefined> {
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
+      const listedPrices: Record<string, ModelPrice> = {};
       try {
-        listed = (await this.deps.gateway().listModels()).map((m) => m.id);
+        const models = await this.deps.gateway().listModels();
+        listed = models.map((m) => m.id);
+        for (const m of models) if (m.price) listedPrices[m.id] = m.price;
       } catch (error) {
         const d = errorData(error);
         this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the price table`);
       }
       const measured = this.deps.measured.all();
-      return buildModelChoices({ gatewayModels: listed, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
+      return buildModelChoices({ gatewayModels: listed, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
         const last = lastResultFor(measured, agent, c.id);
-        const price = priceLabel(c.price) ?? vscode.l10n.t('price unknown');
+        const price = c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown');
         return {
           model: c.id,
           label: escapeIcons(c.id),

@@ -111,7 +111,8 @@ function describe(t: CostTotals): string {
 }
 
 function costLabel(t: CostTotals): string {
-  return t.estimatedUsd > 0 ? vscode.l10n.t('{0} (incl. {1} estimated)', formatUsd(t.costUsd), formatUsd(t.estimatedUsd)) : formatUsd(t.costUsd);
+  const cost = t.estimatedUsd > 0 ? vscode.l10n.t('{0} (incl. {1} estimated)', formatUsd(t.costUsd), formatUsd(t.estimatedUsd)) : formatUsd(t.costUsd);
+  return t.listedUsd > 0 ? `${cost} · ${vscode.l10n.t("{0} at the gateway's listed prices", formatUsd(t.listedUsd))}` : cost;
 }
 
 export function detailItems(totals: LedgerTotals, monthUsd: number, monthlyBudget: number): CostPickItem[] {

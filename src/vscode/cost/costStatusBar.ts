@@ -15,7 +15,7 @@ export interface CostView {
 }
 
 function row(name: string, t: CostTotals): string {
-  const est = t.estimatedUsd > 0 ? ' *' : '';
+  const est = `${t.estimatedUsd > 0 ? ' *' : ''}${t.listedUsd > 0 ? ' †' : ''}`;
   // Agent and model names come from settings and the gateway: escaped, because this tooltip is trusted for two commands.
   return `| ${escapeMarkdown(name)} | ${formatUsd(t.costUsd)}${est} | ${formatCount(t.promptTokens)} / ${formatCount(t.completionTokens)} / ${formatCount(t.cachedTokens)} | ${t.requests} | ${t.retries} |`;
 }
@@ -48,6 +48,9 @@ export function tooltipMarkdown(view: CostView): vscode.MarkdownString {
   );
   if (session.estimatedUsd > 0) {
     md.appendMarkdown(`\\* ${vscode.l10n.t('{0} of this is estimated: the gateway reported no usage, so tokens were counted locally.', formatUsd(session.estimatedUsd))}\n\n`);
+  }
+  if (session.listedUsd > 0) {
+    md.appendMarkdown(`† ${vscode.l10n.t("{0} of this is priced at the prices the gateway lists in /models (the model is not in Quorum's price table or quorum.prices).", formatUsd(session.listedUsd))}\n\n`);
   }
   if (session.unpriced > 0) {
     md.appendMarkdown(`${vscode.l10n.t('{0} request(s) used a model with no known price (counted as $0; add it to quorum.prices).', session.unpriced)}\n\n`);

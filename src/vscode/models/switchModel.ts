@@ -8,6 +8,7 @@ import type { SettingsService } from '../settings';
 import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import { f1Label, lastResultFor, type LastResult } from '../../core/eval/lastResults';
+import type { ModelPrice } from '../../core/cost/prices';
 
 export const ALL_AGENTS = '*';
 
@@ -123,15 +124,18 @@ export class ModelSwitcher {
       several ? vscode.l10n.t('used by {0}', escapeIcons((usedBy.get(id) ?? []).join(', '))) : vscode.l10n.t('current');
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
+      const listedPrices: Record<string, ModelPrice> = {};
       let failure: string | undefined;
       try {
-        listed = (await this.gateway().listModels()).map((m) => m.id);
+        const models = await this.gateway().listModels();
+        listed = models.map((m) => m.id);
+        for (const m of models) if (m.price) listedPrices[m.id] = m.price;
       } catch (error) {
         const d = errorData(error);
         failure = d.code;
         this.log.warn(`Switch Model: /models failed (${d.code}: ${d.message}); offering the price table`);
       }
-      const choices = buildModelChoices({ gatewayModels: listed, overrides: settings.prices, current, suggestions });
+      const choices = buildModelChoices({ gatewayModels: listed, listedPrices, overrides: settings.prices, current, suggestions });
       const out: ModelItem[] = [];
       if (failure) out.push({ label: vscode.l10n.t('The gateway did not list its models ({0}); showing known models', failure), kind: vscode.QuickPickItemKind.Separator });
       for (const c of choices) {
@@ -139,7 +143,7 @@ export class ModelSwitcher {
         out.push({
           model: c.id,
           label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${escapeIcons(c.id)}`,
-          description: this.describe(agent, c.id, priceLabel(c.price) ?? vscode.l10n.t('price unknown')),
+          description: this.describe(agent, c.id, c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown')),
           detail: marks.length > 0 ? marks.join(' · ') : undefined,
         });
       }

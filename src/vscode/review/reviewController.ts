@@ -5,6 +5,7 @@ import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { ReviewPlan } from '../../core/review/plan';
 import { soleRegion } from '../../core/review/target';
 import type { ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
@@ -117,19 +118,22 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
     const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt };
-    let estimate: ReviewEstimate;
+    let plan: ReviewPlan;
     try {
-      estimate = this.deps.pipeline.estimate(shaped.target, base);
+      plan = this.deps.pipeline.estimate(shaped.target, base);
+      // A model without a price in quorum.prices or the table may have one in the gateway's /models list.
+      if (await this.deps.pipeline.learnPrices(plan)) plan = this.deps.pipeline.estimate(shaped.target, base);
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
     }
+    const { estimate } = plan;
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
     if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
     const dismissed = await this.deps.dismissals.entries(prepared.uri);
     const session = this.open(prepared, shaped, base, estimate, opts.noCache, dismissed);
     try {
-      const summary = await runWithProgress(this.deps.pipeline, session, shaped.target, base, estimate.order, (event) => this.onEvent(session, event));
+      const summary = await runWithProgress(this.deps.pipeline, session, plan, (event) => this.onEvent(session, event));
       this.finished(session, summary);
       if (this.latest.get(session.targetKey) !== session) this.forget(session);
       return summary;

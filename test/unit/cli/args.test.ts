@@ -93,6 +93,21 @@ describe('CLI output', () => {
     assert.equal(formatUsd(12.345), '$12.35');
   });
 
+  it("shows a finding's advice as text, apart from the replacement code, in text and JSON; a terminal never gets escape sequences or bidi controls", () => {
+    const hostile = { ...finding, title: 'Evil \u001b]8;;https://x.test\u001b\\link\u001b]8;;\u001b\\ \u001b[2J', advice: 'Use a parameterized query:\r\u001b[31mcur.execute(sql, [name])\u202E', suggestion: 'x();\u2066' };
+    const s = summary({ findings: [hostile], agents: [result('analyst', { findings: [hostile] })], cancelled: true, totals: { ...summary().totals, estimatedUsd: 0.0004 } });
+    const text = formatText(s);
+    assert.match(text, /\n {4}Advice:\n {6}Use a parameterized query:<U\+000D><U\+001B>\[31mcur\.execute\(sql, \[name\]\)<U\+202E>\n {4}Suggested replacement:\n {6}\| x\(\);<U\+2066>\n/);
+    assert.match(text, /Evil <U\+001B>\]8;;https:\/\/x\.test<U\+001B>\\link/);
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
+    assert.match(text, /Total: \$0\.0020 \(incl\. \$0\.0004 estimated\)/);
+    const json = toJsonOutput(s);
+    assert.ok(jsonOutputSchema.safeParse(json).success);
+    assert.equal(json.agents[0]?.findings[0]?.advice, hostile.advice, 'JSON carries the advice as it is (a JSON string escapes it)');
+    assert.equal(json.agents[0]?.findings[0]?.suggestion, hostile.suggestion);
+    assert.equal(json.totals.estimatedUsd, 0.0004);
+  });
+
   it('reports progress one line per state change, with a live line only on a terminal', () => {
     const plain: string[] = [];
     const p = new ProgressReporter({ write: (t: string) => plain.push(t) });

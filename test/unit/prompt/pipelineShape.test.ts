@@ -41,7 +41,7 @@ describe('the pipeline with the prompt-shaping step', () => {
 
   it('redacts secrets itself when a caller did not shape the review', async () => {
     const pipeline = new ReviewPipeline({ gateway, settings });
-    await pipeline.run(target, { language: 'en', agents: ['analyst'] }, () => undefined);
+    await pipeline.run(pipeline.estimate(target, { language: 'en', agents: ['analyst'] }), () => undefined);
     const sent = tg.requests.map((r) => r.raw).join('');
     assert.ok(!sent.includes('ghp_0123456789abcdefghijABCDEFGHIJ012345'));
     assert.match(sent, /\[REDACTED:github-token\]/);
@@ -49,7 +49,7 @@ describe('the pipeline with the prompt-shaping step', () => {
 
   it('changed rules change the cache key: the same code is asked again, unchanged rules hit the cache', async () => {
     const pipeline = new ReviewPipeline({ gateway, settings, cache: new ReviewCache() });
-    const run = (p: PromptShape) => pipeline.run(target, { language: 'en', agents: ['analyst'], prompt: p }, () => undefined);
+    const run = (p: PromptShape) => pipeline.run(pipeline.estimate(target, { language: 'en', agents: ['analyst'], prompt: p }), () => undefined);
     await run(shape('Rule one.'));
     await run(shape('Rule one.'));
     assert.equal(tg.requests.length, 1, 'the second review with the same rules came from the cache');
@@ -60,11 +60,11 @@ describe('the pipeline with the prompt-shaping step', () => {
   it('runs a project agent from the shape and counts its rules in the estimate', () => {
     const pipeline = new ReviewPipeline({ gateway, settings });
     const agent = { id: 'docs', title: 'Docs', systemPrompt: 'Review docs.', model: 'gpt-4.1-mini', fallbackModel: '', dependsOn: [], output: 'findings' as const };
-    const without = pipeline.estimate(target, { language: 'en', agents: ['analyst'] });
-    const withRules = pipeline.estimate(target, { language: 'en', agents: ['analyst', 'docs'], prompt: shape('Long rule. '.repeat(200), { projectAgents: [agent] }) });
+    const without = pipeline.estimate(target, { language: 'en', agents: ['analyst'] }).estimate;
+    const withRules = pipeline.estimate(target, { language: 'en', agents: ['analyst', 'docs'], prompt: shape('Long rule. '.repeat(200), { projectAgents: [agent] }) }).estimate;
     assert.ok((withRules.perAgent.analyst?.promptTokens ?? 0) > (without.perAgent.analyst?.promptTokens ?? 0) + 300);
     assert.equal(withRules.perAgent.docs?.model, 'gpt-4.1-mini');
-    const preview = pipeline.preview(target, { language: 'en', agents: ['docs'], prompt: shape('R.', { projectAgents: [agent] }) });
+    const preview = pipeline.estimate(target, { language: 'en', agents: ['docs'], prompt: shape('R.', { projectAgents: [agent] }) }).agents;
     assert.match(preview[0]?.messages[0]?.content ?? '', /^Review docs\.\n\nThe repository's maintainers/);
   });
 });

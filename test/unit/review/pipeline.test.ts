@@ -3,11 +3,11 @@ import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { ReviewCache } from '../../../src/core/review/cache';
 import { ReviewConfigError } from '../../../src/core/review/errors';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline, type RunOptions } from '../../../src/core/review/pipeline';
 import { singleTarget } from '../../../src/core/review/target';
 import { likelyOutputTokens, TYPICAL_FINDINGS_TOKENS } from '../../../src/core/review/likelyOutput';
 import { countTokens } from '../../../src/core/tokens/count';
-import type { ReviewEvent, ReviewTarget } from '../../../src/core/review/types';
+import type { ReviewEvent, ReviewOptions, ReviewTarget } from '../../../src/core/review/types';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
@@ -48,6 +48,10 @@ function systemPrompt(r: RecordedRequest | undefined): string {
   return messages.find((m) => m.role === 'system')?.content ?? '';
 }
 
+/** Plans `t` with `options` and runs the plan: what every caller does. */
+const review = async (pipeline: ReviewPipeline, t: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void, at?: RunOptions) =>
+  pipeline.run(pipeline.estimate(t, options), onEvent, at);
+
 describe('review pipeline (against the loopback test gateway)', () => {
   let tg: TestGateway;
   let gateway: GatewayClient;
@@ -58,9 +62,9 @@ describe('review pipeline (against the loopback test gateway)', () => {
   const make = (extra: { cache?: ReviewCache; now?: () => number } = {}) =>
     new ReviewPipeline({ gateway, settings: () => settings, ledger, ...extra });
 
-  async function run(pipeline: ReviewPipeline, options: Partial<Parameters<ReviewPipeline['run']>[1]> = {}) {
+  async function run(pipeline: ReviewPipeline, options: Partial<ReviewOptions> = {}) {
     const events: ReviewEvent[] = [];
-    const summary = await pipeline.run(target, { language: 'en', ...options }, (e) => events.push(e));
+    const summary = await review(pipeline, target, { language: 'en', ...options }, (e) => events.push(e));
     return { events, summary };
   }
 
@@ -198,12 +202,12 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const events: ReviewEvent[] = [];
     let securityDone = false;
     let analystStreamed = false;
-    const summary = await make().run(target, { language: 'en', signal: controller.signal }, (e) => {
+    const summary = await review(make(), target, { language: 'en' }, (e) => {
       events.push(e);
       if (e.type === 'done' && e.agent === 'security') securityDone = true;
       if (e.type === 'delta' && e.agent === 'analyst') analystStreamed = true;
       if (securityDone && analystStreamed && !controller.signal.aborted) controller.abort();
-    });
+    }, { signal: controller.signal });
     assert.equal(summary.cancelled, true);
     const status = Object.fromEntries(summary.agents.map((a) => [a.agent, a.status]));
     assert.deepEqual(status, { analyst: 'cancelled', architecture: 'cancelled', security: 'ok', coding: 'cancelled' });
@@ -223,7 +227,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const controller = new AbortController();
     const streamed = new Set<string>();
     let securityDone = false;
-    const summary = await make().run(target, { language: 'en', signal: controller.signal }, (e) => {
+    const summary = await review(make(), target, { language: 'en', signal: controller.signal }, (e) => {
       if (e.type === 'done' && e.agent === 'security') securityDone = true;
       if (e.type === 'delta') streamed.add(e.agent);
       if (securityDone && streamed.has('analyst') && streamed.has('architecture') && !controller.signal.aborted) controller.abort();
@@ -261,7 +265,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
   it('rejects unknown agents and bad model overrides', async () => {
     await assert.rejects(run(make(), { agents: ['analyst', 'nobody'] }), (e: unknown) => e instanceof ReviewConfigError && e.code === 'unknown-agent' && /"nobody"/.test(e.message));
     await assert.rejects(run(make(), { modelOverrides: { analyst: 'bad model' } }), (e: unknown) => e instanceof ReviewConfigError && e.code === 'invalid-model');
-    await assert.rejects(make().run({ ...target, regions: target.regions.map((r) => ({ ...r, text: '  \n' })) }, { language: 'en' }, () => undefined), (e: unknown) => e instanceof ReviewConfigError && e.code === 'empty-target');
+    await assert.rejects(review(make(), { ...target, regions: target.regions.map((r) => ({ ...r, text: '  \n' })) }, { language: 'en' }, () => undefined), (e: unknown) => e instanceof ReviewConfigError && e.code === 'empty-target');
   });
 
   it('runs a chosen subset with model overrides and custom agents', async () => {
@@ -344,12 +348,12 @@ describe('review pipeline (against the loopback test gateway)', () => {
 
   it('refuses a prompt over the model\'s context window, naming the limit and the size, without sending it', async () => {
     const big: ReviewTarget = singleTarget({ file: 'src/users.ts', language: 'typescript', text: Array.from({ length: 800 }, (_, i) => `const value${i} = compute(${i}, "some text to make the line longer");`).join('\n'), startLine: 1, endLine: 800 });
-    const estimate = make().estimate(big, { language: 'en', modelOverrides: { analyst: 'gpt-4' } });
+    const { estimate } = make().estimate(big, { language: 'en', modelOverrides: { analyst: 'gpt-4' } });
     assert.equal(estimate.perAgent.analyst?.contextWindow, 8192);
     assert.ok((estimate.perAgent.analyst?.tooLarge?.size ?? 0) > 8192);
     assert.equal(estimate.perAgent.security?.tooLarge, undefined);
     const events: ReviewEvent[] = [];
-    const summary = await make().run(big, { language: 'en', agents: ['analyst'], modelOverrides: { analyst: 'gpt-4' } }, (e) => events.push(e));
+    const summary = await review(make(), big, { language: 'en', agents: ['analyst'], modelOverrides: { analyst: 'gpt-4' } }, (e) => events.push(e));
     const analyst = summary.agents[0];
     assert.equal(analyst?.status, 'error');
     assert.equal(analyst?.error?.code, 'too-large');
@@ -359,7 +363,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
   });
 
   it('estimates the cost per agent and for the review before anything is spent', () => {
-    const estimate = make().estimate(target, { language: 'en' });
+    const { estimate } = make().estimate(target, { language: 'en' });
     assert.deepEqual(estimate.order, ['analyst', 'architecture', 'security', 'coding']);
     for (const id of estimate.order) {
       const a = estimate.perAgent[id];
@@ -372,8 +376,20 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.equal(tg.requests.length, 0);
   });
 
+  it('runs the plan its estimate made: the planned messages are sent, settings changed after planning apply to the next review', async () => {
+    const pipeline = make();
+    const plan = pipeline.estimate(target, { language: 'en', agents: ['analyst'] });
+    settings = parseSettings({ ...raw, agents: { analyst: { model: 'gpt-4.1-mini' } } }).settings;
+    const summary = await pipeline.run(plan, () => undefined);
+    assert.equal(summary.agents[0]?.model, 'gpt-4.1');
+    assert.equal(tg.requests[0]?.model, 'gpt-4.1');
+    assert.deepEqual(tg.requests[0]?.body?.messages, plan.agents[0]?.messages);
+    await pipeline.run(pipeline.estimate(target, { language: 'en', agents: ['analyst'] }), () => undefined);
+    assert.equal(tg.requests[1]?.model, 'gpt-4.1-mini');
+  });
+
   it('estimates a likely cost from typical answer lengths, under the ceiling that assumes maxOutputTokens', () => {
-    const estimate = make().estimate(target, { language: 'en' });
+    const { estimate } = make().estimate(target, { language: 'en' });
     assert.ok(estimate.likelyUsd > 0 && estimate.likelyUsd < estimate.costUsd / 3, `${estimate.likelyUsd} vs ${estimate.costUsd}`);
     for (const id of estimate.order) {
       const a = estimate.perAgent[id];
@@ -435,11 +451,11 @@ describe('review pipeline on changes across files (against the loopback test gat
       ) };
     });
     const pipeline = new ReviewPipeline({ gateway, settings: () => settings });
-    const summary = await pipeline.run(changes, { language: 'en', noCache: true }, () => undefined);
+    const summary = await review(pipeline, changes, { language: 'en', noCache: true }, () => undefined);
     assert.deepEqual(summary.findings.map((f) => [f.file, f.startLine, f.agents.length]), [['src/a.ts', 2, 3], ['src/b.ts', 5, 3]]);
     assert.deepEqual(summary.agents.find((a) => a.agent === 'coding')?.replacements, [{ file: 'src/b.ts', startLine: 5, endLine: 6, code: 'E\nF' }]);
     assert.match(userPrompt(tg.requests.find((r) => r.body?.model === 'gpt-4.1')), /File: src\/b\.ts/);
-    const all = await pipeline.run(changes, { language: 'en', noCache: true, keepOutsideChanges: true }, () => undefined);
+    const all = await review(pipeline, changes, { language: 'en', noCache: true, keepOutsideChanges: true }, () => undefined);
     const outside = all.findings.filter((f) => f.outsideChanges);
     assert.deepEqual(outside.map((f) => [f.file, f.startLine]), [['src/a.ts', 4]]);
   });
