@@ -1,7 +1,9 @@
 import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
 import { formatUsd } from '../shared/format';
+import { summaryView } from '../core/review/viewEvents';
+import { PANEL_STRINGS } from '../shared/panelStrings';
+import { codeSpan, escapeInline, reviewMarkdown } from '../shared/reviewMarkdown';
 import { terminalText } from '../shared/untrustedText';
-import { escapeInline, fence } from '../shared/reviewMarkdown';
 
 /** Human-readable results: plain text for terminals and logs, Markdown for PR comments and job summaries. */
 
@@ -82,32 +84,12 @@ export function formatText(s: ReviewSummary): string {
   return out.join('\n') + '\n';
 }
 
+/** The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them). */
+const CLI_STRINGS = { ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached' };
+
+/** The review in Markdown: the panel's Export renderer, in English, titled and fenced for the CLI. */
 export function formatMarkdown(s: ReviewSummary): string {
   const only = soleRegionOf(s);
-  const heading = only ? `\`${only.file.replace(/`/g, "'")}\` lines ${only.startLine}-${only.endLine}` : escapeInline(what(s));
-  const out: string[] = [`## Quorum review of ${heading}`, ''];
-  for (const k of s.target.skipped ?? []) out.push(`- skipped \`${k.file.replace(/`/g, "'")}\`: ${k.reason}`);
-  if ((s.target.skipped?.length ?? 0) > 0) out.push('');
-  out.push('| Agent | Model | Status | Findings | Tokens | Cost | Time |', '|---|---|---|---|---|---|---|');
-  for (const a of s.agents) {
-    const status = a.status === 'ok' ? (a.cached ? 'ok (cached)' : 'ok') : a.status === 'cancelled' ? 'cancelled' : `failed: ${escapeInline(a.error?.code ?? 'error')}`;
-    out.push(`| ${escapeInline(a.agent)} | ${escapeInline(a.model)} | ${status} | ${a.findings.length} | ${a.usage.promptTokens}+${a.usage.completionTokens} | ${formatUsd(a.costUsd)} | ${seconds(a.latencyMs)} |`);
-  }
-  out.push('');
-  if (s.findings.length === 0) out.push('No findings.', '');
-  for (const f of s.findings) {
-    out.push(`### ${f.severity.toUpperCase()}: ${escapeInline(f.title)}`, '');
-    out.push(`${only ? 'Lines' : `${escapeInline(f.file)} lines`} ${lines(f)} · ${f.agents.map(escapeInline).join(', ')} · confidence ${Math.round(f.confidence * 100)}%${f.cwe ? ` · ${f.cwe}` : ''}${f.clamped ? ' · lines clamped to the reviewed range' : ''}${f.outsideChanges ? ' · outside the changes' : ''}`, '');
-    if (f.explanation) out.push(escapeInline(f.explanation), '');
-    if (f.suggestion !== undefined) out.push('Suggested replacement:', '', fence(f.suggestion, languageOf(s, f.file)), '');
-  }
-  for (const a of s.agents) {
-    if (a.status === 'ok' && a.unparsed && a.text.trim()) out.push(`### ${escapeInline(a.title)} (answer kept as text)`, '', fence(a.text.trim()), '');
-    const replacements = replacementsOf(s, a);
-    for (const r of replacements) out.push(`### Improved code (${escapeInline(a.agent)}): ${escapeInline(r.where)}`, '', fence(r.code, languageOf(s, r.file)), '');
-    if (replacements.length > 0 && a.rationale) out.push(escapeInline(a.rationale), '');
-    if (a.status === 'error' && a.error) out.push(`> ${escapeInline(a.agent)} failed (${escapeInline(a.error.code)}): ${escapeInline(a.error.message)}`, '');
-  }
-  out.push(`_${totalsLine(s)}_`);
-  return out.join('\n') + '\n';
+  const title = `## Quorum review of ${only ? `${codeSpan(only.file)} lines ${only.startLine}-${only.endLine}` : escapeInline(what(s))}`;
+  return reviewMarkdown(summaryView(s), CLI_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : '') }) + '\n';
 }

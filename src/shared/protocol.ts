@@ -85,6 +85,8 @@ export const agentOutcomeSchema = z.object({
   attempts: count,
   unparsed: z.optional(z.boolean()),
   improvedCode: z.optional(str(1_000_000)),
+  /** The improved code per region (a review of changes, or a selection's one region). */
+  replacements: z.optional(list(z.object({ file: str(8_000), startLine: int, endLine: int, code: str(1_000_000) }), 1_000)),
   rationale: z.optional(str(200_000)),
   error: z.optional(agentErrorViewSchema),
   findingCount: count,

@@ -1,15 +1,15 @@
 import { formatCount, formatMs, formatUsd } from './format';
 import { AGENT_STATE_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
 import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
-import type { ReviewView } from './protocol';
+import type { AgentView, FindingView, ReviewView } from './protocol';
 import { costSourceKey, sortFindings } from './reviewReducer';
 
 /**
- * The review as a Markdown document (the panel's Export): target, status, cost per agent, findings most
- * severe first, and the improved code. Model text is untrusted: inline text is escaped so it cannot become
- * HTML or links, and code goes into fences longer than any backtick run inside it.
+ * The one Markdown renderer of a review, for the panel's Export and the CLI's `--format markdown`: target,
+ * status and cost, the agents, findings most severe first (with advice and suggested code), the improved code
+ * per region and answers kept as text. Model text is untrusted: inline text is escaped so it cannot become HTML
+ * or links, and code goes into fences longer than any backtick run inside it. Escaping and fences live here only.
  */
-
 
 /** Escapes text for a Markdown paragraph or table cell: no HTML, no emphasis, no links, one line. */
 export function escapeInline(text: string): string {
@@ -20,30 +20,75 @@ export function escapeInline(text: string): string {
     .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
 }
 
+/** A code span of one line: backticks inside become quotes, so nothing can close it early. */
+export function codeSpan(text: string): string {
+  return `\`${text.replace(/\r?\n/g, ' ').replace(/`/g, "'")}\``;
+}
+
+/** Backticks for a fence around `text`: three, or more than its longest run, so that the text cannot close it. */
+export function fenceMarks(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
 /** A fenced code block whose fence cannot be closed by the content. */
 export function fence(code: string, language = ''): string {
-  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
-  const marks = '`'.repeat(Math.max(3, longest + 1));
+  const marks = fenceMarks(code);
   const lang = /^[A-Za-z0-9_+-]{1,40}$/.test(language) ? language : '';
   return `${marks}${lang}\n${code.replace(/\n$/, '')}\n${marks}`;
 }
 
+export interface ReviewMarkdownOptions {
+  /** The title line, as Markdown (built with `escapeInline`/`codeSpan`); the export's own heading when absent. */
+  title?: string;
+  /** When the document was made, said under the title. */
+  exportedAt?: Date;
+  /** The fences' language for a file's code; when absent, the target's language for its file and none for others. */
+  languageOf?: (file: string | undefined) => string;
+}
+
+type Translate = (key: PanelStringKey, ...args: (string | number)[]) => string;
+
+interface Context {
+  view: ReviewView;
+  t: Translate;
+  languageOf: (file: string | undefined) => string;
+  /** Several files: findings and code name their file. */
+  multiFile: boolean;
+}
+
+/** The panel's Export: the review as a standalone document, dated. */
 export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, exportedAt: Date): string {
-  const t = (key: PanelStringKey, ...args: (string | number)[]) => formatString(strings[key], args);
-  const out: string[] = [];
+  return reviewMarkdown(view, strings, { exportedAt });
+}
+
+export function reviewMarkdown(view: ReviewView, strings: PanelStrings, options: ReviewMarkdownOptions = {}): string {
+  const t: Translate = (key, ...args) => formatString(strings[key], args);
+  const ctx: Context = { view, t, languageOf: options.languageOf ?? ((file) => (file === undefined || file === view.target.file ? view.target.language : '')), multiFile: view.changes !== undefined };
   const target = `${view.target.file} (${t('lines', view.target.startLine, view.target.endLine)})`;
-  out.push(`# ${escapeInline(t('exportHeading', target))}`, '');
+  const out: string[] = [options.title ?? `# ${escapeInline(t('exportHeading', target))}`, ''];
+  out.push(statusLine(ctx), '');
+  if (options.exportedAt) out.push(`_${escapeInline(t('exportGenerated', options.exportedAt.toISOString()))}_`, '');
+  for (const k of view.changes?.skipped ?? []) out.push(`- ${escapeInline(t('exportSkipped', k.file, k.reason))}`);
+  if ((view.changes?.skipped.length ?? 0) > 0) out.push('');
+  out.push(...agentsSection(ctx), ...findingsSection(ctx), ...codeSection(ctx));
+  return out.join('\n');
+}
+
+function statusLine({ view, t }: Context): string {
   const cost = view.totals ? actualCostLabel(t, formatUsd, view.totals.costUsd, view.totals.estimatedUsd ?? 0)
     : view.estimateUsd !== undefined ? estimateLabel(t, formatUsd, view.estimateUsd, view.likelyUsd) : '';
-  out.push([
+  return [
     `**${escapeInline(t('exportStatus'))}:** ${escapeInline(t(REVIEW_STATE_LABEL[view.status]))}`,
     view.elapsedMs !== undefined ? escapeInline(t('elapsed', formatMs(view.elapsedMs))) : '',
     escapeInline(cost),
-    escapeInline(view.target.language),
-  ].filter(Boolean).join(' · '), '');
-  out.push(`_${escapeInline(t('exportGenerated', exportedAt.toISOString()))}_`, '');
+    escapeInline(view.changes ? view.changes.label : view.target.language),
+  ].filter(Boolean).join(' · ');
+}
 
-  out.push(`## ${escapeInline(t('agents'))}`, '');
+/** The agents' table, the total, and each failure's code and message. */
+function agentsSection({ view, t }: Context): string[] {
+  const out = [`## ${escapeInline(t('agents'))}`, ''];
   out.push(`| ${[t('exportAgent'), t('exportModel'), t('exportStatus'), t('latency'), t('tokens'), t('cost')].map(escapeInline).join(' | ')} |`);
   out.push('| --- | --- | --- | ---: | ---: | ---: |');
   for (const a of view.agents) {
@@ -58,31 +103,57 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
     out.push(`| **${escapeInline(t('exportTotal'))}** |  |  |  | ${escapeInline(t('tokensValue', formatCount(tt.promptTokens), formatCount(tt.completionTokens)))} | **${escapeInline(formatUsd(tt.costUsd))}** |`);
   }
   out.push('');
-  for (const a of view.agents) {
-    const err = a.outcome?.error;
-    if (err) out.push(`- ${escapeInline(a.title)}: ${escapeInline(`${err.code}${err.message ? ` — ${err.message}` : ''}`)}`);
-  }
-  if (view.agents.some((a) => a.outcome?.error)) out.push('');
+  const failures = view.agents.flatMap((a) => (a.outcome?.error ? [{ a, err: a.outcome.error }] : []));
+  for (const { a, err } of failures) out.push(`- ${escapeInline(a.title)}: ${escapeInline(`${err.code}${err.message ? ` — ${err.message}` : ''}`)}`);
+  if (failures.length > 0) out.push('');
+  return out;
+}
 
+/** The findings not dismissed, most severe first. */
+function findingsSection(ctx: Context): string[] {
+  const { view, t } = ctx;
   const dismissed = new Set(view.dismissed);
   const findings = sortFindings(view.findings).filter((f) => !dismissed.has(f.id));
-  out.push(`## ${escapeInline(t('findings'))} (${findings.length})`, '');
+  const out = [`## ${escapeInline(t('findings'))} (${findings.length})`, ''];
   if (findings.length === 0) out.push(escapeInline(t('noFindings')), '');
-  for (const f of findings) {
-    const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
-    const sev = t(SEVERITY_LABEL[f.severity]);
-    out.push(`### ${escapeInline(`[${sev}] ${f.title}`)}`, '');
-    const meta = [lines, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100))].filter(Boolean);
-    out.push(`_${meta.map(escapeInline).join(' · ')}_`, '');
-    if (f.explanation) out.push(escapeInline(f.explanation), '');
-    if (f.suggestion !== undefined) out.push(`${escapeInline(t('exportSuggestion'))}:`, '', fence(f.suggestion, view.target.language), '');
-  }
+  for (const f of findings) out.push(...findingBlock(ctx, f));
+  return out;
+}
 
-  const coder = view.agents.find((a) => a.outcome?.improvedCode);
-  if (coder?.outcome?.improvedCode) {
-    out.push(`## ${escapeInline(t('improvedCode'))} (${escapeInline(coder.title)})`, '');
-    if (coder.outcome.rationale) out.push(`**${escapeInline(t('exportRationale'))}:** ${escapeInline(coder.outcome.rationale)}`, '');
-    out.push(fence(coder.outcome.improvedCode, view.target.language), '');
+function findingBlock({ t, languageOf, multiFile }: Context, f: FindingView): string[] {
+  const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
+  const where = multiFile && f.file ? `${f.file} · ${lines}` : lines;
+  const out = [`### ${escapeInline(`${t(SEVERITY_LABEL[f.severity]).toLocaleUpperCase()}: ${f.title}`)}`, ''];
+  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', f.outsideChanges ? t('exportOutsideChanges') : ''];
+  out.push(`_${meta.filter(Boolean).map(escapeInline).join(' · ')}_`, '');
+  if (f.explanation) out.push(escapeInline(f.explanation), '');
+  if (f.advice) out.push(`**${escapeInline(t('exportAdvice'))}:** ${escapeInline(f.advice)}`, '');
+  if (f.suggestion !== undefined) out.push(`${escapeInline(t('exportSuggestion'))}:`, '', fence(f.suggestion, languageOf(f.file)), '');
+  return out;
+}
+
+/** The improved code: per region when the agent gave regions, else the whole; answers that were kept as text. */
+function codeSection(ctx: Context): string[] {
+  const out: string[] = [];
+  for (const a of ctx.view.agents) out.push(...improvedCode(ctx, a), ...answerAsText(a, ctx.t));
+  return out;
+}
+
+function improvedCode({ t, languageOf, multiFile, view }: Context, a: AgentView): string[] {
+  const o = a.outcome;
+  if (!o || (o.improvedCode === undefined && !o.replacements?.length)) return [];
+  const out = [`## ${escapeInline(t('improvedCode'))} (${escapeInline(a.title)})`, ''];
+  if (o.rationale) out.push(`**${escapeInline(t('exportRationale'))}:** ${escapeInline(o.rationale)}`, '');
+  const regions = o.replacements?.length ? o.replacements : [{ file: view.target.file, startLine: view.target.startLine, endLine: view.target.endLine, code: o.improvedCode ?? '' }];
+  for (const r of regions) {
+    const lines = t('lineRange', r.startLine, r.endLine);
+    out.push(`### ${escapeInline(multiFile ? `${r.file} · ${lines}` : lines)}`, '', fence(r.code, languageOf(r.file)), '');
   }
-  return out.join('\n');
+  return out;
+}
+
+function answerAsText(a: AgentView, t: Translate): string[] {
+  const o = a.outcome;
+  if (o?.state !== 'done' || !o.unparsed || !o.text.trim()) return [];
+  return [`## ${escapeInline(t('exportAnswerAsText', a.title))}`, '', fence(o.text.trim()), ''];
 }

@@ -1,5 +1,5 @@
 import { formatCount, formatUsd } from './format';
-import { escapeInline } from './reviewMarkdown';
+import { codeSpan, escapeInline, fence } from './reviewMarkdown';
 
 /**
  * "What will be sent": the exact messages of each agent after rules and redaction, with the model, the
@@ -61,19 +61,13 @@ export const WHAT_WILL_BE_SENT_EN = {
 
 export type WhatWillBeSentStrings = Record<keyof typeof WHAT_WILL_BE_SENT_EN, string>;
 
-/** A fence that the content cannot close. */
-function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
 function lineRange(s: WhatWillBeSentStrings, a: number, b: number): string {
   return a === b ? `${s.line} ${a}` : `${s.lines} ${a}-${b}`;
 }
 
 export function renderWhatWillBeSent(data: WhatWillBeSent, s: WhatWillBeSentStrings = WHAT_WILL_BE_SENT_EN): string {
   const out: string[] = [`# ${escapeInline(s.title)}`, '', escapeInline(s.intro), ''];
-  out.push(`- **${escapeInline(s.gateway)}:** \`${data.gatewayHost.replace(/`/g, '')}\``);
+  out.push(`- **${escapeInline(s.gateway)}:** ${codeSpan(data.gatewayHost)}`);
   out.push(`- **${escapeInline(s.target)}:** ${escapeInline(data.file)} (${lineRange(s, data.startLine, data.endLine)})`);
   out.push(`- **${escapeInline(s.estimate)}:** ${formatUsd(data.costUsd)}`);
   const rules = data.rulesOff ? `${escapeInline(s.rulesOff)} (${escapeInline(data.rulesOff)})` : data.rulesUsed.length > 0 ? data.rulesUsed.map(escapeInline).join(', ') : escapeInline(s.rulesNone);
@@ -93,8 +87,7 @@ export function renderWhatWillBeSent(data: WhatWillBeSent, s: WhatWillBeSentStri
     if (a.inputs.length > 0) out.push(`- ${escapeInline(s.inputs)}: ${a.inputs.map(escapeInline).join(', ')}`);
     out.push('');
     a.messages.forEach((m, i) => {
-      const f = fence(m.content);
-      out.push(`### ${escapeInline(s.message)} ${i + 1}: ${escapeInline(m.role)}`, '', `${f}text`, m.content, f, '');
+      out.push(`### ${escapeInline(s.message)} ${i + 1}: ${escapeInline(m.role)}`, '', fence(m.content, 'text'), '');
     });
   }
   return out.join('\n');

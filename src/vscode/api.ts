@@ -10,6 +10,7 @@ import type { SettingsService } from './settings';
 import type { SentPreview } from './privacy/whatWillBeSent';
 import type { ComparePanel } from './compare/comparePanel';
 import type { MeasuredModels } from './compare/measuredModels';
+import type { GitApi } from './changes/gitApi';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -37,4 +38,6 @@ export interface QuorumApi {
   compare: { panel: ComparePanel; measured: MeasuredModels };
   /** Overrides whether the workspace counts as trusted (tests; `undefined` restores VS Code's answer). */
   useWorkspaceTrust(trusted: boolean | undefined): void;
+  /** Reviews of changes read this Git API object instead of the Git extension's (tests; `undefined` restores it). */
+  useGitApi(api: GitApi | undefined): void;
 }

@@ -14,6 +14,9 @@ export const Commands = {
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
   compareModels: 'quorum.compareModels',
+  reviewChanges: 'quorum.reviewChanges',
+  reviewChangedFiles: 'quorum.reviewChangedFiles',
+  showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -22,6 +22,8 @@ import { createQuorumLog, type QuorumLog } from './log';
 import { ModelSwitcher } from './models/switchModel';
 import { ReviewPanels } from './panel/reviewPanels';
 import { PrompterHolder } from './prompter';
+import { ChangesCommands } from './changes/changesCommands';
+import { RepositoryPicker } from './changes/repositoryPicker';
 import { ReviewController } from './review/reviewController';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
@@ -85,6 +87,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
+  const repositories = new RepositoryPicker(prompter);
+  const changes = new ChangesCommands({ controller, settings, prompter, log, repositories, sent });
 
   context.subscriptions.push(
     log,
@@ -111,6 +115,9 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
     vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
     vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
+    vscode.commands.registerCommand(Commands.reviewChanges, (scm?: unknown) => changes.reviewChanges(scm)),
+    vscode.commands.registerCommand(Commands.reviewChangedFiles, (...states: unknown[]) => changes.reviewFiles(...states)),
+    vscode.commands.registerCommand(Commands.showWhatWillBeSentForChanges, (scm?: unknown) => changes.showWhatWillBeSent(scm)),
     vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
     vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
@@ -135,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     sent,
     compare: { panel: comparePanel, measured },
     useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
+    useGitApi: (api) => repositories.useGitApi(api),
   };
 }
 

@@ -32,7 +32,8 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
   for (const c of changes) {
     if (!wanted(c.path)) continue;
     if (c.status === 'deleted') skipped.push({ file: c.path, reason: 'deleted' });
-    else if (c.added.length > 0 || c.removed.length > 0) candidates.push({ path: c.path, change: c });
+    // A file without hunks is read too: a binary one is listed as skipped; a pure rename or mode change drops out below.
+    else candidates.push({ path: c.path, change: c });
   }
   for (const p of untracked) if (wanted(p)) candidates.push({ path: p, change: undefined });
 
@@ -41,7 +42,7 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     if (reason) skipped.push({ file: c.path, reason });
     return !reason;
   });
-  const generatedByAttributes = byName.length > 0 ? await source.generated(byName.map((c) => c.path)) : new Set<string>();
+  const generatedByAttributes = byName.length > 0 ? await source.generated(byName.map((c) => c.path), request) : new Set<string>();
   const files: ChangedFileText[] = [];
   const read = await Promise.all(byName.map((c) => source.read(request, c.path)));
   byName.forEach((c, i) => {

@@ -3,7 +3,8 @@ import type { ChangedFileText } from './types';
 
 /**
  * The regions of a changed file: each hunk with `contextLines` unchanged lines around it, in the NEW file's line
- * numbers, overlapping ones joined; removed lines kept where they went away. A region over `maxTokens`
+ * numbers, overlapping ones joined; removed lines kept where they went away. Where the editor knows the file's
+ * functions (`scopes`), the context is widened to the function that holds the change. A region over `maxTokens`
  * (estimated) is split at line boundaries. Never the whole file unless the whole file changed.
  */
 
@@ -12,12 +13,34 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 3.2);
 }
 
+/** A function longer than this many lines is not taken whole as context: the context lines do. */
+export const MAX_SCOPE_LINES = 200;
+
+/** The smallest scope (function) of the file that holds lines start..end, unless it is too long to send whole. */
+function enclosing(scopes: readonly LineRange[] | undefined, start: number, end: number): LineRange | undefined {
+  let best: LineRange | undefined;
+  for (const s of scopes ?? []) {
+    if (s.start > start || s.end < end || s.end - s.start + 1 > MAX_SCOPE_LINES) continue;
+    if (!best || s.end - s.start < best.end - best.start) best = s;
+  }
+  return best;
+}
+
+/** Lines start..end with `context` lines around them, widened to the enclosing function where the file's scopes are known. */
+function around(file: ChangedFileText, start: number, end: number, context: number): LineRange {
+  const scope = enclosing(file.scopes, start, end);
+  return { start: Math.min(start - context, scope?.start ?? Infinity), end: Math.max(end + context, scope?.end ?? -Infinity) };
+}
+
 function spans(file: ChangedFileText, context: number): LineRange[] {
   const count = file.lines.length;
   const raw: LineRange[] = [];
-  for (const a of file.change.added) raw.push({ start: a.start - context, end: a.end + context });
+  for (const a of file.change.added) raw.push(around(file, a.start, a.end, context));
   // A removal shows the lines on both sides of where it was.
-  for (const r of file.change.removed) raw.push({ start: r.after - context + 1, end: r.after + context });
+  for (const r of file.change.removed) {
+    const scope = enclosing(file.scopes, Math.max(1, r.after), Math.max(1, Math.min(count, r.after + 1)));
+    raw.push({ start: Math.min(r.after - context + 1, scope?.start ?? Infinity), end: Math.max(r.after + context, scope?.end ?? -Infinity) });
+  }
   const clamped = raw
     .map((s) => ({ start: Math.max(1, s.start), end: Math.min(count, s.end) }))
     .filter((s) => s.end >= s.start)

@@ -37,8 +37,8 @@ export interface DiffSource {
   untracked(request: ChangeRequest): Promise<string[]>;
   /** The NEW side of a file as bytes (the working tree, the index for `staged`, HEAD for `last-commit`). */
   read(request: ChangeRequest, path: string): Promise<Uint8Array | undefined>;
-  /** Paths that `.gitattributes` marks `linguist-generated` (empty when the source cannot tell). */
-  generated(paths: readonly string[]): Promise<Set<string>>;
+  /** Paths that `.gitattributes` (of the request's new side) marks `linguist-generated` (empty when the source cannot tell). */
+  generated(paths: readonly string[], request: ChangeRequest): Promise<Set<string>>;
 }
 
 export type ChangesErrorCode = 'not-a-repository' | 'unknown-ref' | 'no-commits' | 'git-failed';
@@ -59,6 +59,11 @@ export interface ChangedFileText {
   language: string;
   /** The new file's lines (CRLF and a final newline removed). */
   lines: string[];
+  /**
+   * Line ranges of the file's functions and methods, where the editor knows the language's symbols: a change's
+   * context is widened to the one that holds it. Data from the host; absent on the command line.
+   */
+  scopes?: LineRange[];
 }
 
 export interface ChangeSet {

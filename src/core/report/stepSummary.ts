@@ -1,6 +1,6 @@
 import type { ReviewSummary } from '../review/types';
 import { formatUsd } from '../../shared/format';
-import { escapeInline } from '../../shared/reviewMarkdown';
+import { codeSpan, escapeInline } from '../../shared/reviewMarkdown';
 import { findingFile } from './findingFile';
 
 /**
@@ -39,7 +39,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
       const lines = f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
       const where = `${options.pathOf(findingFile(summary, f))}:${lines}`;
       const title = f.cwe ? `${f.title} (${f.cwe})` : f.title;
-      out.push(`| ${SEVERITY_ICON[f.severity] ?? ''} ${f.severity} | \`${where.replace(/`/g, "'")}\` | ${escapeInline(title)} | ${escapeInline(f.agents.join(', '))} | ${Math.round(f.confidence * 100)}% |`);
+      out.push(`| ${SEVERITY_ICON[f.severity] ?? ''} ${f.severity} | ${codeSpan(where)} | ${escapeInline(title)} | ${escapeInline(f.agents.join(', '))} | ${Math.round(f.confidence * 100)}% |`);
     }
     if (summary.findings.length > STEP_SUMMARY_MAX_FINDINGS) out.push('', `_${summary.findings.length - STEP_SUMMARY_MAX_FINDINGS} more findings are in the SARIF report._`);
     out.push('');

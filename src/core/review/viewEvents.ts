@@ -90,6 +90,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   };
   if (result.unparsed) o.unparsed = true;
   if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
+  if (result.replacements?.length) o.replacements = result.replacements.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, code: revealBidi(r.code) }));
   if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);
   if (error) o.error = error;
@@ -147,4 +148,26 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
         findings: event.summary.findings.map(toFindingView),
       };
   }
+}
+
+const SETTLED_STATE: Record<AgentResult['status'], AgentOutcome['state']> = { ok: 'done', error: 'failed', cancelled: 'cancelled', queued: 'cancelled', running: 'cancelled' };
+
+/** A finished review as the panel's view holds it, for renderers outside the panel (the CLI's Markdown). */
+export function summaryView(summary: ReviewSummary): ReviewView {
+  return {
+    sessionId: summary.reviewId,
+    targetKey: summary.reviewId,
+    ...toTargetView(summary.target),
+    status: reviewStatus(summary),
+    startedAt: 0,
+    elapsedMs: nonNegative(summary.elapsedMs),
+    totals: totalsView(summary),
+    agents: summary.agents.map((a) => {
+      const state = SETTLED_STATE[a.status];
+      return { agent: a.agent, title: a.title, model: a.model, state, text: '', chunks: 0, outcome: toOutcome(a, state) };
+    }),
+    findings: summary.findings.map(toFindingView),
+    dismissed: [],
+    live: false,
+  };
 }

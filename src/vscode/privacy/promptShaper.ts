@@ -66,8 +66,9 @@ export class PromptShaper {
     return this.trustOverride ?? vscode.workspace.isTrusted;
   }
 
-  async shape(uri: vscode.Uri, target: ReviewTarget): Promise<EditorShaping> {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
+  /** `root`: the repository of a review of changes (its regions' paths are relative to it); the document's workspace folder otherwise. */
+  async shape(uri: vscode.Uri, target: ReviewTarget, root?: vscode.Uri): Promise<EditorShaping> {
+    const folder = root ? { uri: root } : vscode.workspace.getWorkspaceFolder(uri);
     const fs = folder ? workspaceRepoFs(folder.uri) : undefined;
     const trusted = this.isTrusted();
     const context = await loadPromptContext({ settings: this.settings.current, fs, trusted, useRules: true });

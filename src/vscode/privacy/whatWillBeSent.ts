@@ -53,11 +53,11 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
   }
 
   /**
-   * For any target of a document (a changes review calls this for each region it would send). Returns the
+   * For any target of a document, or of a repository (`root`: a review of changes, every region it would send). Returns the
    * opened document, or undefined when the file is never sent (the user is told which rule says so).
    */
-  async showFor(uri: vscode.Uri, target: ReviewTarget): Promise<vscode.TextDocument | undefined> {
-    const { outcome, context } = await this.deps.shaper.shape(uri, target);
+  async showFor(uri: vscode.Uri, target: ReviewTarget, root?: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+    const { outcome, context } = await this.deps.shaper.shape(uri, target, root);
     if (!outcome.ok) {
       this.refuse(outcome);
       return undefined;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
+import { withShapedTarget } from '../../core/changes/plan';
+import { estimateChanges, runChanges } from '../../core/changes/review';
 import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
-import type { ReviewPlan } from '../../core/review/plan';
 import { soleRegion } from '../../core/review/target';
 import type { ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
@@ -24,9 +25,10 @@ import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { agentLogLine, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { ReviewNotices } from './reviewNotices';
-import { RunningReviews, runWithProgress } from './reviewProgress';
+import { RunningReviews, runWithProgress, type ReviewRun } from './reviewProgress';
 import { ReviewSession } from './reviewSession';
-import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
+import { isChangesKey } from '../changes/changesTarget';
+import { LinesTarget, targetFromEditor, targetFromLines, type ChangesEstimate, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
 
 export interface ReviewControllerDeps {
@@ -112,28 +114,44 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     // Files never sent are refused before anything else, the key included.
-    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target);
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target, prepared.root);
     if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
     const shaped = shaping.outcome.shaped;
+    const changes = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
+    if (changes && changes.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
     if (!(await this.deps.keys.ensureKey())) return undefined;
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
-    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt };
-    let plan: ReviewPlan;
+    const keepOutside = changes !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
+    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
+    // A review of changes is planned batch by batch (one request per agent each); any other review is one plan.
+    let planned: { estimate: ChangesEstimate; run: ReviewRun };
     try {
-      plan = this.deps.pipeline.estimate(shaped.target, base);
       // A model without a price in quorum.prices or the table may have one in the gateway's /models list.
-      if (await this.deps.pipeline.learnPrices(plan)) plan = this.deps.pipeline.estimate(shaped.target, base);
+      if (changes) {
+        let p = estimateChanges(this.deps.pipeline, changes, base);
+        const first = p.batches[0];
+        if (first && (await this.deps.pipeline.learnPrices(first))) p = estimateChanges(this.deps.pipeline, changes, base);
+        const chosen = p;
+        planned = { estimate: chosen.estimate, run: (on, at) => runChanges(this.deps.pipeline, chosen, on, at) };
+      } else {
+        let p = this.deps.pipeline.estimate(shaped.target, base);
+        if (await this.deps.pipeline.learnPrices(p)) p = this.deps.pipeline.estimate(shaped.target, base);
+        const chosen = p;
+        planned = { estimate: { ...chosen.estimate, requests: chosen.estimate.order.length }, run: (on, at) => this.deps.pipeline.run(chosen, on, at) };
+      }
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
     }
-    const { estimate } = plan;
+    const { estimate } = planned;
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
+    if (changes && prepared.confirm && !(await prepared.confirm(changes, estimate))) return undefined;
     if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
     const dismissed = await this.deps.dismissals.entries(prepared.uri);
     const session = this.open(prepared, shaped, base, estimate, opts.noCache, dismissed);
+    const before = changes && prepared.describe ? prepared.describe(changes, estimate) : undefined;
     try {
-      const summary = await runWithProgress(this.deps.pipeline, session, plan, (event) => this.onEvent(session, event));
+      const summary = await runWithProgress(planned.run, session, shaped.target, estimate.requests, (event) => this.onEvent(session, event), before);
       this.finished(session, summary);
       if (this.latest.get(session.targetKey) !== session) this.forget(session);
       return summary;
@@ -231,7 +249,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const last = this.latest.get(targetKey);
-    if (last?.fullTarget.kind === 'changes') return this.rerunChanges?.(last.targetKey, options);
+    if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) return this.rerunChanges?.(targetKey, options);
     const region = last ? soleRegion(last.fullTarget) : undefined;
     const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);
     if (!lines) return undefined;

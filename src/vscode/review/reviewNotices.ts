@@ -40,6 +40,15 @@ export class ReviewNotices {
     return undefined;
   }
 
+  /** A review of changes with nothing left to send (every changed file skipped or never sent). */
+  nothingToReview(skipped: number): undefined {
+    const text = skipped > 0
+      ? vscode.l10n.t('Nothing to review: every changed file is skipped ({0}).', skipped)
+      : vscode.l10n.t('Nothing to review: there are no changes.');
+    void this.prompter.message('info', text, { id: 'changes.nothing' });
+    return undefined;
+  }
+
   /** Asks before reviewing a whole file of more lines than `quorum.review.confirmWholeFileOverLines`. */
   async confirmWholeFile(lines: number): Promise<boolean> {
     const limit = this.settings.current.review.confirmWholeFileOverLines;

@@ -1,28 +1,33 @@
 import * as vscode from 'vscode';
-import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { RunOptions } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
-import type { ReviewPlan } from '../../core/review/plan';
-import type { ReviewEvent, ReviewSummary } from '../../core/review/types';
+import type { ReviewEvent, ReviewSummary, ReviewTarget } from '../../core/review/types';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import { REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { ReviewSession } from './reviewSession';
 
-/** Runs a session's planned review (its target as sent) under a cancellable progress notification that counts the agents done. */
-export function runWithProgress(pipeline: ReviewPipeline, session: ReviewSession, plan: ReviewPlan, onEvent: (event: ReviewEvent) => void): Thenable<ReviewSummary> {
-  const t = plan.target;
-  const order = plan.estimate.order;
+/** How a review runs once planned: the pipeline on its plan, or (a review of changes) every batch of the plan. */
+export type ReviewRun = (onEvent: (event: ReviewEvent) => void, at: RunOptions) => Promise<ReviewSummary>;
+
+/**
+ * Runs a session's planned review of `t` (its target as sent) under a cancellable progress notification that
+ * counts the agents' requests done (`requests`: one per agent, times the batches of a review of changes);
+ * `before` is the first message (what a review of changes sends).
+ */
+export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, requests: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const title = escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label));
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const sub = token.onCancellationRequested(() => session.cancel());
+    if (before) progress.report({ message: escapeLinkedText(before) });
     let settled = 0;
     try {
-      return await pipeline.run(plan, (event) => {
+      return await run((event) => {
         onEvent(event);
         if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
         settled++;
-        progress.report({ increment: order.length > 0 ? 100 / order.length : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, order.length) });
+        progress.report({ increment: requests > 0 ? 100 / requests : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, requests) });
       }, { signal: session.abort.signal });
     } finally {
       sub.dispose();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { singleTarget } from '../../core/review/target';
-import type { ReviewTarget } from '../../core/review/types';
+import type { ChangesPlan } from '../../core/changes/plan';
+import type { ReviewEstimate, ReviewTarget } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */
@@ -39,7 +40,18 @@ export interface PreparedTarget {
   uris?: ReadonlyMap<string, vscode.Uri>;
   /** Lines added and removed, for a review of changes. */
   counts?: ChangeCounts;
+  /** A review of changes: its batches (one request per agent each). */
+  plan?: ChangesPlan;
+  /** The repository whose rules and ignore files shape the prompts (the document's workspace folder otherwise). */
+  root?: vscode.Uri;
+  /** Asked once the estimate is known, before the budgets (a review of many changed files): false stops it. */
+  confirm?: (plan: ChangesPlan, estimate: ChangesEstimate) => Promise<boolean>;
+  /** Said before anything is sent (what a review of changes covers), in the progress notification. */
+  describe?: (plan: ChangesPlan, estimate: ChangesEstimate) => string;
 }
+
+/** The estimate of every batch of a review of changes. */
+export type ChangesEstimate = ReviewEstimate & { requests: number };
 
 export type TargetProblem = { kind: 'empty' } | { kind: 'binary' } | { kind: 'huge'; chars: number };
 

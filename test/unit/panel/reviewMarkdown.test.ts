@@ -2,7 +2,10 @@ import { strict as assert } from 'node:assert';
 import MarkdownIt from 'markdown-it';
 import { PANEL_STRINGS } from '../../../src/shared/panelStrings';
 import type { ReviewView } from '../../../src/shared/protocol';
-import { escapeInline, fence, reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
+import { formatMarkdown } from '../../../src/cli/format';
+import { summaryView } from '../../../src/core/review/viewEvents';
+import { codeSpan, escapeInline, fence, reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
+import { agent, finding, summary } from '../report/fixtures';
 
 const md = new MarkdownIt({ html: true, linkify: false });
 const usage = { promptTokens: 1200, completionTokens: 300, cachedTokens: 0, reasoningTokens: 0 };
@@ -52,6 +55,7 @@ describe('panel: Markdown export', () => {
     assert.match(reviewToMarkdown(unanswered, { ...PANEL_STRINGS }, new Date(0)), /\| Analyst \| gpt-4\.1 \| Failed \|[^\n]*\$0\.00 \(nothing billed\) \|/);
     assert.match(text, /Analyst: auth — HTTP 401/);
     assert.ok(text.indexOf('Critical') < text.indexOf('Low one'), 'critical before low');
+    assert.ok(text.indexOf('### CRITICAL: ') < text.indexOf('### LOW: Low one'), 'the critical finding\'s heading before the low one\'s');
     assert.doesNotMatch(text, /Dismissed one/);
     assert.match(text, /## Findings \(2\)/);
     assert.match(text, /CWE-89/);
@@ -72,5 +76,27 @@ describe('panel: Markdown export', () => {
     assert.equal(escapeInline('1. not a list'), '1\\. not a list');
     assert.equal(fence('x ````` y', 'ts'), '``````ts\nx ````` y\n``````');
     assert.equal(fence('plain', 'bad lang!'), '```\nplain\n```');
+  });
+
+  it('exports each finding\'s advice and the improved code per region, fenced in its file\'s language', () => {
+    const changes = summary([finding({ severity: 'high', title: 'Shell built from input', file: 'src/b.go', advice: 'Pass the arguments as a list.' })], {
+      target: { kind: 'changes', label: 'uncommitted changes', regions: [{ file: 'src/a.py', language: 'python', startLine: 1, endLine: 3 }, { file: 'src/b.go', language: 'go', startLine: 4, endLine: 9 }] },
+      agents: [agent('security'), agent('coding', { replacements: [{ file: 'src/a.py', startLine: 2, endLine: 3, code: 'x = 1' }, { file: 'src/b.go', startLine: 5, endLine: 6, code: 'y := 2' }], rationale: 'Safer.' })],
+    });
+    const text = reviewToMarkdown(summaryView(changes), { ...PANEL_STRINGS }, new Date(0));
+    assert.match(text, /\*\*Advice:\*\* Pass the arguments as a list\./);
+    assert.match(text, /_src\/b\.go · Line 2 · analyst/);
+    assert.match(text, /### src\/a\.py · Lines 2–3\n\n```python\nx = 1\n```/);
+    assert.match(text, /### src\/b\.go · Lines 5–6\n\n```\ny := 2\n```/, 'the panel knows the first file\'s language only: no wrong fence for the others');
+    assert.match(text, /\*\*Why:\*\* Safer\./);
+    // The CLI's Markdown is the same document, fenced in each file's own language.
+    const cli = formatMarkdown(changes);
+    assert.match(cli, /\*\*Advice:\*\* Pass the arguments as a list\./);
+    assert.match(cli, /### src\/b\.go · Lines 5–6\n\n```go\ny := 2\n```/);
+    assert.match(cli, /### src\/a\.py · Lines 2–3\n\n```python\nx = 1\n```/);
+  });
+
+  it('a code span cannot be closed by the text inside it', () => {
+    assert.equal(codeSpan('a`b\nc'), "`a'b c`");
   });
 });

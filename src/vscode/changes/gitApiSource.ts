@@ -1,0 +1,187 @@
+import * as vscode from 'vscode';
+import { generatedByAttributes } from '../../core/changes/attributes';
+import { decodeText } from '../../core/changes/skip';
+import { unifiedDiffOfTexts } from '../../core/changes/textDiff';
+import { ChangesError, type ChangeRequest, type DiffSource } from '../../core/changes/types';
+import { relativePath } from '../privacy/promptShaper';
+import { GitStatus, readBytes, readChanges, readCommit, readMergeBase, readPatch, type GitChange, type GitRepository } from './gitApi';
+
+/** Git's empty tree: what a repository without commits is compared with. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+/** Git calls at once for one review's files. */
+const PARALLEL = 4;
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** A changed file of the request, repository-relative. */
+interface ListedChange {
+  path: string;
+  oldPath?: string;
+  kind: 'added' | 'modified' | 'deleted' | 'renamed';
+}
+
+/**
+ * The changes of a request through the built-in Git extension's API (the extension never runs git itself):
+ * the list of changed files, then each file's patch, read by the same core parser as the command line's
+ * `git diff`. A renamed file, which the API cannot diff across its two paths, is diffed from its two texts.
+ */
+export class GitApiSource implements DiffSource {
+  readonly root: string;
+  private readonly bases = new Map<string, Promise<string>>();
+
+  constructor(readonly repository: GitRepository) {
+    this.root = repository.rootUri.fsPath;
+  }
+
+  /** A repository-relative path (forward slashes) of a URI in the repository; undefined outside it. */
+  relative(uri: vscode.Uri): string | undefined {
+    return relativePath(this.repository.rootUri, uri);
+  }
+
+  uriOf(path: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.repository.rootUri, ...path.split('/'));
+  }
+
+  private fsPath(path: string): string {
+    return this.uriOf(path).fsPath;
+  }
+
+  private base(request: ChangeRequest): Promise<string> {
+    const key = `${request.kind}:${request.ref ?? ''}`;
+    let p = this.bases.get(key);
+    if (!p) {
+      p = this.computeBase(request);
+      this.bases.set(key, p);
+      p.catch(() => this.bases.delete(key));
+    }
+    return p;
+  }
+
+  private async commitOf(ref: string): Promise<{ hash: string; parents: string[] } | undefined> {
+    try {
+      return readCommit(await this.repository.getCommit(ref));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async computeBase(request: ChangeRequest): Promise<string> {
+    const head = this.repository.state.HEAD?.commit ? await this.commitOf('HEAD') : undefined;
+    switch (request.kind) {
+      case 'uncommitted':
+      case 'staged':
+        return head?.hash ?? EMPTY_TREE;
+      case 'last-commit': {
+        if (!head) throw new ChangesError('no-commits', 'the repository has no commits yet');
+        const parent = head.parents[0];
+        if (!parent) throw new ChangesError('no-commits', 'the last commit is the first one: it has no parent to compare with');
+        return parent;
+      }
+      case 'ref': {
+        const ref = request.ref ?? '';
+        const commit = ref && !ref.startsWith('-') ? await this.commitOf(ref) : undefined;
+        if (!commit) throw new ChangesError('unknown-ref', `unknown ref "${ref}": no branch, tag or commit of that name`);
+        if (!head) return EMPTY_TREE;
+        const base = readMergeBase(await this.repository.getMergeBase(commit.hash, head.hash));
+        if (!base) throw new ChangesError('unknown-ref', `"${ref}" has no common history with HEAD`);
+        return base;
+      }
+    }
+  }
+
+  /** The changed files of the request (tracked ones; untracked files come from `untracked`). */
+  private async list(request: ChangeRequest, base: string): Promise<ListedChange[]> {
+    const raw =
+      request.kind === 'staged' ? await this.repository.diffIndexWith(base)
+      : request.kind === 'last-commit' ? await this.repository.diffBetween(base, 'HEAD')
+      : await this.repository.diffWith(base);
+    const out: ListedChange[] = [];
+    for (const c of readChanges(raw)) {
+      const listed = this.listed(c);
+      if (listed) out.push(listed);
+    }
+    return out;
+  }
+
+  private listed(c: GitChange): ListedChange | undefined {
+    const path = this.relative(c.renameUri ?? c.uri);
+    if (!path) return undefined;
+    if (c.status === GitStatus.INDEX_RENAMED || c.status === GitStatus.INTENT_TO_RENAME) {
+      const oldPath = this.relative(c.originalUri);
+      return oldPath && oldPath !== path ? { path, oldPath, kind: 'renamed' } : { path, kind: 'modified' };
+    }
+    if (c.status === GitStatus.DELETED || c.status === GitStatus.INDEX_DELETED) return { path: this.relative(c.originalUri) ?? path, kind: 'deleted' };
+    if (c.status === GitStatus.INDEX_ADDED) return { path, kind: 'added' };
+    return { path, kind: 'modified' };
+  }
+
+  /** One file's patch, as git writes it (through the API), or made from its two texts for a rename. */
+  private async patch(request: ChangeRequest, base: string, c: ListedChange): Promise<string> {
+    if (c.kind === 'deleted') return `diff --git a/${c.path} b/${c.path}\ndeleted file mode 100644\n--- a/${c.path}\n+++ /dev/null\n`;
+    if (c.kind === 'renamed' && c.oldPath) {
+      const [before, after] = await Promise.all([this.bytes(base, c.oldPath), this.read(request, c.path)]);
+      const binary = (b: Uint8Array | undefined) => !b || b.subarray(0, 8192).includes(0);
+      if (binary(before) || binary(after) || !before || !after) return `diff --git a/${c.oldPath} b/${c.path}\nrename from ${c.oldPath}\nrename to ${c.path}\n`;
+      return unifiedDiffOfTexts(c.oldPath, c.path, decodeText(before), decodeText(after));
+    }
+    const path = this.fsPath(c.path);
+    const raw =
+      request.kind === 'staged' ? await this.repository.diffIndexWith(base, path)
+      : request.kind === 'last-commit' ? await this.repository.diffBetween(base, 'HEAD', path)
+      : await this.repository.diffWith(base, path);
+    const text = readPatch(raw);
+    return text.endsWith('\n') || text === '' ? text : text + '\n';
+  }
+
+  async diff(request: ChangeRequest): Promise<string> {
+    // The extension's view of the repository (its untracked files) may lag behind the disk.
+    await this.repository.status();
+    const base = await this.base(request);
+    const listed = await this.list(request, base);
+    const patches = await mapLimit(listed, PARALLEL, (c) => this.patch(request, base, c));
+    return patches.join('');
+  }
+
+  async untracked(request: ChangeRequest): Promise<string[]> {
+    if (request.kind === 'staged' || request.kind === 'last-commit') return [];
+    const { workingTreeChanges, untrackedChanges } = this.repository.state;
+    const all = [...readChanges(workingTreeChanges), ...readChanges(untrackedChanges ?? [])];
+    const paths = all.filter((c) => c.status === GitStatus.UNTRACKED).flatMap((c) => this.relative(c.uri) ?? []);
+    return [...new Set(paths)];
+  }
+
+  private async bytes(ref: string, path: string): Promise<Uint8Array | undefined> {
+    try {
+      return readBytes(await this.repository.buffer(ref, this.fsPath(path)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async read(request: ChangeRequest, path: string): Promise<Uint8Array | undefined> {
+    if (request.kind === 'staged') return this.bytes('', path);
+    if (request.kind === 'last-commit') return this.bytes('HEAD', path);
+    try {
+      return await vscode.workspace.fs.readFile(this.uriOf(path));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** From the root `.gitattributes` of the new side (the API has no `check-attr`). */
+  async generated(paths: readonly string[], request: ChangeRequest = { kind: 'uncommitted' }): Promise<Set<string>> {
+    const bytes = await this.read(request, '.gitattributes');
+    return bytes ? generatedByAttributes(decodeText(bytes), paths) : new Set();
+  }
+}

@@ -1,0 +1,189 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ReviewSummary } from '../../src/core/review/types';
+import type { HostToWebview } from '../../src/shared/protocol';
+import type { QuorumApi } from '../../src/vscode/api';
+import { startTestGateway, type RecordedRequest, type TestGateway } from '../fixtures/gateway/server';
+import { AGENT_OF_MODEL, ScriptedPrompter, closeAll, quorum, setSetting } from './helpers';
+
+const KEY = 'sk-quorum-changes-test-7d1e5b9c3a';
+
+/** A real git repository in a temp folder: commits, a branch, an edit, a staged change, an untracked file. */
+class Repo {
+  readonly dir = mkdtempSync(join(tmpdir(), 'quorum-scm-'));
+  constructor() {
+    this.git('init', '-q', '-b', 'main');
+    this.git('config', 'user.email', 'test@example.invalid');
+    this.git('config', 'user.name', 'Test');
+    this.git('config', 'core.autocrlf', 'false');
+  }
+  git(...args: string[]): string {
+    return execFileSync('git', args, { cwd: this.dir, encoding: 'utf8' });
+  }
+  write(path: string, text: string): this {
+    mkdirSync(dirname(join(this.dir, path)), { recursive: true });
+    writeFileSync(join(this.dir, path), text);
+    return this;
+  }
+  uri(path: string): vscode.Uri {
+    return vscode.Uri.joinPath(vscode.Uri.file(this.dir), ...path.split('/'));
+  }
+}
+
+const lines = (n: number, make = (i: number) => `// line ${i}`) => Array.from({ length: n }, (_, i) => make(i + 1) + '\n').join('');
+const APP = (edited: boolean) => [
+  'export function total(prices: number[]): number {',
+  '  let sum = 0;',
+  edited ? '  for (let i = 0; i <= prices.length; i++) sum += prices[i];' : '  for (let i = 0; i < prices.length; i++) sum += prices[i];',
+  '  return sum;',
+  '}',
+  lines(40),
+].join('\n');
+
+/** Which file and lines each agent reports, from the regions it was sent (the prompt names each file). */
+function answers(req: RecordedRequest): { text: string; promptTokens: number } | undefined {
+  if (req.method !== 'POST' || !req.model) return undefined;
+  const agent = AGENT_OF_MODEL[req.model];
+  const prompt = JSON.stringify(req.body ?? '');
+  const findings: object[] = [];
+  if (agent === 'analyst' && prompt.includes('src/app.ts')) {
+    findings.push({ file: 'src/app.ts', severity: 'high', title: 'Off-by-one reads past the end of prices', explanation: 'i <= prices.length reads prices[prices.length].', startLine: 3, endLine: 3, confidence: 0.9 });
+  }
+  if (agent === 'security' && prompt.includes('src/db.py')) {
+    findings.push({ file: 'src/db.py', severity: 'critical', title: 'SQL built by concatenation', explanation: 'user input in SQL text', startLine: 2, endLine: 2, cwe: 'CWE-89', confidence: 0.9 });
+  }
+  if (agent === 'architecture' && prompt.includes('src/feature.ts')) {
+    findings.push({ file: 'src/feature.ts', severity: 'medium', title: 'Feature flag read at import time', explanation: 'x', startLine: 1, endLine: 1, confidence: 0.7 });
+  }
+  const body = agent === 'coding' ? { rationale: 'nothing to change', replacements: [] } : { findings };
+  return { text: JSON.stringify(body), promptTokens: 700 };
+}
+
+describe('review changes (real VS Code, a real git repository, loopback gateway)', function () {
+  this.timeout(120_000);
+  let api: QuorumApi;
+  let gateway: TestGateway;
+  let prompter: ScriptedPrompter;
+  let repo: Repo;
+  const posted: HostToWebview[] = [];
+  let postSub: vscode.Disposable | undefined;
+
+  before(async () => {
+    api = await quorum();
+    repo = new Repo();
+    repo.write('src/app.ts', APP(false)).write('src/db.py', 'def find(conn, user_id):\n    return conn.execute("SELECT 1")\n');
+    repo.write('package-lock.json', '{"lockfileVersion": 3}\n').write('old.ts', 'export const old = 1;\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'base');
+    repo.git('branch', 'base');
+    repo.write('src/feature.ts', 'export const flag = process.env.FEATURE === "1";\n' + lines(10));
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'feature');
+    // Uncommitted: an edit, a staged change, an untracked file, a lockfile change, a deletion.
+    repo.write('src/app.ts', APP(true));
+    repo.write('src/db.py', 'def find(conn, user_id):\n    return conn.execute("SELECT * FROM users WHERE id = " + user_id)\n');
+    repo.git('add', 'src/db.py');
+    repo.write('notes/todo.md', '# To do\n\n- review the changes\n');
+    repo.write('package-lock.json', '{"lockfileVersion": 3, "packages": {}}\n');
+    rmSync(join(repo.dir, 'old.ts'));
+
+    gateway = await startTestGateway({ apiKey: KEY });
+    gateway.script(answers);
+    await setSetting(api, 'gateway.baseUrl', gateway.url);
+    await setSetting(api, 'cache.ttlMinutes', 0);
+    await setSetting(api, 'limits.maxRetries', 1);
+    postSub = api.panels.onDidPostMessage((m) => posted.push(m.message));
+    prompter = new ScriptedPrompter().onInput('apiKey.input', () => KEY);
+    // With several repositories open (the extension's own checkout may be one), pick the test's.
+    prompter.onPick('changes.repository', (items) => items.find((i) => i.label === repo.dir.split('/').pop()));
+    api.usePrompter(prompter);
+    assert.equal(await vscode.commands.executeCommand('quorum.setApiKey'), true);
+
+    const git = vscode.extensions.getExtension<{ getAPI(v: 1): { openRepository(uri: vscode.Uri): Promise<unknown> } }>('vscode.git');
+    assert.ok(git, 'the built-in Git extension is there');
+    const gitApi = (git.isActive ? git.exports : await git.activate()).getAPI(1);
+    assert.ok(await gitApi.openRepository(vscode.Uri.file(repo.dir)), 'the Git extension opened the test repository');
+  });
+
+  after(async () => {
+    postSub?.dispose();
+    api.usePrompter(undefined);
+    await closeAll();
+    await setSetting(api, 'gateway.baseUrl', undefined);
+    await setSetting(api, 'cache.ttlMinutes', undefined);
+    await setSetting(api, 'limits.maxRetries', undefined);
+    await gateway?.close();
+    rmSync(repo.dir, { recursive: true, force: true });
+  });
+
+  const review = async (kind: string, ref?: string): Promise<ReviewSummary> => {
+    prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === kind));
+    if (ref) prompter.onPick('changes.ref', (items) => items.find((i) => (i as vscode.QuickPickItem & { ref?: string }).ref === ref));
+    const summary = await vscode.commands.executeCommand<ReviewSummary | undefined>('quorum.reviewChanges');
+    assert.ok(summary, `the ${kind} review ran (${JSON.stringify(prompter.calls.filter((c) => c.kind === 'message').map((c) => c.text))})`);
+    return summary;
+  };
+  const quorumDiagnostics = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Quorum');
+  type Header = NonNullable<NonNullable<Extract<HostToWebview, { type: 'snapshot' }>['review']>['changes']>;
+  /** The header a review's panel shows once it has loaded (each review of other changes opens a panel of its own). */
+  const headerOf = (label: string): Promise<Header> => {
+    const find = () => [...posted].reverse().flatMap((m) => (m.type === 'snapshot' && m.review?.changes?.label === label ? [m.review.changes] : []))[0];
+    const found = find();
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const sub = api.panels.onDidPostMessage(() => {
+        const h = find();
+        if (!h) return;
+        sub.dispose();
+        resolve(h);
+      });
+    });
+  };
+
+  it('uncommitted: reviews the edit, the staged change and the untracked file; skips the lockfile and the deleted file; findings land in Problems in their files', async () => {
+    const summary = await review('uncommitted');
+    assert.equal(summary.target.kind, 'changes');
+    assert.deepEqual([...new Set(summary.target.regions.map((r) => r.file))].sort(), ['notes/todo.md', 'src/app.ts', 'src/db.py']);
+    assert.deepEqual(Object.fromEntries((summary.target.skipped ?? []).map((k) => [k.file, k.reason])), { 'old.ts': 'deleted', 'package-lock.json': 'lockfile' });
+    assert.deepEqual(summary.findings.map((f) => [f.file, f.startLine, f.severity]).sort(), [['src/app.ts', 3, 'high'], ['src/db.py', 2, 'critical']]);
+
+    const app = quorumDiagnostics(repo.uri('src/app.ts'));
+    assert.deepEqual(app.map((d) => [d.range.start.line + 1, d.message.includes('Off-by-one')]), [[3, true]]);
+    const db = quorumDiagnostics(repo.uri('src/db.py'));
+    assert.deepEqual(db.map((d) => d.range.start.line + 1), [2]);
+
+    const header = await headerOf('Uncommitted changes');
+    assert.deepEqual([header.files.length, header.skipped.length], [3, 2]);
+    assert.ok(header.added >= 5 && header.removed >= 2, `+${header.added} −${header.removed}`);
+  });
+
+  it('staged: only the index against HEAD', async () => {
+    const summary = await review('staged');
+    assert.deepEqual([...new Set(summary.target.regions.map((r) => r.file))], ['src/db.py']);
+    assert.deepEqual(summary.findings.map((f) => f.file), ['src/db.py']);
+    assert.deepEqual((await headerOf('Staged changes')).files, ['src/db.py']);
+  });
+
+  it('against a branch: from the merge base to the working tree, the committed feature included', async () => {
+    const summary = await review('ref', 'base');
+    assert.deepEqual([...new Set(summary.target.regions.map((r) => r.file))].sort(), ['notes/todo.md', 'src/app.ts', 'src/db.py', 'src/feature.ts']);
+    assert.ok(summary.findings.some((f) => f.file === 'src/feature.ts'));
+    assert.equal((await headerOf('Changes against base')).files.length, 4);
+    assert.ok(quorumDiagnostics(repo.uri('src/feature.ts')).length > 0);
+  });
+
+  it('an unknown ref is named, nothing is sent', async () => {
+    const before = gateway.requests.length;
+    prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'ref'));
+    prompter.onPick('changes.ref', (items) => items.find((i) => (i as vscode.QuickPickItem & { ref?: string }).ref === undefined));
+    prompter.onInput('changes.refInput', () => 'no-such-branch');
+    assert.equal(await vscode.commands.executeCommand('quorum.reviewChanges'), undefined);
+    const told = await prompter.next((c) => c.id === 'changes.unknown-ref');
+    assert.match(told.text ?? '', /no-such-branch/);
+    assert.equal(gateway.requests.length, before);
+  });
+});

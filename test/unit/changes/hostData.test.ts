@@ -1,0 +1,123 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectChanges } from '../../../src/core/changes/collect';
+import { GitCliSource } from '../../../src/core/changes/gitCli';
+import { parseUnifiedDiff } from '../../../src/core/changes/parse';
+import { MAX_SCOPE_LINES, regionsOf } from '../../../src/core/changes/regions';
+import { unifiedDiffOfTexts } from '../../../src/core/changes/textDiff';
+import type { ChangedFileText } from '../../../src/core/changes/types';
+import { numbered, TempRepo } from './gitRepo';
+
+/** What git itself makes of two texts (`git diff --no-index -U0`), read by the same parser. */
+function gitDiffOf(oldText: string, newText: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'quorum-textdiff-'));
+  try {
+    writeFileSync(join(dir, 'old'), oldText);
+    writeFileSync(join(dir, 'new'), newText);
+    let out = '';
+    try {
+      execFileSync('git', ['diff', '--no-index', '--no-color', '-U0', 'old', 'new'], { cwd: dir, encoding: 'utf8' });
+    } catch (e) {
+      out = String((e as { stdout?: unknown }).stdout ?? '');
+    }
+    return parseUnifiedDiff(out).map(({ added, removed, additions, deletions }) => ({ added, removed, additions, deletions }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('changes: data from the editor (texts of a file, function scopes)', function () {
+  this.timeout(30_000);
+
+  describe('unifiedDiffOfTexts', () => {
+    const cases: [string, string, string][] = [
+      ['a line changed', numbered(20), numbered(20, (i) => (i === 7 ? 'seven' : `line ${i}`))],
+      ['the first line removed', 'x\ny\nz\n', 'y\nz\n'],
+      ['a line added at the top', 'y\nz\n', 'x\ny\nz\n'],
+      ['a line removed in the middle', 'a\nb\nc\n', 'a\nc\n'],
+      ['the last line removed', 'a\nb\n', 'a\n'],
+      ['lines added at the end', 'a\n', 'a\nb\nc\n'],
+      ['no newline at the end', 'a\nb', 'a\nb\nc'],
+      ['several hunks', numbered(60), numbered(60, (i) => (i % 17 === 0 ? `changed ${i}` : `line ${i}`)).replace('line 30\n', '')],
+    ];
+    for (const [name, before, after] of cases) {
+      it(`reads as git's own diff: ${name}`, () => {
+        const ours = parseUnifiedDiff(unifiedDiffOfTexts(undefined, 'f.ts', before, after)).map(({ added, removed, additions, deletions }) => ({ added, removed, additions, deletions }));
+        assert.deepEqual(ours, gitDiffOf(before, after));
+      });
+    }
+
+    it('names a rename: the new path, the old one, only the changed lines', () => {
+      const [c] = parseUnifiedDiff(unifiedDiffOfTexts('old/name.ts', 'new/name.ts', numbered(40), numbered(40, (i) => (i === 20 ? 'twenty' : `line ${i}`))));
+      assert.deepEqual([c?.path, c?.oldPath, c?.status, c?.added], ['new/name.ts', 'old/name.ts', 'renamed', [{ start: 20, end: 20 }]]);
+    });
+
+    it('reads CRLF text as lines', () => {
+      const [c] = parseUnifiedDiff(unifiedDiffOfTexts(undefined, 'w.cs', 'a\r\nb\r\nc\r\n', 'a\r\nB\r\nc\r\n'));
+      assert.deepEqual([c?.added, c?.removed], [[{ start: 2, end: 2 }], [{ after: 1, lines: ['b'] }]]);
+    });
+  });
+
+  describe('context widened to the enclosing function', () => {
+    const file = (scopes?: ChangedFileText['scopes'], change: Partial<ChangedFileText['change']> = {}): ChangedFileText => ({
+      change: { path: 'a.ts', status: 'modified', added: [{ start: 50, end: 50 }], removed: [], additions: 1, deletions: 0, ...change },
+      language: 'typescript',
+      lines: numbered(300).trimEnd().split('\n'),
+      ...(scopes ? { scopes } : {}),
+    });
+    const ranges = (f: ChangedFileText, context = 3) => regionsOf(f, { contextLines: context, maxTokens: 100_000 }).map((r) => [r.startLine, r.endLine]);
+
+    it('takes the smallest function that holds the change, and keeps the context lines beyond it', () => {
+      assert.deepEqual(ranges(file()), [[47, 53]]);
+      assert.deepEqual(ranges(file([{ start: 1, end: 120 }, { start: 40, end: 70 }, { start: 80, end: 90 }])), [[40, 70]]);
+      assert.deepEqual(ranges(file([{ start: 49, end: 51 }])), [[47, 53]]);
+    });
+
+    it('does not take a function too long to send whole', () => {
+      assert.deepEqual(ranges(file([{ start: 10, end: 10 + MAX_SCOPE_LINES }])), [[47, 53]]);
+    });
+
+    it('widens around a removal inside a function, and not for a change that no function holds', () => {
+      assert.deepEqual(ranges(file([{ start: 100, end: 130 }], { added: [], removed: [{ after: 110, lines: ['gone'] }], additions: 0, deletions: 1 })), [[100, 130]]);
+      assert.deepEqual(ranges(file([{ start: 100, end: 130 }])), [[47, 53]]);
+    });
+  });
+
+  describe('collect', () => {
+    let repo: TempRepo;
+    beforeEach(() => {
+      repo = new TempRepo();
+    });
+    afterEach(() => repo.dispose());
+
+    it('lists a modified tracked binary file as skipped (binary), and drops a pure rename', async () => {
+      repo.write('logo.png', new Uint8Array([0x89, 0x50, 0x00, 0x01])).write('same.ts', numbered(30)).commit();
+      repo.write('logo.png', new Uint8Array([0x89, 0x50, 0x00, 0x02]));
+      repo.git('mv', 'same.ts', 'moved.ts');
+      const set = await collectChanges(await GitCliSource.open(repo.dir), { kind: 'uncommitted' }, { maxFileBytes: 1 << 20 });
+      assert.deepEqual(set.skipped, [{ file: 'logo.png', reason: 'binary' }]);
+      assert.deepEqual(set.files, []);
+    });
+  });
+});
+
+describe('changes: .gitattributes read without git', () => {
+  it('marks linguist-generated paths as git check-attr does, the last matching line deciding', async () => {
+    const { generatedByAttributes } = await import('../../../src/core/changes/attributes');
+    const text = '# generated code\n*.pb.go linguist-generated=true\ndist/** linguist-generated\ndist/keep.js -linguist-generated\n/root.ts linguist-generated\nsrc/*.ts text eol=lf\n';
+    const paths = ['api/x.pb.go', 'dist/a.js', 'dist/sub/b.js', 'dist/keep.js', 'root.ts', 'lib/root.ts', 'src/a.ts'];
+    assert.deepEqual([...generatedByAttributes(text, paths)].sort(), ['api/x.pb.go', 'dist/a.js', 'dist/sub/b.js', 'root.ts']);
+    const repo = new TempRepo();
+    try {
+      repo.write('.gitattributes', text);
+      for (const p of paths) repo.write(p, 'x\n');
+      const source = await GitCliSource.open(repo.dir);
+      assert.deepEqual([...(await source.generated(paths))].sort(), [...generatedByAttributes(text, paths)].sort());
+    } finally {
+      repo.dispose();
+    }
+  });
+});
