@@ -23,7 +23,7 @@ export interface ReportContext {
 }
 
 /** The project's home page, for SARIF's `informationUri`: the package's repository without `.git`. */
-export const INFORMATION_URI = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+const INFORMATION_URI = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 
 function pathOf(root: string) {
   return (file: string) => relativeToRoot(root, file) ?? file.split(sep).join('/');

@@ -9,7 +9,7 @@ import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import type { ModelPrice } from '../../core/cost/prices';
 
-export const ALL_AGENTS = '*';
+const ALL_AGENTS = '*';
 
 interface AgentRow {
   id: string;
