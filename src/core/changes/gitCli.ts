@@ -79,7 +79,10 @@ export class GitCliSource implements DiffSource {
         try {
           return text(await run(this.root, ['merge-base', commit, head])).trim();
         } catch {
-          throw new ChangesError('unknown-ref', `"${ref}" has no common history with HEAD`);
+          // A CI checkout is often shallow: the merge base exists, but not in this clone.
+          const shallow = await run(this.root, ['rev-parse', '--is-shallow-repository']).then((o) => text(o).trim() === 'true', () => false);
+          const hint = shallow ? ' in this shallow clone: fetch the whole history (actions/checkout fetch-depth: 0, GitLab GIT_DEPTH: "0")' : '';
+          throw new ChangesError('unknown-ref', `"${ref}" has no common history (no merge base) with HEAD${hint}`);
         }
       }
     }

@@ -55,6 +55,8 @@ export class Admission {
     private readonly maxJitterMs: number,
     /** Length of the requests- and tokens-per-minute windows (a minute; shorter in tests). */
     private readonly windowMs = 60_000,
+    /** Widest spacing 429s may teach (see `slowDown`). */
+    private readonly maxGapMs = 500,
   ) {}
 
   /** A 429: everyone waits `waitMs` (plus a little jitter each, so they do not come back at once). */
@@ -90,16 +92,16 @@ export class Admission {
 
   /**
    * A 429 from a gateway that sends no `x-ratelimit-*` headers: besides the cool-down, space sends by the
-   * wait it asked for (a token bucket's time for one request; at most a second) or half again the current
+   * wait it asked for (a token bucket's time for one request; at most `maxGapMs`) or half again the current
    * spacing, and let the spacing shrink by 1% with every answer that gets through (additive-increase,
    * multiplicative-decrease in reverse: slow down fast, speed up slowly).
    */
   slowDown(waitMs: number, decidedAt: number): void {
-    const asked = Math.min(1000, Math.max(5, waitMs));
+    const asked = Math.min(this.maxGapMs, Math.max(5, waitMs));
     if (decidedAt > this.slowedAt) {
       // The first 429 among requests let through since the last slow-down: half again as slow. 429s of
       // requests whose send time was set before the spacing grew do not count twice.
-      this.gapMs = Math.min(1000, Math.max(this.gapMs * 1.5, asked));
+      this.gapMs = Math.min(this.maxGapMs, Math.max(this.gapMs * 1.5, asked));
       this.slowedAt = this.clock.now();
     } else {
       this.gapMs = Math.max(this.gapMs, asked);

@@ -26,8 +26,8 @@ export interface GatewayClient extends Gateway {
 export function createGateway(options: GatewayOptions): GatewayClient {
   const tuning: GatewayTuning = { ...DEFAULT_TUNING, ...(options.tuning ?? {}) };
   const stats = emptyStats();
-  const connection = new Connection(options.apiKey, options.logger);
-  const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs);
+  const connection = new Connection(options.apiKey, options.logger, tuning.fetch);
+  const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs, tuning.paceMaxGapMs);
   const slots = new Slots(options.settings().limits.maxConcurrent);
   const models = new ModelDirectory(connection, stats, tuning.modelsCacheMs, (baseUrl, list) => options.listedPrices?.learn(baseUrl, list));
   const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, noResponseFormat: new Set() };

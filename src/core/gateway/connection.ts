@@ -18,6 +18,7 @@ export class Connection {
   constructor(
     private readonly apiKey: GatewayOptions['apiKey'],
     private readonly logger: GatewayLogger | undefined,
+    private readonly fetchImpl?: typeof fetch,
   ) {}
 
   async readKey(): Promise<string> {
@@ -48,6 +49,7 @@ export class Connection {
         organization: null,
         project: null,
         logLevel: 'off',
+        ...(this.fetchImpl ? { fetch: this.fetchImpl } : {}),
       });
       this.sdk = { id, client };
     }

@@ -35,10 +35,15 @@ export interface GatewayTuning {
   /** Cap of one backoff, ms. */
   backoffMaxMs: number;
   /** Ceiling of the full-jitter backoff after a 429 that states no wait, ms (doubles with each such 429 of a
-   *  request, up to backoffMaxMs × 4). */
+   *  request, up to `rateLimitMaxWaitMs`). */
   rateLimitDefaultWaitMs: number;
+  /** Cap of that ceiling, ms: a fleet of processes that cannot share a cool-down keeps asking often enough
+   *  to use the capacity that comes back (each process's learnt pacing still spaces its sends). */
+  rateLimitMaxWaitMs: number;
   /** Send spacing a 429 without budget headers or a stated wait teaches the client's pacing, ms. */
   rateLimitPaceMs: number;
+  /** Widest send spacing 429s may teach the client's pacing, ms. */
+  paceMaxGapMs: number;
   /** Largest jitter added to each waiter's end of a cool-down, ms. */
   coolDownJitterMs: number;
   /** How long a `/models` answer is reused for model-name suggestions, ms. */
@@ -47,6 +52,8 @@ export interface GatewayTuning {
   rateWindowMs: number;
   /** Source of randomness for jitter (0 ≤ x < 1). */
   random: () => number;
+  /** The HTTP client (the platform's `fetch`; an in-process gateway for tests on a fake clock). */
+  fetch?: typeof fetch;
 }
 
 export interface GatewayOptions {
@@ -63,8 +70,10 @@ export interface GatewayOptions {
 export const DEFAULT_TUNING: GatewayTuning = {
   backoffBaseMs: 500,
   backoffMaxMs: 8_000,
-  rateLimitDefaultWaitMs: 1_000,
+  rateLimitDefaultWaitMs: 500,
+  rateLimitMaxWaitMs: 2_000,
   rateLimitPaceMs: 250,
+  paceMaxGapMs: 500,
   coolDownJitterMs: 500,
   modelsCacheMs: 5 * 60_000,
   rateWindowMs: 60_000,

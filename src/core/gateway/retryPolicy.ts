@@ -3,6 +3,7 @@ import { sleep } from './admission';
 import { runAttempt, type AttemptEnv } from './attempt';
 import { AttemptError, copyError, toGatewayError } from './attemptFailure';
 import type { Failure } from './errors';
+import { AbortReason } from './failures';
 import type { GatewayTuning } from './options';
 import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } from './types';
 
@@ -40,6 +41,10 @@ export interface RetryState {
   formatDropped: boolean;
   /** The one quick retry after a refused connection or a failed DNS lookup was made. */
   unreachableRetried?: boolean;
+  /** When the current run of 429s began (epoch ms); unset once an attempt fails otherwise. */
+  rateLimitedSince?: number;
+  /** The last failure, when it was a 429 (what a request that reaches its deadline waiting fails with). */
+  last429?: Failure;
 }
 
 type RetryStep =
@@ -55,7 +60,7 @@ export interface RetryClock {
 }
 
 /** Decides what follows a failed attempt, and records what it uses up in `state`. Pure: clock and randomness come in. */
-export function nextStep(f: Failure, state: RetryState, clock: RetryClock, tuning: Pick<GatewayTuning, 'backoffBaseMs' | 'backoffMaxMs' | 'rateLimitDefaultWaitMs' | 'random'>): RetryStep {
+export function nextStep(f: Failure, state: RetryState, clock: RetryClock, tuning: Pick<GatewayTuning, 'backoffBaseMs' | 'backoffMaxMs' | 'rateLimitDefaultWaitMs' | 'rateLimitMaxWaitMs' | 'random'>): RetryStep {
   if (f.responseFormatRejected) {
     if (state.formatDropped) return { kind: 'stop' };
     state.formatDropped = true;
@@ -71,7 +76,7 @@ export function nextStep(f: Failure, state: RetryState, clock: RetryClock, tunin
   }
   if (f.rateLimited) {
     const k = ++state.unstated429;
-    const ceiling = Math.min(tuning.backoffMaxMs * 4, tuning.rateLimitDefaultWaitMs * 2 ** (k - 1));
+    const ceiling = Math.min(tuning.rateLimitMaxWaitMs, tuning.rateLimitDefaultWaitMs * 2 ** (k - 1));
     const delayMs = Math.round(tuning.random() * ceiling); // full jitter
     const wait = Math.max(delayMs, clock.coolDownUntil - clock.now);
     if (clock.now + wait >= clock.deadlineAt) return { kind: 'stop' };
@@ -152,15 +157,52 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
     try {
       return await runAttempt(env, { request, model, attempt, settings: env.options.settings(), signal, onText: run.onText, ...(run.onSent ? { onSent: run.onSent } : {}), promptEstimate, started: run.started });
     } catch (e) {
-      // Once the signal fired, the attempt's own error (with any partial text) is the request's.
-      if (!(e instanceof AttemptError) || signal.aborted) throw e;
-      const clock = { now: Date.now(), deadlineAt: run.deadlineAt, coolDownUntil: env.admission.coolDownUntil, maxRetries: env.options.settings().limits.maxRetries };
+      // Once the signal fired, the attempt's own error (with any partial text) is the request's, unless the
+      // deadline came while the gateway was still answering 429: then the request failed on rate limits.
+      if (signal.aborted) throw rateLimitedAtDeadline(e, state, signal, run, counter.attempts) ?? e;
+      if (!(e instanceof AttemptError)) throw e;
+      const now = Date.now();
+      state.last429 = e.failure.rateLimited ? e.failure : undefined;
+      if (e.failure.rateLimited) state.rateLimitedSince ??= now;
+      else state.rateLimitedSince = undefined;
+      const clock = { now, deadlineAt: run.deadlineAt, coolDownUntil: env.admission.coolDownUntil, maxRetries: env.options.settings().limits.maxRetries };
       const step = nextStep(e.failure, state, clock, env.tuning);
-      if (step.kind === 'stop') throw step.error ? new AttemptError({ ...e.failure, error: step.error }) : e;
+      if (step.kind === 'stop') {
+        const error = step.error ?? e.failure.error;
+        const why = step.error ? '' : "; the next back-off would end past the request's deadline";
+        throw new AttemptError({ ...e.failure, error: e.failure.rateLimited ? gaveUpOn429(error, state, now, counter.attempts, why) : error });
+      }
       announce(env, run, model, e.failure, step, attempt, clock.maxRetries - state.consumed);
       await sleep(step.delayMs, signal);
     }
   }
+}
+
+/**
+ * A request whose deadline came while it waited out 429s (in the back-off, the cool-down, the queue, or with
+ * its retry not yet answered): the error says it was rate limited and for how long it waited, not "timeout".
+ * An attempt that got a 2xx answer before the deadline did time out; so did anything not preceded by a 429.
+ */
+function rateLimitedAtDeadline(e: unknown, state: RetryState, signal: AbortSignal, run: RequestRun, attempts: number): AttemptError | undefined {
+  const since = state.rateLimitedSince;
+  if (since === undefined || !(signal.reason instanceof AbortReason) || signal.reason.kind !== 'deadline') return undefined;
+  if (e instanceof AttemptError && e.failure.reachedModel) return undefined;
+  const last = state.last429;
+  if (!last) return undefined;
+  const secs = Math.round((run.deadlineAt - run.started) / 1000);
+  const error = gaveUpOn429(last.error, state, Date.now(), attempts, `; still rate limited at the request's deadline (${secs} s)`);
+  return new AttemptError({ ...last, error, retryable: false });
+}
+
+/** The 429 a request gives up on, saying how long the request waited on 429s and over how many attempts. */
+function gaveUpOn429(error: GatewayError, state: RetryState, now: number, attempts: number, why: string): GatewayError {
+  const waitedMs = Math.max(0, now - (state.rateLimitedSince ?? now));
+  const waited = attempts > 1 ? `; waited ${formatWait(waitedMs)} over ${attempts} attempts` : '';
+  return copyError(error, { message: `${error.message}${why}${waited}`, waitedMs });
+}
+
+function formatWait(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** Logs the retry and tells the caller what is waited for. */

@@ -85,6 +85,8 @@ export interface GatewayErrorData {
   model?: string;
   /** For `rate-limited`: how long the gateway asked to wait. */
   retryAfterMs?: number;
+  /** For `rate-limited`: how long the request kept waiting on 429s before it gave up. */
+  waitedMs?: number;
   /** For `model-not-found`: the closest ids from `/models`, best first. */
   suggestions?: string[];
   /** Text that arrived before a stream broke. */
@@ -98,6 +100,7 @@ export class GatewayError extends Error implements GatewayErrorData {
   readonly status?: number;
   readonly model?: string;
   readonly retryAfterMs?: number;
+  readonly waitedMs?: number;
   readonly suggestions?: string[];
   readonly partialText?: string;
   readonly requestId?: string;
@@ -110,6 +113,7 @@ export class GatewayError extends Error implements GatewayErrorData {
     this.status = data.status;
     this.model = data.model;
     this.retryAfterMs = data.retryAfterMs;
+    this.waitedMs = data.waitedMs;
     this.suggestions = data.suggestions;
     this.partialText = data.partialText;
     this.requestId = data.requestId;
@@ -123,6 +127,7 @@ export class GatewayError extends Error implements GatewayErrorData {
       status: this.status,
       model: this.model,
       retryAfterMs: this.retryAfterMs,
+      waitedMs: this.waitedMs,
       suggestions: this.suggestions,
       partialText: this.partialText,
       requestId: this.requestId,

@@ -93,13 +93,14 @@ export function onlyChanges(findings: Finding[], target: ReviewTarget, options: 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
 export function errorOf(err: unknown): AgentError {
   if (!(err instanceof GatewayError)) return { code: 'internal', message: redact(err instanceof Error ? err.message : String(err), undefined) };
-  const { code, status, model, retryAfterMs, suggestions, requestId, attempts } = err.toJSON();
+  const { code, status, model, retryAfterMs, waitedMs, suggestions, requestId, attempts } = err.toJSON();
   return {
     code,
     message: redact(err.message, undefined),
     ...(status !== undefined ? { status } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(waitedMs !== undefined ? { waitedMs } : {}),
     ...(suggestions !== undefined ? { suggestions } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(attempts !== undefined ? { attempts } : {}),

@@ -4,6 +4,7 @@ import type { AgentError } from '../../core/review/types';
 import { Commands } from '../commands';
 import type { Prompter } from '../prompter';
 import { displayHost } from '../../core/gateway/baseUrl';
+import { formatMs } from '../../shared/format';
 
 /** The plain data of any thrown value that we can show: a GatewayError's data, or an internal failure. */
 export function errorData(error: unknown): AgentError {
@@ -42,8 +43,11 @@ export function presentError(d: AgentError, ctx: ErrorContext): Presented | unde
       return { text: vscode.l10n.t('{0} does not know the model {1}.', host, d.model ?? '?') + closest, actions: [switchModel] };
     }
     case 'rate-limited': {
-      const wait = d.retryAfterMs ? ' ' + vscode.l10n.t('It asked to wait {0} s.', Math.ceil(d.retryAfterMs / 1000)) : '';
-      return { text: vscode.l10n.t('{0} kept answering 429 (rate limited) after {1} attempts.', host, d.attempts ?? 1) + wait, actions: [openSettings('quorum.limits')] };
+      const wait = d.retryAfterMs ? ' ' + vscode.l10n.t('It asked to wait {0}.', formatMs(d.retryAfterMs)) : '';
+      const kept = d.waitedMs !== undefined && (d.attempts ?? 1) > 1
+        ? vscode.l10n.t('{0} kept answering 429 (rate limited): Quorum waited {1} over {2} attempts.', host, formatMs(d.waitedMs), d.attempts ?? 1)
+        : vscode.l10n.t('{0} kept answering 429 (rate limited) after {1} attempts.', host, d.attempts ?? 1);
+      return { text: kept + wait, actions: [openSettings('quorum.limits')] };
     }
     case 'quota':
       return { text: vscode.l10n.t('{0} says the quota or credit of this key is used up.', host), actions: [setKey] };

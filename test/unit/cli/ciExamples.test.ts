@@ -12,16 +12,23 @@ import { ensureBuilt, root } from './ensureBuilt';
 /**
  * The command line as an npm package, and the CI examples in docs/ci run as written: `npm pack` holds the CLI
  * bundle, the tarball installs into an empty prefix with no registry and no cache, and the examples' own shell
- * steps (parsed out of the YAML files) review a pull request's changed files in a real git repository against
+ * steps (parsed out of the YAML files) review a pull request's changes (`--changes --base`) in a real git repository against
  * the loopback test gateway.
  */
 
 const KEY = 'sk-ci-examples-key-7777777777';
 const findings = (...list: object[]) => JSON.stringify({ findings: list });
+// The pull request below changes line 3 of run.py and adds 'src dir/new file.js': findings name their file, as
+// they do when one request carries several files.
 const REPLIES: Record<string, Reply> = {
-  'gpt-4.1': { text: findings({ severity: 'low', title: 'Name could be clearer', explanation: 'Rename.', startLine: 1, endLine: 1 }) },
+  'gpt-4.1': { text: findings({ file: 'run.py', severity: 'low', title: 'Name could be clearer', explanation: 'Rename.', startLine: 3, endLine: 3 }) },
   'claude-sonnet-4.5': { text: findings() },
-  'gemini-2.5-flash': { text: findings({ severity: 'high', title: 'Command injection', explanation: 'Shell built from input.', startLine: 2, endLine: 2, cwe: 'CWE-78', confidence: 0.8 }) },
+  'gemini-2.5-flash': {
+    text: findings(
+      { file: 'run.py', severity: 'high', title: 'Command injection', explanation: 'Shell built from input.', startLine: 3, endLine: 3, cwe: 'CWE-78', confidence: 0.8 },
+      { file: 'src dir/new file.js', severity: 'high', title: 'Command injection', explanation: 'Shell built from input.', startLine: 2, endLine: 2, cwe: 'CWE-78', confidence: 0.8 },
+    ),
+  },
   'deepseek-v3.2': { text: JSON.stringify({ rationale: 'ok', improvedCode: 'x = 1' }) },
 };
 
@@ -120,7 +127,7 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     assert.equal(z.object({ agents: z.array(z.object({ status: z.string() })) }).parse(JSON.parse(review.stdout)).agents.filter((a) => a.status === 'ok').length, 4);
   });
 
-  it('docs/ci/github-actions.yml reviews the changed files: annotations, one SARIF run, a job summary, and exit 1 on a high finding', async () => {
+  it('docs/ci/github-actions.yml reviews the pull request with --changes --base: annotations, SARIF, a job summary, and exit 1 on a high finding', async () => {
     const steps = githubSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'github-actions.yml'), 'utf8'))).jobs.quorum.steps;
     const review = steps.find((s) => s.id === 'review');
     assert.ok(review?.run && review.env);
@@ -131,24 +138,38 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     writeFileSync(summary, '');
     const before = chat();
     const r = await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', review.run], repo, {
-      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_DIFF_BASE: 'origin/main',
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_BASE_REF: 'origin/main',
       GITHUB_STEP_SUMMARY: summary, XDG_CACHE_HOME: join(tmp, 'cache'),
     });
     assert.equal(r.status, 1, `a high finding fails the check: ${r.stderr}`);
-    assert.equal(chat() - before, 8, 'two files x four agents; the annotation runs are served from the cache');
-    assert.match(r.stdout, /^::error file=run\.py,line=2,endLine=2,title=\[high\] Command injection::/m);
+    assert.equal(chat() - before, 4, 'both files in one request per agent; the annotation run is served from the cache');
+    assert.match(r.stdout, /^::error file=run\.py,line=3,endLine=3,title=\[high\] Command injection::/m);
     assert.match(r.stdout, /^::error file=src dir\/new file\.js,line=2,endLine=2,title=\[high\] Command injection::/m);
-    assert.match(r.stdout, /^Reviewed 2 changed file\(s\); exit code 1$/m, 'the lockfile is left out');
+    assert.match(r.stdout, /^::notice file=run\.py,line=3,endLine=3,title=\[low\] Name could be clearer::/m);
+    // The changes of the pull request only: the lockfile skipped, the SARIF file written into the checkout not reviewed.
+    assert.match(r.stdout, /^Quorum review of Changes against origin\/main: 2 files, 1 skipped$/m);
+    assert.match(r.stdout, /^ {2}skipped package-lock\.json: lockfile$/m);
+    assert.match(r.stdout, /^Quorum exit code 1$/m);
     const log = JSON.parse(readFileSync(join(repo, 'quorum.sarif'), 'utf8')) as Log;
     assert.equal(log.runs.length, 1);
     const run = log.runs[0];
     const results = run?.results ?? [];
-    assert.deepEqual(results.map((x) => x.locations?.[0]?.physicalLocation?.artifactLocation?.uri).sort(), ['run.py', 'run.py', 'src%20dir/new%20file.js', 'src%20dir/new%20file.js']);
+    assert.deepEqual(results.map((x) => `${x.locations?.[0]?.physicalLocation?.artifactLocation?.uri}:${x.locations?.[0]?.physicalLocation?.region?.startLine}`).sort(), ['run.py:3', 'run.py:3', 'src%20dir/new%20file.js:2']);
     for (const x of results) assert.equal(run?.tool.driver.rules?.[x.ruleIndex ?? -1]?.id, x.ruleId, 'ruleIndex points at its rule');
     const md = readFileSync(summary, 'utf8');
-    assert.match(md, /### Quorum review: run\.py lines 1-3/);
-    assert.match(md, /### Quorum review: src dir\/new file\.js lines 1-2/);
-    assert.equal(md.match(/### Quorum review/g)?.length, 2, 'one section per file, not per run');
+    assert.match(md, /### Quorum review: Changes against origin\/main: 2 files/);
+    assert.equal(md.match(/### Quorum review/g)?.length, 1, 'one section: the annotation run does not append another');
+  });
+
+  it('stops with exit 2 and one line when the clone is too shallow for a merge base (the fetch depth the examples set)', async () => {
+    const shallow = join(tmp, 'shallow');
+    ok(await sh('git', ['clone', '-q', '--depth', '1', '--branch', 'feature', `file://${repo}`, shallow], tmp, { HOME: tmp }), 'shallow clone');
+    ok(await sh('git', ['fetch', '-q', '--depth', '1', 'origin', '+refs/heads/main:refs/remotes/origin/main'], shallow, { HOME: tmp }), 'shallow fetch of the base');
+    const before = chat();
+    const r = await sh(join(prefix, 'bin', 'quorum'), ['review', '--changes', '--base', 'origin/main', '--format', 'sarif', '--output', join(tmp, 'shallow.sarif'), '--fail-on', 'high'], shallow, { QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, XDG_CACHE_HOME: join(tmp, 'cache') });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /no merge base\) with HEAD in this shallow clone: fetch the whole history/);
+    assert.equal(chat() - before, 0);
   });
 
   it('docs/ci/gitlab-ci.yml runs the same review from the shared cache and keeps SARIF and Markdown artifacts', async () => {
@@ -156,14 +177,15 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     assert.deepEqual(job.artifacts.paths, ['quorum.sarif', 'quorum-report.md']);
     const before = chat();
     const r = await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', job.script.join('\n')], repo, {
-      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, HOME: tmp, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_DIFF_BASE: 'origin/main',
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, HOME: tmp, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_BASE_REF: 'origin/main',
       XDG_CACHE_HOME: join(tmp, 'cache'), QUORUM_PACKAGE: tarball,
       npm_config_prefix: prefix, npm_config_cache: join(tmp, 'empty-npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/',
     });
     assert.equal(r.status, 1, r.stderr);
     assert.equal(chat() - before, 0, 'every answer came from the disk cache');
+    assert.match(r.stdout, /^Quorum review of Changes against origin\/main: 2 files, 1 skipped$/m, 'the cache, the SARIF file and the report in the checkout are not reviewed');
     const log = JSON.parse(readFileSync(join(repo, 'quorum.sarif'), 'utf8')) as Log;
-    assert.equal(log.runs[0]?.results?.length, 4);
+    assert.equal(log.runs[0]?.results?.length, 3);
     assert.match(readFileSync(join(repo, 'quorum-report.md'), 'utf8'), /ok \(cached\)/);
   });
 });

@@ -3,7 +3,7 @@ import { classifyHttp, type Failure } from '../../../src/core/gateway/errors';
 import { nextStep, type RetryClock, type RetryState } from '../../../src/core/gateway/retryPolicy';
 
 /** The retry policy on a fake clock with injected randomness: no timers, no gateway. */
-const tuning = (random = 0.5) => ({ backoffBaseMs: 500, backoffMaxMs: 8_000, rateLimitDefaultWaitMs: 1_000, random: () => random });
+const tuning = (random = 0.5) => ({ backoffBaseMs: 500, backoffMaxMs: 8_000, rateLimitDefaultWaitMs: 500, rateLimitMaxWaitMs: 4_000, random: () => random });
 const fresh = (): RetryState => ({ consumed: 0, unstated429: 0, formatDropped: false });
 const clock = (now: number, extra: Partial<RetryClock> = {}): RetryClock => ({ now, deadlineAt: 180_000, coolDownUntil: 0, maxRetries: 2, ...extra });
 const http = (status: number, message: string, waitMs?: number): Failure => classifyHttp({ status, message, model: 'gpt-4.1', ...(waitMs !== undefined ? { waitMs } : {}) });
@@ -33,11 +33,11 @@ describe('retry policy (fake clock)', () => {
     const state = fresh();
     const ceilings: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const step = nextStep(http(429, 'Max parallel request limit reached'), state, clock(0), tuning(0.999));
+      const step = nextStep(http(429, 'Max parallel request limit reached'), state, clock(0), tuning(0.9999));
       assert.equal(step.kind, 'retry');
-      if (step.kind === 'retry') ceilings.push(Math.round(step.delayMs / 0.999));
+      if (step.kind === 'retry') ceilings.push(Math.round(step.delayMs / 0.9999));
     }
-    assert.deepEqual(ceilings, [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 32_000]);
+    assert.deepEqual(ceilings, [500, 1_000, 2_000, 4_000, 4_000, 4_000, 4_000]);
     const low = nextStep(http(429, 'Max parallel request limit reached'), fresh(), clock(0), tuning(0));
     assert.ok(low.kind === 'retry' && low.delayMs === 0, 'full jitter reaches down to no wait');
     assert.equal(state.consumed, 0);
