@@ -13,6 +13,7 @@ export const Commands = {
   showCost: 'quorum.showCost',
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
+  compareModels: 'quorum.compareModels',
   reviewChanges: 'quorum.reviewChanges',
   reviewChangedFiles: 'quorum.reviewChangedFiles',
   showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',

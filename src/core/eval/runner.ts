@@ -44,6 +44,8 @@ interface EvalOptions {
 
 interface EvalReport {
   runs: RunFigures[];
+  /** Per run (same order): how many cases failed with each error code (`http-501`, `timeout`…). */
+  failureCodes: Record<string, number>[];
   cancelled: boolean;
 }
 
@@ -137,6 +139,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   const timed = new TimedGateway(deps.gateway, now);
   const pipeline = pipelineFor(deps, timed);
   const outcomes = options.runs.map(() => new Map<string, CaseOutcome>());
+  const failureCodes = options.runs.map((): Record<string, number> => ({}));
   const limit = pLimit(Math.max(1, deps.settings().limits.maxConcurrent));
   const total = options.runs.length * corpus.cases.length;
   const progress: EvalProgress = { done: 0, total, failures: 0, costUsd: 0 };
@@ -157,7 +160,12 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
     progress.done += 1;
     progress.costUsd += costUsd;
-    if (!ok) progress.failures += 1;
+    if (!ok) {
+      progress.failures += 1;
+      const codes = failureCodes[runIndex];
+      const code = result?.error?.code ?? 'no-result';
+      if (codes) codes[code] = (codes[code] ?? 0) + 1;
+    }
     progress.last = { agent: run.agent, model: run.model, caseId: c.id, ok };
     options.onProgress?.({ ...progress });
   };
@@ -165,6 +173,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   await Promise.all(options.runs.flatMap((run, i) => corpus.cases.map((c) => limit(() => one(i, run, c)))));
   return {
     runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, outcomes[i] ?? new Map())),
+    failureCodes,
     cancelled: signal?.aborted === true,
   };
 }
