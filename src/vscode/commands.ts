@@ -19,7 +19,7 @@ export const Commands = {
   showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',
 } as const;
 
-export type CommandId = (typeof Commands)[keyof typeof Commands];
+type CommandId = (typeof Commands)[keyof typeof Commands];
 
 /** Internal commands: run from code actions and notifications, hidden from the palette. */
 export const InternalCommands = {

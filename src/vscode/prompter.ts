@@ -20,7 +20,7 @@ export interface Prompter {
   ): Thenable<string | undefined>;
 }
 
-export const windowPrompter: Prompter = {
+const windowPrompter: Prompter = {
   pick(items, options) {
     const { id: _id, ...rest } = options;
     void _id;

@@ -16,7 +16,7 @@ import { scoreRun, type CaseOutcome, type RunFigures } from './score';
  * model: a run's figures are those of the model it names.
  */
 
-export interface EvalDeps {
+interface EvalDeps {
   /** The shared gateway client. */
   gateway: Gateway;
   settings: () => QuorumSettings;
@@ -34,7 +34,7 @@ export interface EvalProgress {
   last?: { agent: string; model: string; caseId: string; ok: boolean };
 }
 
-export interface EvalOptions {
+interface EvalOptions {
   runs: readonly EvalRunSpec[];
   /** Output language of the reviews (`en`). */
   language: string;
@@ -42,14 +42,14 @@ export interface EvalOptions {
   onProgress?: (p: EvalProgress) => void;
 }
 
-export interface EvalReport {
+interface EvalReport {
   runs: RunFigures[];
   /** Per run (same order): how many cases failed with each error code (`http-501`, `timeout`…). */
   failureCodes: Record<string, number>[];
   cancelled: boolean;
 }
 
-export interface EvalEstimate {
+interface EvalEstimate {
   /** The ceiling: every case of every run at its largest (all of maxOutputTokens). */
   costUsd: number;
   /** The likely cost: answers of a typical length. */
@@ -60,7 +60,7 @@ export interface EvalEstimate {
 }
 
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
-export function caseTarget(c: EvalCase): ReviewTarget {
+function caseTarget(c: EvalCase): ReviewTarget {
   return singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
 }
 

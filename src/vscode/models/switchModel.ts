@@ -10,7 +10,7 @@ import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import { f1Label, lastResultFor, type LastResult } from '../../core/eval/lastResults';
 import type { ModelPrice } from '../../core/cost/prices';
 
-export const ALL_AGENTS = '*';
+const ALL_AGENTS = '*';
 
 interface AgentRow {
   id: string;
