@@ -22,7 +22,7 @@ import type { SettingsService } from '../settings';
 import type { ComparePanel } from './comparePanel';
 import type { MeasuredModels } from './measuredModels';
 
-export interface CompareModelsDeps {
+interface CompareModelsDeps {
   settings: SettingsService;
   /** The one shared gateway client (its rate limits, retries and the session's ledger). */
   gateway: () => Gateway;
@@ -102,7 +102,7 @@ export class CompareModels {
     if (!report.cancelled) await this.deps.measured.record(report.runs);
     this.deps.panel.show({
       agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
-      currentModel: settings.current.agents[spec.id as keyof typeof settings.current.agents]?.model ?? spec.model,
+      currentModel: spec.model,
       corpus: { label: vscode.l10n.t('shipped corpus'), cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length },
       report,
     });
