@@ -71,6 +71,10 @@ async function main() {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
       platform: 'browser', format: 'iife', target: ['chrome120'],
     },
+    {
+      ...common, entryPoints: ['src/webview/compare/main.ts'], outfile: 'dist/compare.js',
+      platform: 'browser', format: 'iife', target: ['chrome120'],
+    },
   ];
   if (tests) {
     configs.push({

@@ -14,7 +14,7 @@ import { ruleIdOf } from './ruleId';
  * and `executionSuccessful` is false then, so a partial review does not look like a clean one.
  */
 
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const CONTEXT_LINES = 2;
 
 export interface SarifOptions {

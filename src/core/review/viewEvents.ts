@@ -1,3 +1,4 @@
+import { filesOf } from './target';
 import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from './types';
 import { revealBidi } from '../../shared/bidi';
 import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
@@ -49,7 +50,7 @@ export function toTargetView(info: TargetInfo, counts?: ChangeCounts): Pick<Revi
     changes: {
       kind: info.kind,
       label: info.label,
-      files: [...new Set(info.regions.map((r) => r.file))],
+      files: filesOf(info),
       added: count(counts?.added ?? 0),
       removed: count(counts?.removed ?? 0),
       skipped: (info.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),

@@ -31,7 +31,7 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
 };
 
 /** `security/CWE-89` (agent and rule), with a link to the CWE entry when there is one. */
-export function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
+function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
   const who = f.agents.join('+');
   const cwe = f.cwe && /^CWE-(\d+)$/i.exec(f.cwe);
   if (cwe) return { value: `${who}/${f.cwe?.toUpperCase()}`, target: vscode.Uri.parse(`https://cwe.mitre.org/data/definitions/${cwe[1]}.html`) };
@@ -42,8 +42,9 @@ export function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
  * Title and explanation, bidi controls shown as `<U+202E>` tokens (Problems would reorder them: Trojan Source);
  * a finding the agent placed outside the reviewed lines says so and where.
  */
-export function diagnosticMessage(f: Finding): string {
-  const text = revealBidi(f.explanation ? `${f.title}\n${f.explanation}` : f.title);
+function diagnosticMessage(f: Finding): string {
+  const text = revealBidi(f.explanation ? `${f.title}
+${f.explanation}` : f.title);
   if (!f.clamped) return text;
   const r = f.reportedLines;
   const where = r ? (r.startLine === r.endLine ? String(r.startLine) : `${r.startLine}–${r.endLine}`) : '?';

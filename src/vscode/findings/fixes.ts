@@ -5,7 +5,7 @@ import { findBidi } from '../../shared/bidi';
 import type { Prompter } from '../prompter';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
 
-export const PREVIEW_SCHEME = 'quorum-preview';
+const PREVIEW_SCHEME = 'quorum-preview';
 
 function fullLines(doc: vscode.TextDocument, start: number, end: number): vscode.Range {
   return new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
@@ -35,14 +35,14 @@ function previewCode(fix: TrackedFix, languageId: string): string {
   return verdict.ok ? verdict.code : (fix.replacement ?? '');
 }
 
-export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
+type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
 
 /**
  * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
  * the fix's lines, refused when those lines changed since the review).
  */
 /** A finding the user finished with: its fix applied, or dismissed (from the panel or a quick fix). */
-export interface ResolvedFix {
+interface ResolvedFix {
   sessionId: string;
   id: string;
   how: 'applied' | 'dismissed';

@@ -31,7 +31,7 @@ import { isChangesKey } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type ChangesEstimate, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
 
-export interface ReviewControllerDeps {
+interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
   settings: SettingsService;
   ledger: CostLedger;
