@@ -130,10 +130,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(500);
   };
   const selectSample = async () => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('sample.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'sample.ts' }).first().waitFor({ timeout: 15000 });
-    await page.keyboard.press('Enter');
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sample.ts' }).first().click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'findUser' }).first().waitFor({ timeout: 15000 });
     await page.locator('.monaco-editor .view-lines').first().click();
     await wb.runCommand('Go to Line/Column...');
