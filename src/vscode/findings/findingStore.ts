@@ -43,8 +43,7 @@ function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
  * a finding the agent placed outside the reviewed lines says so and where.
  */
 function diagnosticMessage(f: Finding): string {
-  const text = revealBidi(f.explanation ? `${f.title}
-${f.explanation}` : f.title);
+  const text = revealBidi(f.explanation ? `${f.title}\n${f.explanation}` : f.title);
   if (!f.clamped) return text;
   const r = f.reportedLines;
   const where = r ? (r.startLine === r.endLine ? String(r.startLine) : `${r.startLine}–${r.endLine}`) : '?';
