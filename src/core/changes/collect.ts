@@ -43,9 +43,11 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     if (reason) skipped.push({ file: c.path, reason });
     return !reason;
   });
-  const generatedByAttributes = byName.length > 0 ? await source.generated(byName.map((c) => c.path), request) : new Set<string>();
+  const [generatedByAttributes, read] = await Promise.all([
+    byName.length > 0 ? source.generated(byName.map((c) => c.path), request) : new Set<string>(),
+    Promise.all(byName.map((c) => source.read(request, c.path))),
+  ]);
   const files: ChangedFileText[] = [];
-  const read = await Promise.all(byName.map((c) => source.read(request, c.path)));
   byName.forEach((c, i) => {
     const bytes = read[i];
     const skip = (reason: SkippedFile['reason']): void => {
