@@ -1,11 +1,11 @@
-// Makes the small copies of the README's lead screenshots that ship in the .vsix (the extension's page shows
+// Makes the small copies of the README's screenshots that ship in the .vsix (the extension's page shows
 // them from the installed extension): each docs/screenshots/<name>.png scaled to at most 760 px wide, as JPEG.
 // Run after the screenshots change: node scripts/readme-images.mjs   (needs Chromium: CHROMIUM_PATH or /usr/bin/chromium)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const NAMES = ['panel-dark', 'problems-quick-fix', 'status-bar-cost', 'switch-model'];
+const NAMES = ['panel-dark', 'panel-light', 'panel-hc', 'problems-quick-fix', 'status-bar-cost', 'switch-model'];
 const WIDTH = 760;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {

@@ -23,9 +23,9 @@ export class UsageError extends Error {
 }
 
 /** The CLI's disk cache serves answers for 7 days unless told otherwise. */
-export const DEFAULT_CACHE_TTL_MINUTES = 7 * 24 * 60;
+const DEFAULT_CACHE_TTL_MINUTES = 7 * 24 * 60;
 
-export const FAIL_ON = [...SEVERITIES.filter((s) => s !== 'info'), 'none'] as const;
+const FAIL_ON = [...SEVERITIES.filter((s) => s !== 'info'), 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 export interface ReviewArgs {
@@ -67,10 +67,10 @@ export interface ReviewArgs {
   showHidden: boolean;
 }
 
-export const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
+const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
+type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: quorum review <file> [options]
        quorum review --changes [--staged | --base REF | --last-commit] [--repo DIR] [--all-findings] [options]

@@ -18,7 +18,7 @@ import type { ProgressStream } from './progress';
 
 /** `quorum eval`: loads the corpus (exit 2 before any request when it is malformed), estimates, runs, reports. */
 
-export interface EvalIo {
+interface EvalIo {
   env: Readonly<Record<string, string | undefined>>;
   stdout: ProgressStream;
   stderr: ProgressStream;
@@ -32,7 +32,7 @@ const EXIT_USAGE = 2;
 const EXIT_INTERRUPTED = 130;
 
 /** The corpus shipped with Quorum: beside dist/ in a package, at the repository root in development. */
-export function shippedCorpusDir(): string {
+function shippedCorpusDir(): string {
   const candidates = [join(__dirname, '..', 'eval', 'corpus'), join(__dirname, '..', '..', 'eval', 'corpus')];
   return candidates.find((d) => existsSync(d)) ?? (candidates[0] as string);
 }

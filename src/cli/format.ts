@@ -1,3 +1,4 @@
+import { filesOf } from '../core/review/target';
 import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
 import { formatUsd } from '../shared/format';
 import { summaryView } from '../core/review/viewEvents';
@@ -37,7 +38,7 @@ function soleRegionOf(s: ReviewSummary): ReviewSummary['target']['regions'][numb
 function what(s: ReviewSummary): string {
   const only = soleRegionOf(s);
   if (only) return `${only.file}:${only.startLine}-${only.endLine}`;
-  const files = new Set(s.target.regions.map((r) => r.file)).size;
+  const files = filesOf(s.target).length;
   const skipped = s.target.skipped?.length ?? 0;
   return `${s.target.label}: ${files} file${files === 1 ? '' : 's'}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 }

@@ -6,7 +6,7 @@ import { SEVERITIES, SKIP_REASONS, type AgentResult, type Finding, type ReviewSu
  * output against it); `toJsonOutput` builds it from a review summary.
  */
 
-export const jsonFindingSchema = z.strictObject({
+const jsonFindingSchema = z.strictObject({
   id: z.string(),
   file: z.string(),
   severity: z.enum(SEVERITIES),
@@ -27,7 +27,7 @@ export const jsonFindingSchema = z.strictObject({
 });
 
 /** What the panel lists: the findings merged across agents, most severe first. */
-export const jsonMergedFindingSchema = z.strictObject({
+const jsonMergedFindingSchema = z.strictObject({
   file: z.string(),
   startLine: z.number().int().positive(),
   endLine: z.number().int().positive(),
@@ -41,7 +41,7 @@ export const jsonMergedFindingSchema = z.strictObject({
   hidden: z.literal(true).optional(),
 });
 
-export const jsonAgentSchema = z.strictObject({
+const jsonAgentSchema = z.strictObject({
   id: z.string(),
   model: z.string(),
   status: z.enum(['ok', 'error', 'cancelled']),

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { sep } from 'node:path';
-import { repository } from '../../package.json';
 import { toGithubAnnotations } from '../core/report/githubAnnotations';
 import { toSarif } from '../core/report/sarif';
 import { toStepSummary } from '../core/report/stepSummary';
@@ -22,8 +21,6 @@ export interface ReportContext {
   noise?: { split: NoiseSplit; showHidden: boolean };
 }
 
-/** The project's home page, for SARIF's `informationUri`: the package's repository without `.git`. */
-export const INFORMATION_URI = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 
 function pathOf(root: string) {
   return (file: string) => relativeToRoot(root, file) ?? file.split(sep).join('/');
@@ -49,7 +46,7 @@ export function renderReport(all: ReviewSummary, format: OutputFormat, ctx: Repo
     case 'markdown':
       return formatMarkdown(summary) + note(true);
     case 'sarif':
-      return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, informationUri: INFORMATION_URI, pathOf: pathOf(ctx.root), linesOf }), null, 2) + '\n';
+      return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, pathOf: pathOf(ctx.root), linesOf }), null, 2) + '\n';
     case 'github':
       return toGithubAnnotations(summary, { pathOf: pathOf(ctx.root) });
     case 'text':

@@ -37,7 +37,7 @@ import type { Redaction } from '../core/prompt/secrets';
 
 export const EXIT = { ok: 0, findings: 1, usage: 2, agentFailed: 3, interrupted: 130 } as const;
 
-export interface CliIo {
+interface CliIo {
   argv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   stdout: ProgressStream;
@@ -50,7 +50,7 @@ export interface CliIo {
 }
 
 /** True when a finding is at or above the `--fail-on` severity. */
-export function failsOn(summary: ReviewSummary, failOn: FailOn): boolean {
+function failsOn(summary: ReviewSummary, failOn: FailOn): boolean {
   if (failOn === 'none') return false;
   const limit = SEVERITIES.indexOf(failOn);
   return summary.findings.some((f) => SEVERITIES.indexOf(f.severity) <= limit);
@@ -91,7 +91,7 @@ async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string,
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
-export function describeRedactions(redactions: readonly Redaction[]): string {
+function describeRedactions(redactions: readonly Redaction[]): string {
   return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
 }
 

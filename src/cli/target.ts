@@ -6,8 +6,8 @@ import { UsageError } from './args';
 
 /** Reading the reviewed file and range for the CLI; every problem is a `UsageError` (exit code 2). */
 
-export const MAX_LINES = 5000;
-export const MAX_CHARS = 400_000;
+const MAX_LINES = 5000;
+const MAX_CHARS = 400_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 export { languageOfFile } from '../core/agents/fileLanguage';

@@ -19,7 +19,7 @@ const MAX_TITLE = 200;
 /** At most this many titles are kept (a runaway answer still counts, but the list stays short). */
 const MAX_TITLES = 50;
 
-export interface ProgressFinding {
+interface ProgressFinding {
   title: string;
   severity?: SeverityView;
 }

@@ -14,7 +14,7 @@ export function revealBidi(text: string): string {
   return text.replace(BIDI_CONTROL, (c) => `<${codePoint(c)}>`);
 }
 
-export interface BidiHit {
+interface BidiHit {
   /** 1-based line within the text. */
   line: number;
   /** e.g. `U+202E`. */

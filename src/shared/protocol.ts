@@ -13,7 +13,7 @@ import * as z from 'zod/mini';
  */
 
 export const SEVERITY_VALUES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export const severitySchema = z.enum(SEVERITY_VALUES);
+const severitySchema = z.enum(SEVERITY_VALUES);
 export type SeverityView = z.infer<typeof severitySchema>;
 
 const str = (max: number) => z.string().check(z.maxLength(max));
@@ -26,7 +26,7 @@ const money = z.number().check(z.nonnegative());
 const nonNegative = money;
 const list = <T extends z.core.SomeType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
 
-export const findingViewSchema = z.object({
+const findingViewSchema = z.object({
   id: shortText,
   /** The finding's file (optional so that reviews stored before files were named still load). */
   file: z.optional(str(8_000)),
@@ -45,15 +45,14 @@ export const findingViewSchema = z.object({
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 
-export const AGENT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
-export const agentStateSchema = z.enum(AGENT_STATES);
+const AGENT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+const agentStateSchema = z.enum(AGENT_STATES);
 export type AgentState = z.infer<typeof agentStateSchema>;
 
-export const costSourceSchema = z.enum(['reported', 'usage', 'estimated', 'cached', 'none']);
-export type CostSourceView = z.infer<typeof costSourceSchema>;
+const costSourceSchema = z.enum(['reported', 'usage', 'estimated', 'cached', 'none']);
 
 /** What the panel shows of an agent's error: a code it localises, plus the data a code needs. */
-export const agentErrorViewSchema = z.object({
+const agentErrorViewSchema = z.object({
   code: shortText,
   /** English, key-free detail (shown under "Details"). */
   message: z.optional(str(20_000)),
@@ -64,16 +63,15 @@ export const agentErrorViewSchema = z.object({
 });
 export type AgentErrorView = z.infer<typeof agentErrorViewSchema>;
 
-export const usageViewSchema = z.object({
+const usageViewSchema = z.object({
   promptTokens: count,
   completionTokens: count,
   cachedTokens: count,
   reasoningTokens: count,
 });
-export type UsageView = z.infer<typeof usageViewSchema>;
 
 /** The end of one agent's run (done, failed or cancelled). */
-export const agentOutcomeSchema = z.object({
+const agentOutcomeSchema = z.object({
   state: z.enum(['done', 'failed', 'cancelled']),
   model: shortText,
   text,
@@ -93,9 +91,9 @@ export const agentOutcomeSchema = z.object({
 });
 export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;
 
-export const agentOutputSchema = z.enum(['findings', 'code']);
+const agentOutputSchema = z.enum(['findings', 'code']);
 
-export const agentViewSchema = z.object({
+const agentViewSchema = z.object({
   agent: shortText,
   title: shortText,
   model: shortText,
@@ -116,7 +114,7 @@ export const agentViewSchema = z.object({
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
-export const reviewTotalsViewSchema = z.object({
+const reviewTotalsViewSchema = z.object({
   costUsd: money,
   /** The part of costUsd that is an estimate (absent in reviews stored before it was counted). */
   estimatedUsd: z.optional(money),
@@ -126,9 +124,8 @@ export const reviewTotalsViewSchema = z.object({
   requests: count,
   retries: count,
 });
-export type ReviewTotalsView = z.infer<typeof reviewTotalsViewSchema>;
 
-export const privacyViewSchema = z.object({
+const privacyViewSchema = z.object({
   rules: list(shortText, 200),
   rulesDropped: list(shortText, 200),
   redactions: list(z.object({ kind: shortText, line: int, endLine: int, file: z.optional(shortText) }), 2_000),
@@ -136,12 +133,12 @@ export const privacyViewSchema = z.object({
 export type PrivacyView = z.infer<typeof privacyViewSchema>;
 
 /** Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, or dismissed in the project. */
-export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed'] as const;
-export const hiddenFindingSchema = z.object({ id: shortText, reason: z.enum(HIDDEN_REASONS) });
+const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed'] as const;
+const hiddenFindingSchema = z.object({ id: shortText, reason: z.enum(HIDDEN_REASONS) });
 export type HiddenFindingView = z.infer<typeof hiddenFindingSchema>;
 
-export const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
-export const reviewStateSchema = z.enum(REVIEW_STATES);
+const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
+const reviewStateSchema = z.enum(REVIEW_STATES);
 export type ReviewState = z.infer<typeof reviewStateSchema>;
 
 export const reviewViewSchema = z.object({
@@ -217,7 +214,7 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
 export type ReviewViewEvent = z.infer<typeof reviewViewEventSchema>;
 
 /** Localised UI strings, keyed as in `panelStrings.ts`; `{0}` placeholders are filled in by the page. */
-export const panelStringsSchema = z.record(str(100), str(2_000));
+const panelStringsSchema = z.record(str(100), str(2_000));
 
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({

@@ -38,7 +38,7 @@ export function fence(code: string, language = ''): string {
   return `${marks}${lang}\n${code.replace(/\n$/, '')}\n${marks}`;
 }
 
-export interface ReviewMarkdownOptions {
+interface ReviewMarkdownOptions {
   /** The title line, as Markdown (built with `escapeInline`/`codeSpan`); the export's own heading when absent. */
   title?: string;
   /** When the document was made, said under the title. */

@@ -20,14 +20,6 @@ export function noChanges(): ViewChanges {
   return { header: false, findings: false, agents: new Set(), layout: false };
 }
 
-export function mergeChanges(into: ViewChanges, from: ViewChanges): ViewChanges {
-  into.header ||= from.header;
-  into.findings ||= from.findings;
-  into.layout ||= from.layout;
-  for (const a of from.agents) into.agents.add(a);
-  return into;
-}
-
 function ensureAgent(view: ReviewView, agent: string, changes: ViewChanges): AgentView {
   let a = view.agents.find((x) => x.agent === agent);
   if (!a) {

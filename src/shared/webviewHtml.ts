@@ -3,7 +3,7 @@
  * load the page under the same Content-Security-Policy. No Node, no DOM: the caller supplies a fresh nonce
  * (from `crypto.randomBytes`) and URIs already passed through `asWebviewUri`.
  */
-export interface WebviewHtmlOptions {
+interface WebviewHtmlOptions {
   /** `webview.cspSource` of the hosting webview. */
   cspSource: string;
   /** Base64 nonce, fresh for every load. */
@@ -18,7 +18,7 @@ export interface WebviewHtmlOptions {
 const escapeAttr = (value: string): string =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource}`,

@@ -7,7 +7,7 @@ import { codeSpan, escapeInline, fence } from './reviewMarkdown';
  * shows it in a read-only document. Strings come from the caller so that the editor can translate them.
  */
 
-export interface SentMessage {
+interface SentMessage {
   role: string;
   content: string;
 }

@@ -8,6 +8,8 @@ import type { Prompter } from './prompter';
 import type { ReviewController } from './review/reviewController';
 import type { SettingsService } from './settings';
 import type { SentPreview } from './privacy/whatWillBeSent';
+import type { ComparePanel } from './compare/comparePanel';
+import type { MeasuredModels } from './compare/measuredModels';
 import type { GitApi } from './changes/gitApi';
 
 /**
@@ -32,6 +34,8 @@ export interface QuorumApi {
   usePrompter(prompter: Prompter | undefined): void;
   /** "Show What Will Be Sent" for any target (a changes review previews its regions through it). */
   sent: SentPreview;
+  /** "Compare Models…": its page (the figures shown, the messages it accepts) and the measured figures kept per agent × model. */
+  compare: { panel: ComparePanel; measured: MeasuredModels };
   /** Overrides whether the workspace counts as trusted (tests; `undefined` restores VS Code's answer). */
   useWorkspaceTrust(trusted: boolean | undefined): void;
   /** Reviews of changes read this Git API object instead of the Git extension's (tests; `undefined` restores it). */

@@ -13,12 +13,13 @@ export const Commands = {
   showCost: 'quorum.showCost',
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
+  compareModels: 'quorum.compareModels',
   reviewChanges: 'quorum.reviewChanges',
   reviewChangedFiles: 'quorum.reviewChangedFiles',
   showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',
 } as const;
 
-export type CommandId = (typeof Commands)[keyof typeof Commands];
+type CommandId = (typeof Commands)[keyof typeof Commands];
 
 /** Internal commands: run from code actions and notifications, hidden from the palette. */
 export const InternalCommands = {

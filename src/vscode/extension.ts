@@ -12,7 +12,12 @@ import { MonthlySpend } from './cost/monthlySpend';
 import { FindingCodeActions } from './findings/codeActions';
 import { FindingStore } from './findings/findingStore';
 import { FixService } from './findings/fixes';
+import { RegionEdits } from './findings/regionEdits';
 import { ProjectDismissals } from './findings/projectDismissals';
+import { CompareModels } from './compare/compareModels';
+import { ComparePanel } from './compare/comparePanel';
+import { MeasuredModels } from './compare/measuredModels';
+import { BudgetGuard } from './review/budgetGuard';
 import { ApiKeyCommands } from './gateway/apiKeyCommands';
 import { createQuorumLog, type QuorumLog } from './log';
 import { ModelSwitcher } from './models/switchModel';
@@ -68,12 +73,20 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const store = new FindingStore();
   const fixes = new FixService(store, prompter);
   const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
-  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log);
+  const measured = new MeasuredModels(context.globalState);
+  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, () => measured.all());
   const shaper = new PromptShaper(settings, prompter, log);
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals });
+  const regionEdits = new RegionEdits(store, prompter);
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits });
   const panels = new ReviewPanels(context, { log, actions: controller });
+  const comparePanel = new ComparePanel(context.extensionUri, log, (agent, model) => switcher.useModel(agent, model));
+  const compare = new CompareModels({
+    settings, gateway: () => gateway, ledger, prompter, keys: keyCommands, log, measured, panel: comparePanel,
+    budget: new BudgetGuard(settings, ledger, monthly, prompter),
+    corpusDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
+  });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
   const repositories = new RepositoryPicker(prompter);
@@ -86,9 +99,12 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     cost,
     store,
     fixes,
+    regionEdits,
     controller,
     panels,
     sent,
+    comparePanel,
+    measured,
     vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
     vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
     vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
@@ -101,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
     vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
     vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
+    vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
     vscode.commands.registerCommand(Commands.reviewChanges, (scm?: unknown) => changes.reviewChanges(scm)),
     vscode.commands.registerCommand(Commands.reviewChangedFiles, (...states: unknown[]) => changes.reviewFiles(...states)),
     vscode.commands.registerCommand(Commands.showWhatWillBeSentForChanges, (scm?: unknown) => changes.showWhatWillBeSent(scm)),
@@ -126,6 +143,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     logUri: context.logUri,
     usePrompter: (p) => prompter.use(p),
     sent,
+    compare: { panel: comparePanel, measured },
     useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
     useGitApi: (api) => repositories.useGitApi(api),
   };

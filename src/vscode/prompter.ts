@@ -8,6 +8,8 @@ import type { Redactor } from '../core/util/redact';
  */
 export interface Prompter {
   pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Thenable<T | undefined>;
+  /** A quick pick where several items may be chosen (items with `picked` start chosen). */
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Thenable<readonly T[] | undefined>;
   input(options: vscode.InputBoxOptions & { id: string }): Thenable<string | undefined>;
   /** A notification (or a modal question when `modal`); resolves to the chosen action's title. */
   message(
@@ -18,11 +20,16 @@ export interface Prompter {
   ): Thenable<string | undefined>;
 }
 
-export const windowPrompter: Prompter = {
+const windowPrompter: Prompter = {
   pick(items, options) {
     const { id: _id, ...rest } = options;
     void _id;
     return vscode.window.showQuickPick(items, { ...rest, canPickMany: false });
+  },
+  pickMany(items, options) {
+    const { id: _id, ...rest } = options;
+    void _id;
+    return vscode.window.showQuickPick(items, { ...rest, canPickMany: true });
   },
   input(options) {
     const { id: _id, ...rest } = options;
@@ -54,6 +61,9 @@ export class PrompterHolder implements Prompter {
 
   pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Thenable<T | undefined> {
     return this.current.pick(items, options);
+  }
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Thenable<readonly T[] | undefined> {
+    return this.current.pickMany(items, options);
   }
   input(options: vscode.InputBoxOptions & { id: string }): Thenable<string | undefined> {
     const { validateInput } = options;

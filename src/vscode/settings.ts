@@ -5,7 +5,7 @@ import type { QuorumLog } from './log';
 import type { Prompter } from './prompter';
 
 /** The setting (`quorum.…` as listed in package.json) that an issue's dotted path falls under. */
-export function settingNameFor(path: string, leaves: readonly string[]): string {
+function settingNameFor(path: string, leaves: readonly string[]): string {
   const full = path ? `quorum.${path}` : 'quorum';
   const hit = leaves.filter((k) => full === k || full.startsWith(`${k}.`)).sort((a, b) => b.length - a.length)[0];
   return hit ?? full;

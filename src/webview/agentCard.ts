@@ -19,7 +19,7 @@ const STATE_ICONS: Record<AgentView['state'], string> = {
 };
 
 /** What an error says and which buttons fix it. */
-export function describeError(agent: string, err: AgentErrorView): { text: string; actions: ButtonOptions[] } {
+function describeError(agent: string, err: AgentErrorView): { text: string; actions: ButtonOptions[] } {
   const rerun: ButtonOptions = { action: 'rerun', label: t('rerun'), icon: 'refresh', secondary: true, data: { nocache: 'false' } };
   const switchModel: ButtonOptions = { action: 'switchModel', label: t('switchModel'), icon: 'arrow-swap', data: { agent } };
   const setKey: ButtonOptions = { action: 'setApiKey', label: t('setApiKey'), icon: 'key' };

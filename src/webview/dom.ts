@@ -1,7 +1,7 @@
 /** Tiny DOM helpers: elements are built with properties and text nodes only, never from HTML strings. */
 
-export type Child = Node | string | null | undefined | false;
-export type Attrs = Record<string, string | number | boolean | null | undefined>;
+type Child = Node | string | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | null | undefined>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
@@ -13,7 +13,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-export function append(parent: Node, children: readonly Child[]): void {
+function append(parent: Node, children: readonly Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     parent.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);

@@ -24,6 +24,7 @@ export interface PromptCall {
 }
 
 type PickAnswer = (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined;
+type PickManyAnswer = (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem[] | undefined;
 type InputAnswer = (options: vscode.InputBoxOptions) => string | undefined;
 type MessageAnswer = (actions: readonly string[], text: string) => string | undefined;
 
@@ -34,12 +35,17 @@ type MessageAnswer = (actions: readonly string[], text: string) => string | unde
 export class ScriptedPrompter implements Prompter {
   readonly calls: PromptCall[] = [];
   private readonly picks = new Map<string, PickAnswer>();
+  private readonly manyPicks = new Map<string, PickManyAnswer>();
   private readonly inputs = new Map<string, InputAnswer>();
   private readonly messages = new Map<string, MessageAnswer>();
   private waiters: { pred: (c: PromptCall) => boolean; resolve: (c: PromptCall) => void }[] = [];
 
   onPick(id: string, answer: PickAnswer): this {
     this.picks.set(id, answer);
+    return this;
+  }
+  onPickMany(id: string, answer: PickManyAnswer): this {
+    this.manyPicks.set(id, answer);
     return this;
   }
   onInput(id: string, answer: InputAnswer): this {
@@ -73,6 +79,12 @@ export class ScriptedPrompter implements Prompter {
     const list = await items;
     this.record({ kind: 'pick', id: options.id, items: [...list] });
     return this.picks.get(options.id)?.(list) as T | undefined;
+  }
+
+  async pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { id: string }): Promise<readonly T[] | undefined> {
+    const list = await items;
+    this.record({ kind: 'pick', id: options.id, items: [...list] });
+    return this.manyPicks.get(options.id)?.(list) as T[] | undefined;
   }
 
   async input(options: vscode.InputBoxOptions & { id: string }): Promise<string | undefined> {

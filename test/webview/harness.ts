@@ -64,6 +64,8 @@ export interface OpenOptions {
   state?: unknown;
   viewport?: { width: number; height: number };
   styleUris?: string[];
+  /** Another page than the review panel's (the Compare Models page), built with this load's nonce. */
+  html?: (nonce: string) => string;
 }
 
 export async function openPanel(options: OpenOptions = {}): Promise<PanelPage> {
@@ -71,7 +73,7 @@ export async function openPanel(options: OpenOptions = {}): Promise<PanelPage> {
   const context = await b.newContext({ viewport: options.viewport ?? { width: 1000, height: 800 } });
   const page = await context.newPage();
   const nonce = randomBytes(16).toString('base64');
-  const html = renderWebviewHtml({
+  const html = options.html ? options.html(nonce) : renderWebviewHtml({
     cspSource: ORIGIN,
     nonce,
     scriptUri: `${ORIGIN}/dist/webview.js`,

@@ -1,10 +1,10 @@
-import { matchFile } from '../review/target';
+import { filesOf, matchFile } from '../review/target';
 import type { CodeReplacement, Region } from '../review/types';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString, stripReasoning } from './json';
 
 /** The coding agent's answer: an improved version of exactly the reviewed lines (per region), and why. */
-export interface ParsedCodeAnswer {
+interface ParsedCodeAnswer {
   parsed: boolean;
   /** The improved code of a single-region review. */
   improvedCode?: string;
@@ -14,7 +14,7 @@ export interface ParsedCodeAnswer {
 }
 
 /** Where the coding agent may replace code: the reviewed regions. */
-export interface CodeScope {
+interface CodeScope {
   regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine' | 'changedLines' | 'removed'>[];
 }
 
@@ -39,7 +39,7 @@ function toReplacement(raw: unknown, scope: CodeScope): CodeReplacement | undefi
   if (!isRecord(raw)) return undefined;
   const code = pickString(raw, CODE_KEYS);
   if (code === undefined && typeof pick(raw, CODE_KEYS) !== 'string') return undefined;
-  const files = [...new Set(scope.regions.map((r) => r.file))];
+  const files = filesOf(scope);
   const named = pickString(raw, ['file', 'path', 'filePath', 'file_path', 'filename']);
   const file = named !== undefined ? matchFile(files, named) : files.length === 1 ? files[0] : undefined;
   const start = toLine(pick(raw, ['startLine', 'start_line', 'start', 'fromLine']));

@@ -1,4 +1,4 @@
-import { matchFile } from '../review/target';
+import { filesOf, matchFile } from '../review/target';
 import { SEVERITIES, type Finding, type Region, type Severity } from '../review/types';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
@@ -6,7 +6,7 @@ import { extractJson, isRecord, pick, pickString } from './json';
 
 /** Turning a reviewer's answer into findings, however messy the answer is. */
 
-export interface ParsedFindings {
+interface ParsedFindings {
   /** False when no findings JSON could be found; the answer is then kept as text. */
   parsed: boolean;
   findings: Finding[];
@@ -20,7 +20,7 @@ const SEVERITY_WORDS: Record<string, Severity> = {
   info: 'info', information: 'info', informational: 'info', note: 'info', hint: 'info', nit: 'info', style: 'info',
 };
 
-export function normalizeSeverity(value: unknown): Severity {
+function normalizeSeverity(value: unknown): Severity {
   if (typeof value !== 'string') return 'medium';
   const word = value.trim().toLowerCase().replace(/[^a-z]/g, '');
   if ((SEVERITIES as readonly string[]).includes(word)) return word as Severity;
@@ -42,7 +42,7 @@ export function normalizeCwe(value: unknown): string | undefined {
   return m ? id(Number(m[1])) : undefined;
 }
 
-export function normalizeConfidence(value: unknown): number {
+function normalizeConfidence(value: unknown): number {
   let n: number | undefined;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string') {
@@ -97,7 +97,7 @@ function linesOf(raw: Record<string, unknown>): { start?: number; end?: number }
  * Puts a finding's lines inside the reviewed range. Lines outside it are moved to the nearest edge and the
  * finding is flagged `clamped`; a start after the end is swapped.
  */
-export function clampLines(start: number | undefined, end: number | undefined, target: Pick<Region, 'startLine' | 'endLine'>): { startLine: number; endLine: number; clamped: boolean; known: boolean } {
+function clampLines(start: number | undefined, end: number | undefined, target: Pick<Region, 'startLine' | 'endLine'>): { startLine: number; endLine: number; clamped: boolean; known: boolean } {
   if (start === undefined) return { startLine: target.startLine, endLine: target.endLine, clamped: false, known: false };
   let s = start;
   let e = end ?? start;
@@ -115,7 +115,7 @@ function firstSentence(text: string): string {
 }
 
 /** Where findings may point: the reviewed regions (file and lines). */
-export interface FindingScope {
+interface FindingScope {
   regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
 }
 
@@ -131,7 +131,7 @@ const distanceTo = (r: ScopeRegion, n: number) => (n < r.startLine ? r.startLine
  * only file, or of the file whose regions hold its first line), the one holding or nearest to its first line.
  */
 function regionFor(raw: Record<string, unknown>, start: number | undefined, scope: FindingScope): ScopeRegion | undefined {
-  const files = [...new Set(scope.regions.map((r) => r.file))];
+  const files = filesOf(scope);
   const named = pickString(raw, FILE_KEYS) ?? (isRecord(raw.location) ? pickString(raw.location, FILE_KEYS) : undefined);
   let file = named !== undefined ? matchFile(files, named) : undefined;
   if (file === undefined && files.length === 1) file = files[0];
@@ -195,7 +195,7 @@ function toFinding(raw: unknown, index: number, agent: string, scope: FindingSco
 const REPLACEMENT_KEYS = ['replacement', 'replacementCode', 'replacement_code', 'suggestion', 'suggestedCode', 'suggested_code', 'fix', 'fixedCode', 'fixed_code', 'patch'];
 const ADVICE_KEYS = ['advice', 'recommendation', 'remediation', 'howToFix', 'how_to_fix', 'mitigation'];
 /** A finding wholly outside the reviewed lines is kept (marked) only from this confidence up. */
-export const OUTSIDE_MIN_CONFIDENCE = 0.5;
+const OUTSIDE_MIN_CONFIDENCE = 0.5;
 
 const LIST_KEYS = ['findings', 'issues', 'results', 'problems', 'vulnerabilities', 'items', 'comments', 'review'];
 

@@ -1,3 +1,4 @@
+import { filesOf } from '../review/target';
 import type { ChatMessage } from '../gateway/types';
 import type { AgentResult, Finding, Region, ReviewTarget } from '../review/types';
 import { fenceMarks } from '../../shared/reviewMarkdown';
@@ -139,7 +140,7 @@ function describeInput(input: AgentInput, withFile: boolean): string {
   return `${head}\n${JSON.stringify(input.findings.map((f) => describeFinding(f, withFile)), null, 1)}`;
 }
 
-export interface BuildMessagesInput {
+interface BuildMessagesInput {
   agent: Pick<AgentSpec, 'systemPrompt' | 'output'>;
   target: ReviewTarget;
   /** Resolved output language code (`en`, `ko`, …). */
@@ -156,7 +157,7 @@ export interface BuildMessagesInput {
  * One region with its file, language and lines. With change data, a marker column says which lines were added or
  * changed (`+`) and shows removed lines (`-`, without a number) where they went away.
  */
-export function describeRegion(region: Region): string {
+function describeRegion(region: Region): string {
   const fence = fenceMarks(region.text + (region.removed ?? []).flatMap((r) => r.lines).join('\n'));
   const head = [`File: ${region.file}`, `Language: ${region.language}`, `Reviewed lines: ${region.startLine}-${region.endLine}`];
   if (!region.changedLines && !region.removed) {
@@ -197,7 +198,7 @@ export function buildMessages({ agent, target, language, inputs = [], rules = ''
   const parts: string[] = [];
   if (plain) parts.push(describeRegion(plain));
   else {
-    const files = new Set(target.regions.map((r) => r.file)).size;
+    const files = filesOf(target).length;
     parts.push(`Reviewed: ${target.label} (${target.regions.length} region${target.regions.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'})`);
     for (const region of target.regions) parts.push('', describeRegion(region));
   }

@@ -3,7 +3,7 @@ import { BUILTIN_AGENT_IDS, type QuorumSettings } from '../settings/schema';
 import { BUILTIN_PROMPTS, BUILTIN_TITLES, PROMPT_VERSION } from './prompts';
 import type { AgentSpec } from './spec';
 
-export type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
+type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
 
 /** A problem with the configured agents. `fatal` issues stop a review; others were repaired (e.g. dropped). */
 export interface AgentIssue {
@@ -18,12 +18,12 @@ export interface AgentIssue {
   fatal: boolean;
 }
 
-export interface ResolvedAgents {
+interface ResolvedAgents {
   agents: AgentSpec[];
   issues: AgentIssue[];
 }
 
-export function promptVersionOf(prompt: string): string {
+function promptVersionOf(prompt: string): string {
   return 'custom-' + createHash('sha256').update(prompt).digest('hex').slice(0, 16);
 }
 

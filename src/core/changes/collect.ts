@@ -4,7 +4,7 @@ import { parseUnifiedDiff } from './parse';
 import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from './skip';
 import type { ChangedFileText, ChangeRequest, ChangeSet, DiffSource, FileChange } from './types';
 
-export interface CollectOptions {
+interface CollectOptions {
   /** Files larger than this many bytes are skipped as `too-large`. */
   maxFileBytes: number;
   /** Only these paths (repository-relative), e.g. the files picked in the Source Control view. */

@@ -1,3 +1,4 @@
+import { filesOf } from '../review/target';
 import type { Region, ReviewTarget } from '../review/types';
 import { estimateTokens, regionsOf } from './regions';
 import type { ChangeRequest, ChangeSet } from './types';
@@ -13,7 +14,7 @@ export interface ChangesPlan {
   removed: number;
 }
 
-export function changesLabel(request: ChangeRequest): string {
+function changesLabel(request: ChangeRequest): string {
   switch (request.kind) {
     case 'uncommitted':
       return 'Uncommitted changes';
@@ -74,5 +75,5 @@ export function withShapedTarget(plan: ChangesPlan, shaped: ReviewTarget): Chang
   const batches = plan.batches
     .map((b) => ({ ...b, regions: b.regions.flatMap((r) => byKey.get(key(r)) ?? []) }))
     .filter((b) => b.regions.length > 0);
-  return { ...plan, target: shaped, batches, files: new Set(shaped.regions.map((r) => r.file)).size };
+  return { ...plan, target: shaped, batches, files: filesOf(shaped).length };
 }

@@ -70,7 +70,7 @@ function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
 }
 
 /** A changes review planned once: each batch's review plan, and the estimate of every batch together. */
-export interface PlannedChanges {
+interface PlannedChanges {
   changes: ChangesPlan;
   batches: ReviewPlan[];
   estimate: ReviewEstimate & { requests: number };

@@ -2,7 +2,7 @@ import type { SkipReason } from '../review/types';
 
 /** Which changed files are not worth sending: lockfiles, minified or generated files, binaries, huge files. */
 
-export const LOCKFILES = new Set([
+const LOCKFILES = new Set([
   'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock', 'Cargo.lock', 'poetry.lock',
   'Pipfile.lock', 'uv.lock', 'pdm.lock', 'go.sum', 'composer.lock', 'Gemfile.lock', 'Podfile.lock', 'mix.lock', 'pubspec.lock',
   'packages.lock.json', 'flake.lock', 'gradle.lockfile', 'Package.resolved', 'deno.lock',

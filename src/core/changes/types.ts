@@ -41,7 +41,7 @@ export interface DiffSource {
   generated(paths: readonly string[], request: ChangeRequest): Promise<Set<string>>;
 }
 
-export type ChangesErrorCode = 'not-a-repository' | 'unknown-ref' | 'no-commits' | 'git-failed';
+type ChangesErrorCode = 'not-a-repository' | 'unknown-ref' | 'no-commits' | 'git-failed';
 
 export class ChangesError extends Error {
   constructor(

@@ -4,7 +4,7 @@ import { priceAttempt, type PricedBy } from './pricing';
 import { addUsage, cleanUsage, zeroUsage } from './usage';
 
 /** One HTTP attempt as the gateway client (or a result cache) reports it to the ledger. */
-export interface AttemptRecord {
+interface AttemptRecord {
   model: string;
   tag?: RequestTag;
   /** 1 for the first attempt of a request, 2.. for retries and the fallback. */
@@ -23,7 +23,7 @@ export interface AttemptRecord {
   key?: string;
 }
 
-export interface LedgerEntry {
+interface LedgerEntry {
   seq: number;
   at: number;
   model: string;
@@ -62,14 +62,14 @@ export interface LedgerTotals {
   byModel: Record<string, CostTotals>;
 }
 
-export type LedgerListener = (totals: LedgerTotals, entry: LedgerEntry | undefined) => void;
+type LedgerListener = (totals: LedgerTotals, entry: LedgerEntry | undefined) => void;
 
 function emptyTotals(): CostTotals {
   return { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0, unpriced: 0, listedUsd: 0 };
 }
 
 /** Agent key for requests without a tag. */
-export const UNTAGGED = '(other)';
+const UNTAGGED = '(other)';
 
 /**
  * Prices every attempt exactly once and keeps session totals, by agent and by model. One ledger per session

@@ -13,7 +13,7 @@ import type { ModelPrice } from './prices';
  */
 
 /** The most a listed price may be, $ per million tokens (the same bound as `quorum.prices`). */
-export const MAX_LISTED_USD_PER_MTOK = 10_000;
+const MAX_LISTED_USD_PER_MTOK = 10_000;
 
 /** A decimal number, as a JSON number or a string of one (no hex, no `Infinity`, no empty string). */
 const amount = z.union([

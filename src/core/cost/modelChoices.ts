@@ -4,7 +4,7 @@ import { DEFAULT_PRICES, priceFor, type ListedPriceTable, type ModelPrice, type 
  * The models offered by "Switch Model…": the gateway's `/models` merged with the price table and the
  * models in use, each with its price.
  */
-export interface ModelChoice {
+interface ModelChoice {
   id: string;
   price?: ModelPrice;
   /** Where the price comes from: `quorum.prices`, Quorum's table, or the gateway's `/models` list. */
@@ -16,7 +16,7 @@ export interface ModelChoice {
   suggested: boolean;
 }
 
-export interface ModelChoiceInput {
+interface ModelChoiceInput {
   /** Ids from `/models`, or undefined when it could not be listed. */
   gatewayModels: readonly string[] | undefined;
   /** Prices the gateway listed with its models (used for models that the settings and the table do not price). */

@@ -123,7 +123,7 @@ export function priceFor(model: string, overrides: PriceOverrides = {}, listed: 
   return undefined;
 }
 
-export interface TokenCounts {
+interface TokenCounts {
   promptTokens: number;
   completionTokens: number;
   /** Part of promptTokens served from the prompt cache. */
@@ -138,7 +138,7 @@ export function costOf(price: ModelPrice, tokens: TokenCounts): number {
   return ((prompt - cached) * price.input + cached * price.cachedInput + completion * price.output) / 1_000_000;
 }
 
-export interface CostEstimateResult {
+interface CostEstimateResult {
   costUsd: number;
   /** False when the model has no price: the figure is then 0 and should be shown as unknown. */
   priced: boolean;

@@ -8,7 +8,7 @@ import { totalTokens } from './usage';
  * (reported by the gateway or estimated locally); a model without a price costs 0, marked `pricedBy: 'none'`.
  */
 
-export interface AttemptToPrice {
+interface AttemptToPrice {
   model: string;
   /** Clean usage of the attempt (zero when it never reached the model). */
   usage: Usage;
@@ -18,7 +18,7 @@ export interface AttemptToPrice {
   cached?: boolean;
 }
 
-export interface AttemptPrice {
+interface AttemptPrice {
   costUsd: number;
   costSource: CostSource;
   /**

@@ -14,7 +14,7 @@ export function zeroUsage(): Usage {
 }
 
 /** Token fields of a total (cost totals keep no reasoning count). */
-export interface TokenTotals {
+interface TokenTotals {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;

@@ -21,7 +21,18 @@ function niceMax(n: number): number {
   return 10 * p;
 }
 
-export function costF1Chart(runs: readonly RunFigures[], title = 'Cost versus F1'): string {
+/** The chart's words, for a localised page; English by default. `{0}` in `noF1` is the run's label. */
+export interface ChartLabels {
+  title: string;
+  xAxis: string;
+  yAxis: string;
+  noF1: string;
+}
+
+export const CHART_LABELS: ChartLabels = { title: 'Cost versus F1', xAxis: 'total cost (USD)', yAxis: 'F1', noF1: '{0}: no F1' };
+
+export function costF1Chart(runs: readonly RunFigures[], labels: ChartLabels = CHART_LABELS): string {
+  const title = labels.title;
   const maxCost = niceMax(Math.max(0, ...runs.map((r) => r.costUsd)));
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
@@ -40,12 +51,14 @@ export function costF1Chart(runs: readonly RunFigures[], title = 'Cost versus F1
     const c = (maxCost * i) / 4;
     parts.push(`<line x1="${x(c)}" y1="${PAD.top + plotH}" x2="${x(c)}" y2="${PAD.top + plotH + 4}" ${axis}/><text x="${x(c)}" y="${PAD.top + plotH + 16}" text-anchor="middle" ${text}>$${Number(c.toPrecision(3))}</text>`);
   }
-  parts.push(`<text x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle" ${text}>total cost (USD)</text>`);
-  parts.push(`<text x="14" y="${PAD.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${PAD.top + plotH / 2})" ${text}>F1</text>`);
+  parts.push(`<text x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle" ${text}>${escapeXml(labels.xAxis)}</text>`);
+  parts.push(`<text x="14" y="${PAD.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${PAD.top + plotH / 2})" ${text}>${escapeXml(labels.yAxis)}</text>`);
+  let withoutF1 = 0;
   runs.forEach((r, i) => {
     const label = escapeXml(`${r.agent} · ${r.model}`);
     if (r.f1 === null) {
-      parts.push(`<text x="${x(r.costUsd)}" y="${PAD.top + plotH - 6}" text-anchor="middle" ${text} class="no-f1">${label}: no F1</text>`);
+      // Stacked, so that several runs without an F1 at the same cost stay readable.
+      parts.push(`<text x="${x(r.costUsd)}" y="${PAD.top + plotH - 6 - 14 * (withoutF1++ % 8)}" text-anchor="middle" ${text} class="no-f1">${escapeXml(labels.noF1.replace('{0}', `${r.agent} · ${r.model}`))}</text>`);
       return;
     }
     const cx = x(r.costUsd);

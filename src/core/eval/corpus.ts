@@ -9,7 +9,7 @@ import { SEVERITIES } from '../review/types';
  * corpus without cases, is a `CorpusError` naming the case and the field.
  */
 
-export const EXPECTED_KINDS = ['security', 'bug', 'design'] as const;
+const EXPECTED_KINDS = ['security', 'bug', 'design'] as const;
 export type ExpectedKind = (typeof EXPECTED_KINDS)[number];
 
 const expectedFindingSchema = z
@@ -27,7 +27,7 @@ const expectedFindingSchema = z
     if (f.kind !== 'security' && f.keywords === undefined) ctx.addIssue({ code: 'custom', path: ['keywords'], message: `keywords are required for a ${f.kind} finding` });
   });
 
-export const expectedFileSchema = z.looseObject({
+const expectedFileSchema = z.looseObject({
   language: z.string().trim().min(1),
   file: z
     .string()

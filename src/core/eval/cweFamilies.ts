@@ -3,7 +3,7 @@
  * in the same family. Small on purpose (README "Evaluating models" lists the same table): close relatives
  * that reviewers use interchangeably for one weakness, never a broad class such as "injection".
  */
-export const CWE_FAMILIES: Readonly<Record<string, readonly number[]>> = Object.freeze({
+const CWE_FAMILIES: Readonly<Record<string, readonly number[]>> = Object.freeze({
   'sql-injection': [89, 564, 943],
   'os-command-injection': [77, 78, 88],
   'code-injection': [94, 95, 96],
@@ -21,16 +21,10 @@ export const CWE_FAMILIES: Readonly<Record<string, readonly number[]>> = Object.
 const FAMILY_OF = new Map<number, string>(Object.entries(CWE_FAMILIES).flatMap(([family, ids]) => ids.map((id) => [id, family] as const)));
 
 /** The number of a well-formed `CWE-<n>` (case-insensitive, surrounding space allowed), else undefined. */
-export function cweNumber(value: string | undefined): number | undefined {
+function cweNumber(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const m = /^\s*CWE-(\d{1,5})\s*$/i.exec(value);
   return m?.[1] !== undefined ? Number(m[1]) : undefined;
-}
-
-/** The family of a CWE, when the table lists it. */
-export function cweFamily(cwe: string | undefined): string | undefined {
-  const n = cweNumber(cwe);
-  return n === undefined ? undefined : FAMILY_OF.get(n);
 }
 
 /** True when the reported CWE equals the expected one or is in the same family. */

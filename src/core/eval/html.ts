@@ -6,15 +6,44 @@ import { formatRatio, TABLE_HEADERS, tableRows } from './table';
  * `quorum eval --format html`: one self-contained page (inline CSS and SVG, no script, no external resource;
  * its CSP forbids loading anything) with the figures table, the thresholds and the cost-versus-F1 chart.
  */
-export function evalHtmlReport(runs: readonly RunFigures[], meta: { corpus: string; generatedAt: string }): string {
-  const head = TABLE_HEADERS.map((h) => `<th>${escapeXml(h)}</th>`).join('');
+/** The figures table (`#figures`): one row per run; `extra` adds a last column (its cells are HTML the caller built and escaped). */
+export function figuresTableHtml(
+  runs: readonly RunFigures[],
+  options: { headers?: readonly string[]; extra?: { header: string; cell: (run: RunFigures, index: number) => string } } = {},
+): string {
+  const headers = options.headers ?? TABLE_HEADERS;
+  const extra = options.extra;
+  const head = headers.map((h) => `<th>${escapeXml(h)}</th>`).join('') + (extra ? `<th>${escapeXml(extra.header)}</th>` : '');
   const body = tableRows(runs)
-    .map((cells) => `<tr>${cells.map((c, i) => `<td${i >= 2 ? ' class="num"' : ''}>${escapeXml(c)}</td>`).join('')}</tr>`)
+    .map((cells, row) => {
+      const run = runs[row];
+      const tail = extra && run ? `<td>${extra.cell(run, row)}</td>` : '';
+      return `<tr${run && run.failures > 0 ? ' class="has-failures"' : ''}>${cells.map((c, i) => `<td${i >= 2 ? ' class="num"' : ''}>${escapeXml(c)}</td>`).join('')}${tail}</tr>`;
+    })
     .join('\n');
+  return `<table id="figures">
+<thead><tr>${head}</tr></thead>
+<tbody>
+${body}
+</tbody>
+</table>`;
+}
+
+/** Precision / recall at each confidence threshold (`#thresholds`). `t` labels a threshold column (`t = {0}`). */
+export function thresholdsTableHtml(runs: readonly RunFigures[], labels: { agent: string; model: string; t: string } = { agent: 'agent', model: 'model', t: 't = {0}' }): string {
   const ts = runs[0]?.thresholds.map((t) => t.minConfidence) ?? [];
-  const thresholdRows = runs
+  const rows = runs
     .map((r) => `<tr><td>${escapeXml(r.agent)}</td><td>${escapeXml(r.model)}</td>${r.thresholds.map((t) => `<td class="num">${formatRatio(t.precision)} / ${formatRatio(t.recall)}</td>`).join('')}</tr>`)
     .join('\n');
+  return `<table id="thresholds">
+<thead><tr><th>${escapeXml(labels.agent)}</th><th>${escapeXml(labels.model)}</th>${ts.map((t) => `<th>${escapeXml(labels.t.replace('{0}', String(t)))}</th>`).join('')}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`;
+}
+
+export function evalHtmlReport(runs: readonly RunFigures[], meta: { corpus: string; generatedAt: string }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -34,21 +63,11 @@ export function evalHtmlReport(runs: readonly RunFigures[], meta: { corpus: stri
 <body>
 <h1>Quorum eval report</h1>
 <p class="meta">Corpus: ${escapeXml(meta.corpus)} · ${runs[0]?.cases ?? 0} cases · generated ${escapeXml(meta.generatedAt)}</p>
-<table id="figures">
-<thead><tr>${head}</tr></thead>
-<tbody>
-${body}
-</tbody>
-</table>
+${figuresTableHtml(runs)}
 <h2>Cost versus F1</h2>
 ${costF1Chart(runs)}
 <h2>Precision / recall at confidence &ge; t</h2>
-<table id="thresholds">
-<thead><tr><th>agent</th><th>model</th>${ts.map((t) => `<th>t = ${t}</th>`).join('')}</tr></thead>
-<tbody>
-${thresholdRows}
-</tbody>
-</table>
+${thresholdsTableHtml(runs)}
 <p class="meta">Precision = matched reported ÷ reported; recall = matched expected ÷ expected; F1 = 2PR/(P+R); "-" where a denominator is zero. Cost counts every billed attempt; latency runs from sending to the last byte, nearest-rank percentiles over the cases that succeeded.</p>
 </body>
 </html>

@@ -8,7 +8,7 @@ import { sameCweFamily } from './cweFamilies';
  * title or the explanation. Matching is one-to-one and maximum (augmenting paths).
  */
 
-export const LINE_TOLERANCE = 2;
+const LINE_TOLERANCE = 2;
 
 export interface ReportedFinding {
   startLine: number;
@@ -27,13 +27,13 @@ export function kindsOf(agent: string): readonly ExpectedKind[] {
   return ['security', 'bug', 'design'];
 }
 
-export function linesAgree(expected: Pick<ExpectedFinding, 'startLine' | 'endLine'>, reported: Pick<ReportedFinding, 'startLine' | 'endLine'>): boolean {
+function linesAgree(expected: Pick<ExpectedFinding, 'startLine' | 'endLine'>, reported: Pick<ReportedFinding, 'startLine' | 'endLine'>): boolean {
   const lo = Math.min(reported.startLine, reported.endLine);
   const hi = Math.max(reported.startLine, reported.endLine);
   return lo <= expected.endLine + LINE_TOLERANCE && hi >= expected.startLine - LINE_TOLERANCE;
 }
 
-export function kindAgrees(expected: ExpectedFinding, reported: ReportedFinding): boolean {
+function kindAgrees(expected: ExpectedFinding, reported: ReportedFinding): boolean {
   if (expected.kind === 'security') return expected.cwe !== undefined && sameCweFamily(expected.cwe, reported.cwe);
   const haystack = `${reported.title}\n${reported.explanation}`.toLowerCase();
   return (expected.keywords ?? []).some((k) => k.trim() !== '' && haystack.includes(k.trim().toLowerCase()));
@@ -43,7 +43,7 @@ export function matches(expected: ExpectedFinding, reported: ReportedFinding): b
   return linesAgree(expected, reported) && kindAgrees(expected, reported);
 }
 
-export interface CaseMatch {
+interface CaseMatch {
   /** Expected findings in the agent's scope. */
   expected: number;
   /** Expected findings in scope matched by a reported finding. */

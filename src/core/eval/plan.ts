@@ -4,15 +4,15 @@ import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 
 /** Which agent × model runs an eval makes. */
 
-export const DEFAULT_EVAL_AGENTS = ['analyst', 'architecture', 'security'] as const;
-export const MAX_COMPARED_MODELS = 5;
+const DEFAULT_EVAL_AGENTS = ['analyst', 'architecture', 'security'] as const;
+const MAX_COMPARED_MODELS = 5;
 
 export interface EvalRunSpec {
   agent: string;
   model: string;
 }
 
-export interface EvalSelection {
+interface EvalSelection {
   /** Agents on their configured models (default analyst, architecture, security); ignored with `compare`. */
   agents?: readonly string[];
   /** agent → model, for `agents` (the `--model` flags). */

@@ -16,7 +16,7 @@ import { scoreRun, type CaseOutcome, type RunFigures } from './score';
  * model: a run's figures are those of the model it names.
  */
 
-export interface EvalDeps {
+interface EvalDeps {
   /** The shared gateway client. */
   gateway: Gateway;
   settings: () => QuorumSettings;
@@ -34,7 +34,7 @@ export interface EvalProgress {
   last?: { agent: string; model: string; caseId: string; ok: boolean };
 }
 
-export interface EvalOptions {
+interface EvalOptions {
   runs: readonly EvalRunSpec[];
   /** Output language of the reviews (`en`). */
   language: string;
@@ -42,12 +42,14 @@ export interface EvalOptions {
   onProgress?: (p: EvalProgress) => void;
 }
 
-export interface EvalReport {
+interface EvalReport {
   runs: RunFigures[];
+  /** Per run (same order): how many cases failed with each error code (`http-501`, `timeout`…). */
+  failureCodes: Record<string, number>[];
   cancelled: boolean;
 }
 
-export interface EvalEstimate {
+interface EvalEstimate {
   /** The ceiling: every case of every run at its largest (all of maxOutputTokens). */
   costUsd: number;
   /** The likely cost: answers of a typical length. */
@@ -58,7 +60,7 @@ export interface EvalEstimate {
 }
 
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
-export function caseTarget(c: EvalCase): ReviewTarget {
+function caseTarget(c: EvalCase): ReviewTarget {
   return singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
 }
 
@@ -137,6 +139,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   const timed = new TimedGateway(deps.gateway, now);
   const pipeline = pipelineFor(deps, timed);
   const outcomes = options.runs.map(() => new Map<string, CaseOutcome>());
+  const failureCodes = options.runs.map((): Record<string, number> => ({}));
   const limit = pLimit(Math.max(1, deps.settings().limits.maxConcurrent));
   const total = options.runs.length * corpus.cases.length;
   const progress: EvalProgress = { done: 0, total, failures: 0, costUsd: 0 };
@@ -157,7 +160,12 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
     progress.done += 1;
     progress.costUsd += costUsd;
-    if (!ok) progress.failures += 1;
+    if (!ok) {
+      progress.failures += 1;
+      const codes = failureCodes[runIndex];
+      const code = result?.error?.code ?? 'no-result';
+      if (codes) codes[code] = (codes[code] ?? 0) + 1;
+    }
     progress.last = { agent: run.agent, model: run.model, caseId: c.id, ok };
     options.onProgress?.({ ...progress });
   };
@@ -165,6 +173,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   await Promise.all(options.runs.flatMap((run, i) => corpus.cases.map((c) => limit(() => one(i, run, c)))));
   return {
     runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, outcomes[i] ?? new Map())),
+    failureCodes,
     cancelled: signal?.aborted === true,
   };
 }

@@ -10,7 +10,7 @@ import { kindsOf, matchCase, type ReportedFinding } from './match';
  * the cases that succeeded.
  */
 
-export const CONFIDENCE_THRESHOLDS = [0, 0.3, 0.5, 0.7, 0.9] as const;
+const CONFIDENCE_THRESHOLDS = [0, 0.3, 0.5, 0.7, 0.9] as const;
 
 /** What one case gave one agent on one model. */
 export interface CaseOutcome {
@@ -24,7 +24,7 @@ export interface CaseOutcome {
   costUsd: number;
 }
 
-export interface ThresholdFigures {
+interface ThresholdFigures {
   minConfidence: number;
   precision: number | null;
   recall: number | null;
@@ -46,11 +46,11 @@ export interface RunFigures {
   thresholds: ThresholdFigures[];
 }
 
-export function ratio(numerator: number, denominator: number): number | null {
+function ratio(numerator: number, denominator: number): number | null {
   return denominator === 0 ? null : numerator / denominator;
 }
 
-export function f1Of(precision: number | null, recall: number | null): number | null {
+function f1Of(precision: number | null, recall: number | null): number | null {
   if (precision === null || recall === null) return null;
   return ratio(2 * precision * recall, precision + recall);
 }

@@ -12,7 +12,7 @@ export function formatDollars(n: number | null): string {
   return n < 0.01 ? `$${n.toFixed(6).replace(/0+$/, '')}` : `$${n.toFixed(4)}`;
 }
 
-export function formatMs(n: number | null): string {
+function formatMs(n: number | null): string {
   return n === null ? '-' : `${Math.round(n)}ms`;
 }
 

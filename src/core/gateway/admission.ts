@@ -6,13 +6,13 @@ import type { RateLimitState } from './rateHeaders';
  * the settings. Requests wait here while holding their concurrency slot, in arrival order.
  */
 
-export interface AdmissionClock {
+interface AdmissionClock {
   now(): number;
   /** 0 ≤ x < 1 */
   random(): number;
 }
 
-export interface AdmitRequest {
+interface AdmitRequest {
   /** Prompt tokens counted before sending plus max_tokens. */
   tokens: number;
   requestsPerMinute: number;

@@ -117,7 +117,7 @@ async function readJsonBody(bytes: AsyncIterable<Uint8Array>, onData: () => void
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-export function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {
+function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {
   const c = parseChunk(json);
   if (!c) throw new SyntaxError('a stream event is not a chat completion chunk');
   if (c.model) into.model = c.model;

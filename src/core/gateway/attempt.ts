@@ -37,7 +37,7 @@ export interface AttemptEnv {
   noResponseFormat: Set<string>;
 }
 
-export interface AttemptContext {
+interface AttemptContext {
   request: ChatRequest;
   model: string;
   /** Attempt number across the whole request (retries and fallback included). */

@@ -3,7 +3,7 @@
  */
 
 /** The SecretStorage key prefix; the full key is `quorum.apiKey:<normalized base URL>`. */
-export const SECRET_KEY_PREFIX = 'quorum.apiKey:';
+const SECRET_KEY_PREFIX = 'quorum.apiKey:';
 
 /**
  * One spelling per gateway: lower-case scheme and host, no default port, no trailing slash, no query

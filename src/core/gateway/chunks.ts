@@ -50,14 +50,14 @@ export interface ReportedUsage extends Usage {
   costUsd?: number;
 }
 
-export interface StreamErrorObject {
+interface StreamErrorObject {
   message: string;
   type?: string;
   code?: string | number;
   status?: number;
 }
 
-export interface ParsedChunk {
+interface ParsedChunk {
   content: string;
   reasoning: string;
   finishReason?: string;

@@ -4,7 +4,7 @@ import { redact } from '../util/redact';
 import type { GatewayLogger, GatewayOptions } from './options';
 import { GatewayError } from './types';
 
-export type LogLevel = keyof GatewayLogger;
+type LogLevel = keyof GatewayLogger;
 
 /**
  * What every request of the client needs to reach the gateway: the API key (read on each request), one

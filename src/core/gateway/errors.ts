@@ -2,7 +2,7 @@ import { redact } from '../util/redact';
 import { GatewayError, type GatewayErrorCode, type GatewayErrorData } from './types';
 
 /** Longest wait a 429 may ask for before the request fails instead of waiting. */
-export const MAX_RETRY_AFTER_MS = 120_000;
+const MAX_RETRY_AFTER_MS = 120_000;
 
 /** The same error with every text field scrubbed of the key (partial answers are model output, kept as they are). */
 export function redactError(error: GatewayError, key: string | undefined): GatewayError {
@@ -31,7 +31,7 @@ export interface Failure {
   fallbackAllowed: boolean;
 }
 
-export interface HttpErrorInfo {
+interface HttpErrorInfo {
   status: number;
   message: string;
   type?: string;

@@ -6,7 +6,7 @@ import { retryAfterMs, type HeaderSource } from './rateHeaders';
 import { GatewayError } from './types';
 
 /** Why the client aborted a request: the caller, the overall deadline, the idle watchdog, or dispose(). */
-export type AbortKind = 'cancelled' | 'deadline' | 'idle' | 'disposed';
+type AbortKind = 'cancelled' | 'deadline' | 'idle' | 'disposed';
 export class AbortReason extends Error {
   constructor(readonly kind: AbortKind) {
     super(kind);
@@ -66,7 +66,7 @@ export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, s
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
 
 /** `ECONNREFUSED` or a DNS failure code anywhere in the error's cause chain (fetch wraps them). */
-export function connectErrorCode(e: unknown): string | undefined {
+function connectErrorCode(e: unknown): string | undefined {
   let cur: unknown = e;
   for (let depth = 0; depth < 6 && cur !== null && typeof cur === 'object'; depth++) {
     const code = (cur as { code?: unknown }).code;

@@ -20,7 +20,7 @@ import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } fro
  * Waits over 120 s, quota and "too large" are not retryable (see `classifyHttp`).
  */
 
-export interface RequestRun {
+interface RequestRun {
   request: ChatRequest;
   signal: AbortSignal;
   onText: (t: string) => void;
@@ -47,7 +47,7 @@ export interface RetryState {
   last429?: Failure;
 }
 
-export type RetryStep =
+type RetryStep =
   | { kind: 'stop'; error?: GatewayError }
   | { kind: 'retry'; delayMs: number; why: 'rate-limited' | 'failure' | 'format'; waitMs?: number };
 

@@ -19,7 +19,7 @@ export interface Excluder {
 }
 
 /** A file of a changes review that is not sent, and why. */
-export interface SkippedFile {
+interface SkippedFile {
   file: string;
   reason: 'excluded';
   rule: ExclusionRule;

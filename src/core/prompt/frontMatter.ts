@@ -6,7 +6,7 @@
 
 export type FrontMatterValue = string | string[];
 
-export interface FrontMatter {
+interface FrontMatter {
   /** Undefined when the file has no front matter. */
   data: Record<string, FrontMatterValue> | undefined;
   body: string;

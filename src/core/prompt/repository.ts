@@ -15,7 +15,7 @@ export const RULES_DIR = '.quorum/rules';
 export const AGENTS_MD = 'AGENTS.md';
 export const QUORUMIGNORE = '.quorumignore';
 
-export type RuleScope = { kind: 'all' } | { kind: 'agent'; agent: string } | { kind: 'path'; globs: string[] };
+type RuleScope = { kind: 'all' } | { kind: 'agent'; agent: string } | { kind: 'path'; globs: string[] };
 
 export interface RuleFile {
   /** Relative to the repository root. */
@@ -27,15 +27,15 @@ export interface RuleFile {
   specificity: number;
 }
 
-export interface ProjectAgent extends CustomAgentSettings {
+interface ProjectAgent extends CustomAgentSettings {
   /** The file that defines it. */
   source: string;
 }
 
-export type RepositoryIssueCode = 'invalid-agent' | 'invalid-rules' | 'duplicate-agent';
+type RepositoryIssueCode = 'invalid-agent' | 'invalid-rules' | 'duplicate-agent';
 
 /** A repository file that could not be used: names the file and the field. */
-export interface RepositoryIssue {
+interface RepositoryIssue {
   code: RepositoryIssueCode;
   file: string;
   /** The front-matter field at fault, when one is. */
@@ -86,7 +86,7 @@ function agentFile(path: string, id: string, data: Record<string, FrontMatterVal
   return { ...parsed.data, source: path };
 }
 
-export interface LoadRulesOptions {
+interface LoadRulesOptions {
   readAgentsMd: boolean;
 }
 

@@ -3,7 +3,7 @@ import type { RuleFile } from './repository';
 
 /** Which repository rules an agent gets for the files under review, within the token budget. */
 
-export interface RuleSelection {
+interface RuleSelection {
   /** The rule files in the prompt, least specific first (the most specific are read last). */
   used: RuleFile[];
   /** Rule files that applied but did not fit the budget. */

@@ -20,7 +20,7 @@ interface PatternRule {
 }
 
 /** Bits of entropy per character. */
-export function shannonEntropy(s: string): number {
+function shannonEntropy(s: string): number {
   if (s.length === 0) return 0;
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);

@@ -61,9 +61,9 @@ export class SecretVault {
   }
 }
 
-export const PLACEHOLDER = /\[REDACTED:[a-z0-9-]+(?:#\d+)?\]/g;
+const PLACEHOLDER = /\[REDACTED:[a-z0-9-]+(?:#\d+)?\]/g;
 
-export interface RedactedText {
+interface RedactedText {
   text: string;
   redactions: Redaction[];
   vault: SecretVault;
@@ -144,7 +144,7 @@ function mergeSpans(spans: readonly SecretSpan[]): SecretSpan[] {
 }
 
 /** Every secret found in `text` (secretlint's and Quorum's rules), as non-overlapping spans in order. */
-export async function findSecrets(text: string): Promise<SecretSpan[]> {
+async function findSecrets(text: string): Promise<SecretSpan[]> {
   let fromSecretlint: SecretSpan[] = [];
   try {
     fromSecretlint = await secretlintSpans(text);

@@ -24,7 +24,7 @@ export interface PromptContext {
   rulesOff?: RulesOff;
 }
 
-export interface PromptContextInput {
+interface PromptContextInput {
   settings: QuorumSettings;
   /** The repository's files; undefined when the reviewed file is in no repository or workspace folder. */
   fs: RepoFs | undefined;

@@ -9,7 +9,7 @@ import { ciLevel, type CiLevel } from './levels';
  * level: the rest are counted in one closing notice (itself the 10th notice when notices are full).
  */
 
-export const ANNOTATIONS_PER_LEVEL = 10;
+const ANNOTATIONS_PER_LEVEL = 10;
 
 type Command = 'error' | 'warning' | 'notice';
 const COMMAND: Record<CiLevel, Command> = { error: 'error', warning: 'warning', note: 'notice' };
@@ -38,7 +38,7 @@ interface Annotation {
   line: string;
 }
 
-export interface GithubAnnotationsOptions {
+interface GithubAnnotationsOptions {
   /** A finding's file relative to the repository root (the workspace), forward slashes. */
   pathOf: (file: string) => string;
 }

@@ -14,13 +14,13 @@ import { ruleIdOf } from './ruleId';
  * and `executionSuccessful` is false then, so a partial review does not look like a clean one.
  */
 
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const CONTEXT_LINES = 2;
 
 export interface SarifOptions {
   toolVersion: string;
-  /** Where to read about the tool (the project's home page). */
-  informationUri: string;
+  /** Where to read about the tool (the project's home page); left out while the project publishes none. */
+  informationUri?: string;
   /** A finding's file relative to the repository root, forward slashes (`src/a.ts`). */
   pathOf: (file: string) => string;
   /** The file's lines (index 0 is line 1), for fingerprints; undefined when it cannot be read. */
@@ -137,7 +137,7 @@ export function toSarif(summary: ReviewSummary, options: SarifOptions): Log {
           fullName: 'Quorum multi-agent code review',
           version: options.toolVersion,
           semanticVersion: options.toolVersion,
-          informationUri: options.informationUri,
+          ...(options.informationUri ? { informationUri: options.informationUri } : {}),
           rules: [...rules.entries()].map(([id, r]) => rule(id, r.first, r.severity)),
         },
       },

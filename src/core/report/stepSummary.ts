@@ -1,3 +1,4 @@
+import { filesOf } from '../review/target';
 import type { ReviewSummary } from '../review/types';
 import { formatUsd } from '../../shared/format';
 import { codeSpan, escapeInline } from '../../shared/reviewMarkdown';
@@ -9,9 +10,9 @@ import { findingFile } from './findingFile';
  * become HTML, links or table cells of its own.
  */
 
-export const STEP_SUMMARY_MAX_FINDINGS = 200;
+const STEP_SUMMARY_MAX_FINDINGS = 200;
 
-export interface StepSummaryOptions {
+interface StepSummaryOptions {
   pathOf: (file: string) => string;
 }
 
@@ -20,7 +21,7 @@ const SEVERITY_ICON: Record<string, string> = { critical: '🔴', high: '🟠', 
 export function toStepSummary(summary: ReviewSummary, options: StepSummaryOptions): string {
   const t = summary.totals;
   const only = summary.target.kind !== 'changes' && summary.target.regions.length === 1 ? summary.target.regions[0] : undefined;
-  const files = new Set(summary.target.regions.map((r) => r.file)).size;
+  const files = filesOf(summary.target).length;
   const target = only ? `${options.pathOf(only.file)} lines ${only.startLine}-${only.endLine}` : `${summary.target.label}: ${files} file${files === 1 ? '' : 's'}`;
   const failed = summary.agents.filter((a) => a.status === 'error').length;
   const cached = summary.agents.filter((a) => a.cached).length;

@@ -62,7 +62,7 @@ const entrySchema = z.object({
   value: answerSchema,
 });
 
-export interface DiskCacheOptions {
+interface DiskCacheOptions {
   /** The cache folder; entries go into its `answers-v1` sub-folder. */
   dir: string;
   /** Total size of the entries kept; least recently used ones are removed past it. Default 100 MB. */
@@ -72,7 +72,7 @@ export interface DiskCacheOptions {
   now?: () => number;
 }
 
-export interface DiskCacheStats {
+interface DiskCacheStats {
   hits: number;
   misses: number;
   writes: number;

@@ -25,20 +25,20 @@ const entrySchema = z.looseObject({
 });
 export type DismissedEntry = z.infer<typeof entrySchema>;
 
-export const dismissedFileSchema = z.looseObject({
+const dismissedFileSchema = z.looseObject({
   version: z.literal(1),
   dismissed: z.array(entrySchema).max(10_000),
 });
 
 /** The rule of a finding: its CWE, else its title as a slug. */
-export function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
+function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
   if (f.cwe && /^CWE-\d+$/.test(f.cwe)) return f.cwe;
   const slug = f.title.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80);
   return slug || 'finding';
 }
 
 /** The code of lines start..end of a text whose first line is `firstLine`, normalised: whitespace runs collapsed, blank lines dropped. */
-export function normalisedCode(text: string, firstLine: number, start: number, end: number): string {
+function normalisedCode(text: string, firstLine: number, start: number, end: number): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   return lines
     .slice(Math.max(0, start - firstLine), Math.max(0, end - firstLine + 1))
@@ -47,12 +47,12 @@ export function normalisedCode(text: string, firstLine: number, start: number, e
     .join('\n');
 }
 
-export function codeHash(code: string): string {
+function codeHash(code: string): string {
   return createHash('sha256').update(code).digest('hex');
 }
 
 /** The fingerprints of a finding, one per agent that reported it. */
-export function fingerprintsOf(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number): { agent: string; rule: string; code: string }[] {
+function fingerprintsOf(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number): { agent: string; rule: string; code: string }[] {
   const rule = ruleOf(f);
   const code = codeHash(normalisedCode(text, firstLine, f.startLine, f.endLine));
   return f.agents.map((agent) => ({ agent, rule, code }));
@@ -63,7 +63,7 @@ export function isDismissed(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'start
   return fingerprintsOf(f, text, firstLine).some((p) => entries.some((e) => e.agent === p.agent && e.rule === p.rule && e.code === p.code));
 }
 
-export type DismissedRead = { ok: true; entries: DismissedEntry[] } | { ok: false; entries: []; problem: string };
+type DismissedRead = { ok: true; entries: DismissedEntry[] } | { ok: false; entries: []; problem: string };
 
 /** Reads `<root>/.quorum/dismissed.json`: none is an empty list; an invalid file is reported (by field) and ignored. */
 export async function readDismissed(root: string): Promise<DismissedRead> {
@@ -76,7 +76,7 @@ export async function readDismissed(root: string): Promise<DismissedRead> {
   return parseDismissed(raw);
 }
 
-export function parseDismissed(raw: string): DismissedRead {
+function parseDismissed(raw: string): DismissedRead {
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -1,6 +1,6 @@
 import type { AgentIssue } from '../agents/registry';
 
-export type ReviewConfigErrorCode = 'invalid-agents' | 'unknown-agent' | 'invalid-model' | 'no-agents' | 'empty-target';
+type ReviewConfigErrorCode = 'invalid-agents' | 'unknown-agent' | 'invalid-model' | 'no-agents' | 'empty-target';
 
 /**
  * The review cannot start because of its configuration: a dependency cycle, an unknown dependency, an unknown

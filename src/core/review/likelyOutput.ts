@@ -13,8 +13,8 @@ import type { AgentOutputKind } from './types';
  * Either is capped by `maxOutputTokens` (an answer cannot be longer) and is at least 1.
  */
 export const TYPICAL_FINDINGS_TOKENS = 450;
-export const CODE_RATIONALE_TOKENS = 200;
-export const CODE_GROWTH_PERCENT = 110;
+const CODE_RATIONALE_TOKENS = 200;
+const CODE_GROWTH_PERCENT = 110;
 
 export function likelyOutputTokens(output: AgentOutputKind, reviewedTokens: number, maxOutputTokens: number): number {
   const typical = output === 'code' ? Math.ceil((reviewedTokens * CODE_GROWTH_PERCENT) / 100) + CODE_RATIONALE_TOKENS : TYPICAL_FINDINGS_TOKENS;

@@ -25,7 +25,7 @@ function overlaps(a: Finding, b: Finding): boolean {
   return a.file === b.file && a.startLine <= b.endLine && b.startLine <= a.endLine;
 }
 
-export function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
+function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
   if (!overlaps(a, b)) return false;
   if (a.cwe && b.cwe && a.cwe === b.cwe) return true;
   return titleSimilarity(a.title, b.title) >= threshold;
@@ -34,7 +34,7 @@ export function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
 const rank = (s: Finding['severity']) => SEVERITIES.indexOf(s);
 
 /** Most severe first, then more confident, then by file and line. */
-export function compareFindings(a: Finding, b: Finding): number {
+function compareFindings(a: Finding, b: Finding): number {
   return rank(a.severity) - rank(b.severity) || b.confidence - a.confidence || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.startLine - b.startLine || a.endLine - b.endLine;
 }
 

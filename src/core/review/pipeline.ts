@@ -13,7 +13,7 @@ import { targetInfo } from './target';
 import { totalsOf } from './totals';
 import type { AgentResult, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
-export interface ReviewPipelineDeps {
+interface ReviewPipelineDeps {
   /** The one shared gateway client. */
   gateway: Gateway;
   /** Read at the start of every review and estimate, so that changed settings apply to the next one. */

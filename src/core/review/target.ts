@@ -7,7 +7,7 @@ export function singleTarget(region: Region, kind: Extract<TargetKind, 'selectio
   return { kind, label: `${region.file}:${region.startLine}-${region.endLine}`, regions: [region] };
 }
 
-export function regionInfo(r: Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'>): RegionInfo {
+function regionInfo(r: Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'>): RegionInfo {
   return { file: r.file, language: r.language, startLine: r.startLine, endLine: r.endLine };
 }
 
@@ -26,7 +26,7 @@ export function filesOf(target: { regions: readonly { file: string }[] }): strin
 }
 
 /** A path as models and users write it, for comparing: forward slashes, no `./`, case kept. */
-export function normalizePath(file: string): string {
+function normalizePath(file: string): string {
   return file.trim().replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/{2,}/g, '/');
 }
 

@@ -107,7 +107,7 @@ export interface Finding {
  * Why an agent failed when the gateway did not say: every agent it depends on failed (`inputs-failed`), the
  * model answered nothing (`empty-answer`), or Quorum itself failed (`internal`).
  */
-export const AGENT_FAILURE_CODES = ['inputs-failed', 'empty-answer', 'internal'] as const;
+const AGENT_FAILURE_CODES = ['inputs-failed', 'empty-answer', 'internal'] as const;
 /** Every code an agent's error can carry: the gateway's and the pipeline's own. A closed set; UIs switch on it. */
 export type AgentErrorCode = GatewayErrorCode | (typeof AGENT_FAILURE_CODES)[number];
 

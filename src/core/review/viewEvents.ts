@@ -1,3 +1,4 @@
+import { filesOf } from './target';
 import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from './types';
 import { revealBidi } from '../../shared/bidi';
 import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
@@ -49,7 +50,7 @@ export function toTargetView(info: TargetInfo, counts?: ChangeCounts): Pick<Revi
     changes: {
       kind: info.kind,
       label: info.label,
-      files: [...new Set(info.regions.map((r) => r.file))],
+      files: filesOf(info),
       added: count(counts?.added ?? 0),
       removed: count(counts?.removed ?? 0),
       skipped: (info.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
@@ -90,6 +91,8 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   };
   if (result.unparsed) o.unparsed = true;
   if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
+  // A review of changes: the proposal for each region, headed by its file and lines (previewed and applied across files).
+  else if (result.replacements && result.replacements.length > 0) o.improvedCode = revealBidi(result.replacements.map((r) => `@@ ${r.file}:${r.startLine}-${r.endLine} @@\n${r.code}`).join('\n\n'));
   if (result.replacements?.length) o.replacements = result.replacements.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, code: revealBidi(r.code) }));
   if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);

@@ -6,7 +6,7 @@ export interface SettingsIssue {
   message: string;
 }
 
-export interface ParsedSettings {
+interface ParsedSettings {
   settings: QuorumSettings;
   issues: SettingsIssue[];
 }

@@ -23,7 +23,7 @@ const MAX_SCOPED_FILES = 60;
 /** Skipped files named in a question; the rest are counted. */
 const NAMED_SKIPPED = 8;
 
-export interface ChangesDeps {
+interface ChangesDeps {
   controller: ReviewController;
   settings: SettingsService;
   prompter: Prompter;
@@ -34,7 +34,7 @@ export interface ChangesDeps {
 
 type KindItem = vscode.QuickPickItem & { change: ChangeKind };
 
-export function skipReasonLabel(reason: SkipReason): string {
+function skipReasonLabel(reason: SkipReason): string {
   switch (reason) {
     case 'deleted': return vscode.l10n.t('deleted');
     case 'binary': return vscode.l10n.t('binary');
@@ -48,7 +48,7 @@ export function skipReasonLabel(reason: SkipReason): string {
 }
 
 /** What the panel's header and the progress call a request. */
-export function changesTitle(request: ChangeRequest): string {
+function changesTitle(request: ChangeRequest): string {
   switch (request.kind) {
     case 'uncommitted': return vscode.l10n.t('Uncommitted changes');
     case 'staged': return vscode.l10n.t('Staged changes');

@@ -20,14 +20,14 @@ export interface GitChange {
   readonly status: number;
 }
 
-export interface GitRef {
+interface GitRef {
   readonly type: number;
   readonly name?: string;
   readonly commit?: string;
   readonly remote?: string;
 }
 
-export interface GitRefQuery {
+interface GitRefQuery {
   readonly pattern?: string | string[];
   readonly count?: number;
   readonly sort?: 'alphabetically' | 'committerdate';
@@ -69,7 +69,7 @@ const changeSchema = z.object({ uri, originalUri: uri, renameUri: z.optional(z.u
 const refSchema = z.object({ type: z.number().int(), name: z.optional(z.string().max(1000)), commit: z.optional(z.string().max(100)), remote: z.optional(z.string().max(1000)) });
 const commitSchema = z.object({ hash: z.string().regex(/^[0-9a-f]{40,64}$/), parents: z.array(z.string()) });
 
-export class GitApiError extends Error {
+class GitApiError extends Error {
   constructor(readonly what: string) {
     super(`the Git extension answered ${what} in an unexpected shape`);
     this.name = 'GitApiError';
@@ -92,7 +92,7 @@ export const readMergeBase = (v: unknown): string | undefined => {
   return r.success && r.data && /^[0-9a-f]{40,64}$/.test(r.data.trim()) ? r.data.trim() : undefined;
 };
 
-export type GitApiLookup =
+type GitApiLookup =
   | { ok: true; api: GitApi }
   | { ok: false; problem: 'missing' | 'disabled' | 'failed' };
 
@@ -108,7 +108,7 @@ function isRepository(v: unknown): v is GitRepository {
 }
 
 /** The API object of version 1, checked: its repositories each have what Quorum calls. */
-export function asGitApi(value: unknown): GitApi | undefined {
+function asGitApi(value: unknown): GitApi | undefined {
   if (typeof value !== 'object' || value === null || !('repositories' in value)) return undefined;
   const repositories: unknown = value.repositories;
   if (!Array.isArray(repositories)) return undefined;

@@ -5,7 +5,7 @@ import { formatCount, formatUsd } from '../../shared/format';
 import { escapeMarkdown } from '../../shared/untrustedText';
 import { Commands } from '../commands';
 
-export const STATUS_BAR_ID = 'quorum.cost';
+const STATUS_BAR_ID = 'quorum.cost';
 
 export interface CostView {
   totals: LedgerTotals;
@@ -21,7 +21,7 @@ function row(name: string, t: CostTotals): string {
 }
 
 /** The status bar text for a view (exported for tests and the cost details). */
-export function statusText(view: CostView): string {
+function statusText(view: CostView): string {
   const icon = view.running > 0 ? '$(sync~spin)' : '$(pulse)';
   return `${icon} ${formatUsd(view.totals.session.costUsd)}`;
 }
@@ -68,7 +68,7 @@ export function tooltipMarkdown(view: CostView): vscode.MarkdownString {
 }
 
 /** True when the session is past `budget.warnUsd` or the month past `budget.monthlyUsd`. */
-export function isOverWarning(view: CostView): boolean {
+function isOverWarning(view: CostView): boolean {
   const { warnUsd, monthlyUsd } = view.settings.budget;
   return (warnUsd > 0 && view.totals.session.costUsd >= warnUsd) || (monthlyUsd > 0 && view.monthUsd >= monthlyUsd);
 }

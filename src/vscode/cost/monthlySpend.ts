@@ -8,7 +8,7 @@ interface Stored {
 }
 
 /** `YYYY-MM` in UTC. */
-export function monthOf(time: number): string {
+function monthOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);
 }
 

@@ -4,7 +4,7 @@ import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStor
 import { fitFix } from './fixes';
 
 /** Below this confidence "Apply fix" is never the preferred quick fix: Preview comes first and nothing is auto-applied. */
-export const PREFERRED_MIN_CONFIDENCE = 0.7;
+const PREFERRED_MIN_CONFIDENCE = 0.7;
 
 /**
  * Whether a fix may be offered for applying: a replacement that is code for its lines (not advice, at their

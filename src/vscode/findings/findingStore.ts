@@ -30,7 +30,7 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
 };
 
 /** `security/CWE-89` (agent and rule), with a link to the CWE entry when there is one. */
-export function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
+function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
   const who = f.agents.join('+');
   const cwe = f.cwe && /^CWE-(\d+)$/i.exec(f.cwe);
   if (cwe) return { value: `${who}/${f.cwe?.toUpperCase()}`, target: vscode.Uri.parse(`https://cwe.mitre.org/data/definitions/${cwe[1]}.html`) };
@@ -38,7 +38,7 @@ export function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
 }
 
 /** Title and explanation; a finding the agent placed outside the reviewed lines says so and where. */
-export function diagnosticMessage(f: Finding): string {
+function diagnosticMessage(f: Finding): string {
   const text = f.explanation ? `${f.title}\n${f.explanation}` : f.title;
   if (!f.clamped) return text;
   const r = f.reportedLines;
@@ -85,6 +85,11 @@ export class FindingStore implements vscode.Disposable {
 
   get(sessionId: string, id: string): TrackedFix | undefined {
     return this.items.get(FindingStore.key(sessionId, id));
+  }
+
+  /** Every tracked item of a review. */
+  forSession(sessionId: string): TrackedFix[] {
+    return [...this.items.values()].filter((t) => t.sessionId === sessionId);
   }
 
   forDocument(uri: vscode.Uri): TrackedFix[] {

@@ -5,7 +5,7 @@ import { findBidi } from '../../shared/bidi';
 import type { Prompter } from '../prompter';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
 
-export const PREVIEW_SCHEME = 'quorum-preview';
+const PREVIEW_SCHEME = 'quorum-preview';
 
 function fullLines(doc: vscode.TextDocument, start: number, end: number): vscode.Range {
   return new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
@@ -35,14 +35,27 @@ function previewCode(fix: TrackedFix, languageId: string): string {
   return verdict.ok ? verdict.code : (fix.replacement ?? '');
 }
 
-export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
+/** The fix's document and whole lines when they still read as they did when the review ran; undefined otherwise. */
+export async function linesAsReviewed(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
+  const doc = await vscode.workspace.openTextDocument(fix.uri);
+  if (fix.range.end >= doc.lineCount) return undefined;
+  const range = fullLines(doc, fix.range.start, fix.range.end);
+  return normalizeEol(doc.getText(range)) === normalizeEol(fix.original) ? { doc, range } : undefined;
+}
+
+/** The text that replaces whole lines of `doc`: the fitted code at the document's line ends. */
+export function codeForLines(code: string, doc: vscode.TextDocument): string {
+  return replacementText(code, doc.eol);
+}
+
+type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
 
 /**
  * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
  * the fix's lines, refused when those lines changed since the review).
  */
 /** A finding the user finished with: its fix applied, or dismissed (from the panel or a quick fix). */
-export interface ResolvedFix {
+interface ResolvedFix {
   sessionId: string;
   id: string;
   how: 'applied' | 'dismissed';
@@ -64,12 +77,8 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     this.registration = vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this);
   }
 
-  /** Whether the fix's lines still read as they did when the review ran. */
-  private async check(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
-    const doc = await vscode.workspace.openTextDocument(fix.uri);
-    if (fix.range.end >= doc.lineCount) return undefined;
-    const range = fullLines(doc, fix.range.start, fix.range.end);
-    return normalizeEol(doc.getText(range)) === normalizeEol(fix.original) ? { doc, range } : undefined;
+  private check(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
+    return linesAsReviewed(fix);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): Thenable<string> | string {

@@ -12,7 +12,7 @@ export function errorData(error: unknown): AgentError {
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 
-export interface ErrorContext {
+interface ErrorContext {
   baseUrl: string;
   /** The agent whose model failed, so that "Switch Model" starts there. */
   agent?: string;

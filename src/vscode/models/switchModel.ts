@@ -7,9 +7,10 @@ import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
+import { f1Label, lastResultFor, type LastResult } from '../../core/eval/lastResults';
 import type { ModelPrice } from '../../core/cost/prices';
 
-export const ALL_AGENTS = '*';
+const ALL_AGENTS = '*';
 
 interface AgentRow {
   id: string;
@@ -44,6 +45,11 @@ const BUILTIN_TITLES: Record<string, () => string> = {
   coding: () => vscode.l10n.t('Coding'),
 };
 
+/** An agent's title as the UI shows it: the built-ins localised, a custom agent's own. */
+export function agentTitle(id: string, fallback: string): string {
+  return BUILTIN_TITLES[id]?.() ?? fallback;
+}
+
 function agentRows(settings: QuorumSettings): AgentRow[] {
   const rows: AgentRow[] = Object.entries(settings.agents).map(([id, a]) => ({ id, title: BUILTIN_TITLES[id]?.() ?? id, model: a.model, custom: false }));
   for (const c of settings.customAgents) rows.push({ id: c.id, title: c.title, model: c.model, custom: true });
@@ -61,7 +67,24 @@ export class ModelSwitcher {
     private readonly gateway: () => Gateway,
     private readonly prompter: Prompter,
     private readonly log: QuorumLog,
+    /** The last measured figures per agent × model ("Compare Models…"), shown beside the prices. */
+    private readonly measured: () => readonly LastResult[] = () => [],
   ) {}
+
+  /**
+   * "Use for <agent>" (Compare Models): sets the agent's model where it takes effect — the workspace settings when
+   * the workspace already sets that agent's model (a user setting would be overridden there), else user settings.
+   */
+  async useModel(agentId: string, model: string): Promise<vscode.ConfigurationTarget | undefined> {
+    const row = agentRows(this.settings.current).find((r) => r.id === agentId);
+    if (!row || !modelIdSchema.safeParse(model).success) return undefined;
+    const config = vscode.workspace.getConfiguration('quorum');
+    const inWorkspace = (row.custom ? config.inspect<unknown[]>('customAgents')?.workspaceValue : config.inspect(`agents.${row.id}.model`)?.workspaceValue) !== undefined;
+    const target = inWorkspace && vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await this.save([row], model, target);
+    this.log.info(`Model for ${agentId} set to ${model} in ${target === vscode.ConfigurationTarget.Global ? 'user' : 'workspace'} settings (Compare Models)`);
+    return target;
+  }
 
   async run(agentArg?: string, suggestions: readonly string[] = []): Promise<SwitchResult | undefined> {
     const rows = agentRows(this.settings.current);
@@ -79,7 +102,7 @@ export class ModelSwitcher {
     // Which of the chosen agents use each current model ("All agents" may mix several).
     const usedBy = new Map<string, string[]>();
     for (const r of chosen) usedBy.set(r.model, [...(usedBy.get(r.model) ?? []), r.title]);
-    const model = await this.pickModel(usedBy, chosen.length > 1, suggestions);
+    const model = await this.pickModel(usedBy, chosen.length > 1, suggestions, chosen.length === 1 ? chosen[0]?.id : undefined);
     if (!model) return undefined;
     const target = await this.pickTarget(chosen);
     if (target === undefined) return undefined;
@@ -94,7 +117,7 @@ export class ModelSwitcher {
     return { agents: chosen.map((r) => r.id), model, target };
   }
 
-  private async pickModel(usedBy: ReadonlyMap<string, readonly string[]>, several: boolean, suggestions: readonly string[]): Promise<string | undefined> {
+  private async pickModel(usedBy: ReadonlyMap<string, readonly string[]>, several: boolean, suggestions: readonly string[], agent: string | undefined): Promise<string | undefined> {
     const settings = this.settings.current;
     const current = [...usedBy.keys()];
     const currentMark = (id: string): string =>
@@ -120,7 +143,7 @@ export class ModelSwitcher {
         out.push({
           model: c.id,
           label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${escapeIcons(c.id)}`,
-          description: c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown'),
+          description: this.describe(agent, c.id, c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown')),
           detail: marks.length > 0 ? marks.join(' · ') : undefined,
         });
       }
@@ -146,6 +169,12 @@ export class ModelSwitcher {
     if (typed === undefined) return undefined;
     const parsed = modelIdSchema.safeParse(typed);
     return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The price, after the agent's last measured F1 on that model when there is one: `F1 0.72 · $0.40 in · $1.60 out / MTok`. */
+  private describe(agent: string | undefined, model: string, price: string): string {
+    const last = agent ? lastResultFor(this.measured(), agent, model) : undefined;
+    return last ? `${f1Label(last)} · ${price}` : price;
   }
 
   private async pickTarget(rows: readonly AgentRow[]): Promise<vscode.ConfigurationTarget | undefined> {

@@ -11,7 +11,7 @@ import { ReviewPanel, type PanelHost } from './reviewPanel';
 
 export { PANEL_VIEW_TYPE } from './panelHtml';
 
-export interface ReviewPanelsDeps {
+interface ReviewPanelsDeps {
   log: vscode.LogOutputChannel;
   actions: PanelActions;
   /** Register the `WebviewPanelSerializer` (default true). Only one instance per window may. */

@@ -8,7 +8,7 @@ import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 
 /** A workspace folder's files through VS Code's file system (local, remote or virtual alike). */
-export function workspaceRepoFs(root: vscode.Uri): RepoFs {
+function workspaceRepoFs(root: vscode.Uri): RepoFs {
   const at = (path: string) => vscode.Uri.joinPath(root, ...path.split('/'));
   return {
     async readText(path) {
@@ -33,7 +33,7 @@ export function workspaceRepoFs(root: vscode.Uri): RepoFs {
   };
 }
 
-export interface EditorShaping {
+interface EditorShaping {
   outcome: ShapeOutcome;
   context: PromptContext;
 }

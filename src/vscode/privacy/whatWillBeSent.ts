@@ -10,7 +10,7 @@ import { targetFromEditor } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
 import type { PromptShaper } from './promptShaper';
 
-export const SENT_SCHEME = 'quorum-sent';
+const SENT_SCHEME = 'quorum-sent';
 
 function localStrings(): WhatWillBeSentStrings {
   const out = {} as WhatWillBeSentStrings;

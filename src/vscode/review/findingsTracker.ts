@@ -4,7 +4,7 @@ import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { ReviewSession } from './reviewSession';
 
 /** The id under which region `index` of a review is anchored (the whole-range improved code of a single region). */
-export function anchorId(index: number): string {
+function anchorId(index: number): string {
   return index === 0 ? IMPROVED_CODE : `${IMPROVED_CODE}#${index}`;
 }
 

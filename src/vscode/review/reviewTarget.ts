@@ -56,7 +56,7 @@ export type ChangesEstimate = ReviewEstimate & { requests: number };
 export type TargetProblem = { kind: 'empty' } | { kind: 'binary' } | { kind: 'huge'; chars: number };
 
 /** The file as people know it: workspace-relative path, or the untitled name. */
-export function displayFile(doc: vscode.TextDocument): string {
+function displayFile(doc: vscode.TextDocument): string {
   if (doc.isUntitled) return doc.fileName || doc.uri.path;
   if (doc.uri.scheme === 'file' || vscode.workspace.getWorkspaceFolder(doc.uri)) return vscode.workspace.asRelativePath(doc.uri, false);
   return doc.uri.toString(true);
@@ -106,7 +106,7 @@ export async function targetFromLines(lines: LinesTarget): Promise<PreparedTarge
 }
 
 /** NUL characters, or many replacement characters and control codes: not text a model can review. */
-export function looksBinary(text: string): boolean {
+function looksBinary(text: string): boolean {
   if (text.includes('\u0000')) return true;
   const sample = text.slice(0, 8192);
   let odd = 0;

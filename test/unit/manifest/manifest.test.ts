@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureBuilt } from '../cli/ensureBuilt';
 import { CONTRIBUTED_COMMANDS, REVIEW_RUNNING_CONTEXT } from '../../../src/vscode/commands';
 import { DESCRIPTIVE_KEYS, settingLeaves, type JsonSchema } from './settingsJsonSchema';
 
@@ -115,5 +116,32 @@ describe('package.json manifest', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  it("has no made-up repository URL; the README's images are relative, exist, and are packed in the .vsix as they are", () => {
+    const pkg = readJson('package.json') as { repository?: unknown; scripts: Record<string, string> };
+    assert.equal(pkg.repository, undefined, 'no placeholder repository: vsce would rewrite the README links to it');
+    assert.match(pkg.scripts.package ?? '', /--no-rewrite-relative-links/);
+    assert.match(pkg.scripts.package ?? '', /--allow-missing-repository/);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+    assert.ok(images.length > 0);
+    const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8');
+    for (const src of images) {
+      assert.doesNotMatch(src, /^[a-z]+:/i, `${src} is relative`);
+      assert.ok(statSync(join(root, src)).size < 200_000, `${src} exists and is small`);
+      assert.ok(ignore.split('\n').includes(`!${src.replace(/[^/]+$/, '*.jpg')}`), `${src} is let into the package`);
+    }
+  });
+
+  it('ships the TypeScript parser as its own file, required when a fix is checked, so activation loads a small bundle', function () {
+    this.timeout(120_000);
+    ensureBuilt();
+    const extension = readFileSync(join(root, 'dist', 'extension.js'), 'utf8');
+    assert.match(extension, /require\("\.\/typescript\.js"\)/);
+    assert.ok(!extension.includes('function transpileModule('), 'the parser is not inside extension.js');
+    const ts = require(join(root, 'dist', 'typescript.js')) as { transpileModule?: unknown };
+    assert.equal(typeof ts.transpileModule, 'function');
+    assert.ok(readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n').includes('!dist/typescript.js'));
   });
 });

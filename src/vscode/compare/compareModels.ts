@@ -1,0 +1,178 @@
+import * as vscode from 'vscode';
+import { resolveOutputLanguage } from '../../core/agents/language';
+import { resolveAgents } from '../../core/agents/registry';
+import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
+import type { CostLedger } from '../../core/cost/ledger';
+import type { ModelPrice } from '../../core/cost/prices';
+import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
+import { f1Label, lastResultFor } from '../../core/eval/lastResults';
+import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
+import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../core/eval/runner';
+import type { Gateway } from '../../core/gateway/types';
+import { ReviewConfigError } from '../../core/review/errors';
+import { formatUsd } from '../../shared/format';
+import { escapeIcons, escapeLinkedText } from '../../shared/untrustedText';
+import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
+import { errorData } from '../gateway/gatewayErrors';
+import type { QuorumLog } from '../log';
+import { agentTitle } from '../models/switchModel';
+import type { Prompter } from '../prompter';
+import type { BudgetGuard } from '../review/budgetGuard';
+import type { SettingsService } from '../settings';
+import type { ComparePanel } from './comparePanel';
+import type { MeasuredModels } from './measuredModels';
+
+export interface CompareModelsDeps {
+  settings: SettingsService;
+  /** The one shared gateway client (its rate limits, retries and the session's ledger). */
+  gateway: () => Gateway;
+  ledger: CostLedger;
+  prompter: Prompter;
+  keys: ApiKeyCommands;
+  budget: BudgetGuard;
+  log: QuorumLog;
+  measured: MeasuredModels;
+  panel: ComparePanel;
+  /** The labelled corpus shipped with the extension. */
+  corpusDir: string;
+}
+
+interface AgentItem extends vscode.QuickPickItem {
+  agent: string;
+}
+
+interface ModelItem extends vscode.QuickPickItem {
+  model: string;
+}
+
+/**
+ * "Quorum: Compare Models…": pick an agent and 2–5 models, see the estimated cost and confirm (and the budget
+ * prompts of a review), run the core eval over the shipped corpus through the shared client under a cancellable
+ * progress, keep each model's figures (for Switch Model), and show the table and chart in the compare page.
+ */
+export class CompareModels {
+  constructor(private readonly deps: CompareModelsDeps) {}
+
+  async run(): Promise<EvalReport | undefined> {
+    const { prompter, settings } = this.deps;
+    const scored = resolveAgents(settings.current).agents.filter((a) => a.output === 'findings');
+    const agentItems: AgentItem[] = scored.map((a) => ({ agent: a.id, label: `$(person) ${escapeIcons(agentTitle(a.id, a.title))}`, description: escapeIcons(a.model) }));
+    const pickedAgent = await prompter.pick(agentItems, {
+      id: 'compare.agent',
+      title: vscode.l10n.t('Quorum: Compare Models — choose an agent'),
+      placeHolder: vscode.l10n.t('Which agent should be measured on several models?'),
+    });
+    const spec = pickedAgent && scored.find((a) => a.id === pickedAgent.agent);
+    if (!spec) return undefined;
+    const models = await this.pickModels(spec.id, spec.model);
+    if (!models) return undefined;
+
+    let corpus: Corpus;
+    let runs: EvalRunSpec[];
+    try {
+      corpus = await loadCorpus(this.deps.corpusDir);
+      runs = planRuns(settings.current, { compare: { [spec.id]: models } });
+    } catch (e) {
+      if (!(e instanceof CorpusError) && !(e instanceof ReviewConfigError)) throw e;
+      void prompter.message('error', vscode.l10n.t('Quorum cannot compare models: {0}', e.message), { id: 'compare.invalid' });
+      return undefined;
+    }
+    if (!(await this.deps.keys.ensureKey())) return undefined;
+
+    const language = resolveOutputLanguage(settings.current.review.language, vscode.env.language);
+    const evalDeps: EvalDeps = { gateway: this.deps.gateway(), settings: () => settings.current, ledger: this.deps.ledger };
+    const estimate = estimateEval(corpus, evalDeps, runs, language);
+    const unpriced = estimate.perRun.filter((r) => !r.priced).map((r) => r.model);
+    const go = vscode.l10n.t('Run');
+    const choice = await prompter.message(
+      'info',
+      vscode.l10n.t('Compare {0} models for {1} over {2} cases ({3} requests): likely {4}, at most {5}.', runs.length, agentTitle(spec.id, spec.title), corpus.cases.length, estimate.requests, formatUsd(estimate.likelyUsd), formatUsd(estimate.costUsd)),
+      { id: 'compare.confirm', modal: true, ...(unpriced.length > 0 ? { detail: vscode.l10n.t('No price is known for {0}: its share is not in the estimate.', unpriced.join(', ')) } : {}) },
+      go,
+    );
+    if (choice !== go) return undefined;
+    if (!(await this.deps.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
+
+    this.deps.log.info(`Compare Models: ${spec.id} on ${models.join(', ')} over ${corpus.cases.length} cases (estimate likely ${formatUsd(estimate.likelyUsd)}, at most ${formatUsd(estimate.costUsd)})`);
+    const report = await this.runUnderProgress(corpus, evalDeps, runs, language, agentTitle(spec.id, spec.title));
+    for (const r of report.runs) {
+      this.deps.log.info(`Compare Models: ${r.agent} on ${r.model}: F1 ${r.f1 ?? '-'}, precision ${r.precision ?? '-'}, recall ${r.recall ?? '-'}, ${formatUsd(r.costUsd)}, ${r.failures}/${r.cases} failed`);
+    }
+    // A stopped comparison's figures count unfinished cases as failures: shown, never kept.
+    if (!report.cancelled) await this.deps.measured.record(report.runs);
+    this.deps.panel.show({
+      agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
+      currentModel: settings.current.agents[spec.id as keyof typeof settings.current.agents]?.model ?? spec.model,
+      corpus: { label: vscode.l10n.t('shipped corpus'), cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length },
+      report,
+    });
+    return report;
+  }
+
+  /** 2–5 models from the gateway's `/models` (or the price table), with prices and the last F1 measured for this agent. */
+  private async pickModels(agent: string, current: string): Promise<string[] | undefined> {
+    const items = (async (): Promise<ModelItem[]> => {
+      let listed: string[] | undefined;
+      const listedPrices: Record<string, ModelPrice> = {};
+      try {
+        const models = await this.deps.gateway().listModels();
+        listed = models.map((m) => m.id);
+        for (const m of models) if (m.price) listedPrices[m.id] = m.price;
+      } catch (error) {
+        const d = errorData(error);
+        this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the price table`);
+      }
+      const measured = this.deps.measured.all();
+      return buildModelChoices({ gatewayModels: listed, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
+        const last = lastResultFor(measured, agent, c.id);
+        const price = c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown');
+        return {
+          model: c.id,
+          label: escapeIcons(c.id),
+          description: last ? `${f1Label(last)} · ${price}` : price,
+          detail: c.current ? vscode.l10n.t('current') : undefined,
+          picked: c.current,
+        };
+      });
+    })();
+    const picked = await this.deps.prompter.pickMany(items, {
+      id: 'compare.models',
+      title: vscode.l10n.t('Quorum: Compare Models — choose 2 to {0} models', MAX_COMPARED_MODELS),
+      placeHolder: vscode.l10n.t('Prices are US dollars per million tokens (input · output)'),
+      matchOnDescription: true,
+    });
+    if (!picked) return undefined;
+    if (picked.length < 2 || picked.length > MAX_COMPARED_MODELS) {
+      void this.deps.prompter.message('warning', vscode.l10n.t('Choose between 2 and {0} models to compare (you chose {1}).', MAX_COMPARED_MODELS, picked.length), { id: 'compare.count' });
+      return undefined;
+    }
+    return picked.map((p) => p.model);
+  }
+
+  private runUnderProgress(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string, title: string): Thenable<EvalReport> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: escapeLinkedText(vscode.l10n.t('Quorum: comparing models for {0}', title)), cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        try {
+          return await runEval(corpus, deps, {
+            runs,
+            language,
+            signal: abort.signal,
+            onProgress: (p) => {
+              progress.report({
+                increment: p.total > 0 ? ((p.done - reported) / p.total) * 100 : 100,
+                message: vscode.l10n.t('{0} of {1} cases · {2} · {3} failed', p.done, p.total, formatUsd(p.costUsd), p.failures),
+              });
+              reported = p.done;
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+  }
+}
