@@ -16,7 +16,7 @@ import { scoreRun, type CaseOutcome, type RunFigures } from './score';
  * model: a run's figures are those of the model it names.
  */
 
-interface EvalDeps {
+export interface EvalDeps {
   /** The shared gateway client. */
   gateway: Gateway;
   settings: () => QuorumSettings;
@@ -42,7 +42,7 @@ interface EvalOptions {
   onProgress?: (p: EvalProgress) => void;
 }
 
-interface EvalReport {
+export interface EvalReport {
   runs: RunFigures[];
   /** Per run (same order): how many cases failed with each error code (`http-501`, `timeout`…). */
   failureCodes: Record<string, number>[];
