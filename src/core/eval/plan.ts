@@ -5,7 +5,7 @@ import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 /** Which agent × model runs an eval makes. */
 
 const DEFAULT_EVAL_AGENTS = ['analyst', 'architecture', 'security'] as const;
-const MAX_COMPARED_MODELS = 5;
+export const MAX_COMPARED_MODELS = 5;
 
 export interface EvalRunSpec {
   agent: string;

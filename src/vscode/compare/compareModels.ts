@@ -21,6 +21,8 @@ import type { BudgetGuard } from '../review/budgetGuard';
 import type { SettingsService } from '../settings';
 import type { ComparePanel } from './comparePanel';
 import type { MeasuredModels } from './measuredModels';
+import { isOneOf } from '../../shared/guards';
+import { BUILTIN_AGENT_IDS } from '../../core/settings/schema';
 
 export interface CompareModelsDeps {
   settings: SettingsService;
@@ -102,7 +104,7 @@ export class CompareModels {
     if (!report.cancelled) await this.deps.measured.record(report.runs);
     this.deps.panel.show({
       agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
-      currentModel: settings.current.agents[spec.id as keyof typeof settings.current.agents]?.model ?? spec.model,
+      currentModel: (isOneOf(BUILTIN_AGENT_IDS, spec.id) ? settings.current.agents[spec.id].model : undefined) ?? spec.model,
       corpus: { label: vscode.l10n.t('shipped corpus'), cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length },
       report,
     });

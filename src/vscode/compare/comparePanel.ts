@@ -2,23 +2,18 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { comparePageHtml, type ComparePageInput } from '../../core/eval/comparePage';
 import type { EvalReport } from '../../core/eval/runner';
-import { COMPARE_STRINGS, compareToHostSchema, type CompareStringKey, type CompareStrings } from '../../shared/compareProtocol';
+import { COMPARE_STRINGS, compareToHostSchema, type CompareStrings } from '../../shared/compareProtocol';
 import { describeIssues } from '../../shared/protocol';
-import { placeholderCount } from '../../shared/panelStrings';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
 import { panelResourceRoots } from '../panel/panelHtml';
+import { localStrings } from '../panel/panelStrings';
 
 export const COMPARE_VIEW_TYPE = 'quorum.compare';
 
 /** The page's strings in the UI language (the English text is the l10n key; placeholders pass through). */
 export function localCompareStrings(): CompareStrings {
-  const out = {} as CompareStrings;
-  for (const key of Object.keys(COMPARE_STRINGS) as CompareStringKey[]) {
-    const english = COMPARE_STRINGS[key];
-    out[key] = vscode.l10n.t(english, ...Array.from({ length: placeholderCount(english) }, (_, i) => `{${i}}`));
-  }
-  return out;
+  return localStrings(COMPARE_STRINGS);
 }
 
 export interface CompareResult {
