@@ -143,6 +143,16 @@ export const PANEL_STRINGS = {
   rulesUsed: 'Repository rules: {0}',
   rulesDropped: 'Left out (over quorum.rules.maxTokens): {0}',
   redactedSecrets: 'Secrets replaced by placeholders before sending (kind, lines): {0}',
+  changesSummary: '{0}: {1} files, +{2} −{3}, {4} skipped',
+  skippedFiles: 'Skipped: {0}',
+  skipDeleted: 'deleted',
+  skipBinary: 'binary',
+  skipLockfile: 'lockfile',
+  skipMinified: 'minified',
+  skipGenerated: 'generated',
+  skipTooLarge: 'too large',
+  skipExcluded: 'never sent (privacy)',
+  skipUnreadable: 'unreadable',
 } as const;
 
 export type PanelStringKey = keyof typeof PANEL_STRINGS;

@@ -12,6 +12,7 @@ import { MonthlySpend } from './cost/monthlySpend';
 import { FindingCodeActions } from './findings/codeActions';
 import { FindingStore } from './findings/findingStore';
 import { FixService } from './findings/fixes';
+import { RegionEdits } from './findings/regionEdits';
 import { ProjectDismissals } from './findings/projectDismissals';
 import { CompareModels } from './compare/compareModels';
 import { ComparePanel } from './compare/comparePanel';
@@ -79,7 +80,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const shaper = new PromptShaper(settings, prompter, log);
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals });
+  const regionEdits = new RegionEdits(store, prompter);
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits });
   const panels = new ReviewPanels(context, { log, actions: controller });
   const comparePanel = new ComparePanel(context.extensionUri, log, (agent, model) => switcher.useModel(agent, model));
   const compare = new CompareModels({
@@ -99,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     cost,
     store,
     fixes,
+    regionEdits,
     controller,
     panels,
     sent,

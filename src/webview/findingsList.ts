@@ -98,7 +98,7 @@ export class FindingsList {
     }, icon(SEVERITY_ICONS[s] ?? 'info'), ` ${t(SEVERITY_LABEL[s])} ${counts.get(s) ?? 0}`)));
 
     const hidden = hiddenFindings(view);
-    const items = shown.map((f) => this.item(f, view, hidden.get(f.id)));
+    const items = view.changes ? this.byFile(shown, view, hidden) : shown.map((f) => this.item(f, view, hidden.get(f.id)));
     if (items.length === 0) {
       const text = all.length > 0 ? t('noFindingsFiltered') : view.status === 'running' ? t('findingsPending') : t('noFindings');
       items.push(h('li', { class: 'empty-findings' }, text));
@@ -110,6 +110,19 @@ export class FindingsList {
     this.hiddenToggle.setAttribute('aria-pressed', this.filter.showHidden ? 'true' : 'false');
     this.dismissedNote.textContent = view.dismissed.length > 0 ? t('dismissedCount', view.dismissed.length) : '';
     this.restoreFocus(restore);
+  }
+
+  /** A review of changes: the findings grouped by file (in the order the files were reviewed), each group headed by its file. */
+  private byFile(shown: readonly FindingView[], view: ReviewView, hidden: ReturnType<typeof hiddenFindings>): HTMLLIElement[] {
+    const order = view.changes?.files ?? [];
+    const files = [...new Set([...order.filter((f) => shown.some((x) => x.file === f)), ...shown.map((f) => f.file)])];
+    return files.flatMap((file) => {
+      const group = shown.filter((f) => f.file === file);
+      return [
+        h('li', { class: 'file-group', role: 'presentation', title: file }, icon('file-code'), ` ${file} (${group.length})`),
+        ...group.map((f) => this.item(f, view, hidden.get(f.id))),
+      ];
+    });
   }
 
   private item(f: FindingView, view: ReviewView, hidden: string | undefined): HTMLLIElement {

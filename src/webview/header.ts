@@ -1,10 +1,16 @@
 import { formatMs, formatUsd } from '../shared/format';
 import { REVIEW_STATE_LABEL } from '../shared/labels';
-import { actualCostLabel, estimateLabel } from '../shared/panelStrings';
+import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
 import { estimatedSpentUsd, spentUsd } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
+
+/** The panel string that names each reason a changed file is skipped. */
+const SKIP_LABEL: Record<string, PanelStringKey> = {
+  deleted: 'skipDeleted', binary: 'skipBinary', lockfile: 'skipLockfile', minified: 'skipMinified', generated: 'skipGenerated',
+  'too-large': 'skipTooLarge', excluded: 'skipExcluded', unreadable: 'skipUnreadable',
+};
 
 const STATUS_ICONS: Record<ReviewView['status'], string> = {
   running: 'loading codicon-modifier-spin', done: 'pass-filled', failed: 'error', cancelled: 'circle-slash',
@@ -50,10 +56,21 @@ export class ReviewHeader {
   }
 
   update(view: ReviewView, now: number): void {
-    setText(this.file, view.target.file.split(/[\\/]/).pop() || view.target.file);
-    setAttr(this.file, 'title', view.target.file);
-    setText(this.lines, t('lines', view.target.startLine, view.target.endLine));
-    setText(this.language, view.target.language);
+    const changes = view.changes;
+    if (changes) {
+      // A review of changes: what was reviewed, across files ("Uncommitted changes: 7 files, +120 −35, 2 skipped").
+      setText(this.file, t('changesSummary', changes.label, changes.files.length, changes.added, changes.removed, changes.skipped.length));
+      setAttr(this.file, 'title', changes.files.join('\n'));
+      setText(this.lines, changes.skipped.length > 0 ? t('skippedFiles', changes.skipped.map((k) => `${k.file} (${t(SKIP_LABEL[k.reason] ?? 'skipUnreadable')})`).join(', ')) : '');
+      setText(this.language, '');
+      this.language.hidden = true;
+    } else {
+      setText(this.file, view.target.file.split(/[\\/]/).pop() || view.target.file);
+      setAttr(this.file, 'title', view.target.file);
+      setText(this.lines, t('lines', view.target.startLine, view.target.endLine));
+      setText(this.language, view.target.language);
+      this.language.hidden = false;
+    }
     setAttr(this.statusIcon, 'class', `codicon codicon-${STATUS_ICONS[view.status]}`);
     setText(this.statusText, t(REVIEW_STATE_LABEL[view.status]));
     setAttr(this.root, 'data-status', view.status);

@@ -44,6 +44,9 @@ const APP = (edited: boolean) => [
   lines(40),
 ].join('\n');
 
+const APP_FIX = '  for (let i = 0; i < prices.length; i++) sum += prices[i];';
+const DB_FIX = '    return conn.execute("SELECT * FROM users WHERE id = ?", (user_id,))';
+
 /** Which file and lines each agent reports, from the regions it was sent (the prompt names each file). */
 function answers(req: RecordedRequest): { text: string; promptTokens: number } | undefined {
   if (req.method !== 'POST' || !req.model) return undefined;
@@ -59,7 +62,10 @@ function answers(req: RecordedRequest): { text: string; promptTokens: number } |
   if (agent === 'architecture' && prompt.includes('src/feature.ts')) {
     findings.push({ file: 'src/feature.ts', severity: 'medium', title: 'Feature flag read at import time', explanation: 'x', startLine: 1, endLine: 1, confidence: 0.7 });
   }
-  const body = agent === 'coding' ? { rationale: 'nothing to change', replacements: [] } : { findings };
+  const replacements: object[] = [];
+  if (agent === 'coding' && prompt.includes('src/app.ts')) replacements.push({ file: 'src/app.ts', startLine: 3, endLine: 3, code: APP_FIX });
+  if (agent === 'coding' && prompt.includes('src/db.py')) replacements.push({ file: 'src/db.py', startLine: 2, endLine: 2, code: DB_FIX });
+  const body = agent === 'coding' ? { rationale: 'Bounds and a parameterised query.', replacements } : { findings };
   return { text: JSON.stringify(body), promptTokens: 700 };
 }
 
@@ -74,6 +80,8 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
 
   before(async () => {
     api = await quorum();
+    // The web workbench saves edits after a delay by default; these tests edit the repository's files and must not write them.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     repo = new Repo();
     repo.write('src/app.ts', APP(false)).write('src/db.py', 'def find(conn, user_id):\n    return conn.execute("SELECT 1")\n');
     repo.write('package-lock.json', '{"lockfileVersion": 3}\n').write('old.ts', 'export const old = 1;\n');
@@ -174,6 +182,64 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     assert.ok(summary.findings.some((f) => f.file === 'src/feature.ts'));
     assert.equal((await headerOf('Changes against base')).files.length, 4);
     assert.ok(quorumDiagnostics(repo.uri('src/feature.ts')).length > 0);
+  });
+
+  it('Review with Quorum on files of the Source Control view reviews just those files', async () => {
+    const summary = await vscode.commands.executeCommand<ReviewSummary | undefined>('quorum.reviewChangedFiles', { resourceUri: repo.uri('src/app.ts') }, { resourceUri: repo.uri('notes/todo.md') });
+    assert.ok(summary);
+    assert.deepEqual([...new Set(summary.target.regions.map((r) => r.file))].sort(), ['notes/todo.md', 'src/app.ts']);
+    assert.deepEqual(summary.target.skipped ?? [], []);
+  });
+
+  it('above quorum.changes.confirmOverFiles it asks first, naming the files, skipped files, tokens and cost; declined, nothing is sent', async () => {
+    await setSetting(api, 'changes.confirmOverFiles', 2);
+    try {
+      const before = gateway.requests.length;
+      prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'uncommitted'));
+      assert.equal(await vscode.commands.executeCommand('quorum.reviewChanges'), undefined);
+      const asked = await prompter.next((c) => c.id === 'changes.manyFiles');
+      assert.equal(asked.modal, true);
+      assert.match(asked.text ?? '', /3 files/);
+      assert.match(asked.detail ?? '', /3 files, \+\d+ −\d+, 2 skipped · about [\d,]+ tokens in 4 requests · ≈ \$/);
+      assert.match(asked.detail ?? '', /package-lock\.json \(lockfile\)/);
+      assert.match(asked.detail ?? '', /old\.ts \(deleted\)/);
+      assert.equal(gateway.requests.length, before);
+    } finally {
+      await setSetting(api, 'changes.confirmOverFiles', undefined);
+    }
+  });
+
+  it('Show What Will Be Sent for changes: the regions as sent, nothing sent to make it', async () => {
+    const before = gateway.requests.length;
+    prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'staged'));
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('quorum.showWhatWillBeSentForChanges');
+    assert.ok(doc, 'the preview opened');
+    const text = doc.getText();
+    assert.match(text, /src\/db\.py/);
+    assert.match(text, /SELECT \* FROM users WHERE id = " \+ user_id/);
+    assert.doesNotMatch(text, /src\/app\.ts/);
+    assert.equal(gateway.requests.length, before);
+  });
+
+  it('the coding agent\'s proposals across files: one multi-file preview, one edit, a region whose lines changed refused', async () => {
+    const summary = await review('uncommitted');
+    const coding = summary.agents.find((a) => a.agent === 'coding');
+    assert.deepEqual(coding?.replacements?.map((r) => r.file).sort(), ['src/app.ts', 'src/db.py']);
+    api.controller.previewImprovedCode(summary.reviewId);
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith('Quorum improved code'));
+    while (tabs().length === 0) await new Promise((r) => setTimeout(r, 100));
+    // The user edits db.py's reviewed line before applying: that region is refused, app.ts's applied.
+    const db = await vscode.workspace.openTextDocument(repo.uri('src/db.py'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(db.uri, db.lineAt(1).range, '    return None');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    api.controller.applyImprovedCode(summary.reviewId);
+    const told = await prompter.next((c) => c.id === 'fix.regionsRefused');
+    assert.match(told.text ?? '', /applied 1 of 2 .*1 were refused \(1 because their lines changed/);
+    const app = await vscode.workspace.openTextDocument(repo.uri('src/app.ts'));
+    assert.equal(app.lineAt(2).text, APP_FIX);
+    assert.equal(db.lineAt(1).text, '    return None');
+    await closeAll();
   });
 
   it('an unknown ref is named, nothing is sent', async () => {

@@ -91,6 +91,8 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   };
   if (result.unparsed) o.unparsed = true;
   if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
+  // A review of changes: the proposal for each region, headed by its file and lines (previewed and applied across files).
+  else if (result.replacements && result.replacements.length > 0) o.improvedCode = revealBidi(result.replacements.map((r) => `@@ ${r.file}:${r.startLine}-${r.endLine} @@\n${r.code}`).join('\n\n'));
   if (result.replacements?.length) o.replacements = result.replacements.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, code: revealBidi(r.code) }));
   if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);

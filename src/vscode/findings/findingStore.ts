@@ -87,6 +87,11 @@ export class FindingStore implements vscode.Disposable {
     return this.items.get(FindingStore.key(sessionId, id));
   }
 
+  /** Every tracked item of a review. */
+  forSession(sessionId: string): TrackedFix[] {
+    return [...this.items.values()].filter((t) => t.sessionId === sessionId);
+  }
+
   forDocument(uri: vscode.Uri): TrackedFix[] {
     const u = uri.toString();
     return [...this.items.values()].filter((t) => t.uri.toString() === u);

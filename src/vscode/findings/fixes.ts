@@ -35,6 +35,19 @@ function previewCode(fix: TrackedFix, languageId: string): string {
   return verdict.ok ? verdict.code : (fix.replacement ?? '');
 }
 
+/** The fix's document and whole lines when they still read as they did when the review ran; undefined otherwise. */
+export async function linesAsReviewed(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
+  const doc = await vscode.workspace.openTextDocument(fix.uri);
+  if (fix.range.end >= doc.lineCount) return undefined;
+  const range = fullLines(doc, fix.range.start, fix.range.end);
+  return normalizeEol(doc.getText(range)) === normalizeEol(fix.original) ? { doc, range } : undefined;
+}
+
+/** The text that replaces whole lines of `doc`: the fitted code at the document's line ends. */
+export function codeForLines(code: string, doc: vscode.TextDocument): string {
+  return replacementText(code, doc.eol);
+}
+
 type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
 
 /**
@@ -64,12 +77,8 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     this.registration = vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this);
   }
 
-  /** Whether the fix's lines still read as they did when the review ran. */
-  private async check(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
-    const doc = await vscode.workspace.openTextDocument(fix.uri);
-    if (fix.range.end >= doc.lineCount) return undefined;
-    const range = fullLines(doc, fix.range.start, fix.range.end);
-    return normalizeEol(doc.getText(range)) === normalizeEol(fix.original) ? { doc, range } : undefined;
+  private check(fix: TrackedFix): Promise<{ doc: vscode.TextDocument; range: vscode.Range } | undefined> {
+    return linesAsReviewed(fix);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): Thenable<string> | string {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { FixService } from '../findings/fixes';
+import type { RegionEdits } from '../findings/regionEdits';
 import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { FindingsTracker } from './findingsTracker';
 import type { ReviewSession } from './reviewSession';
@@ -16,6 +17,7 @@ export class FindingActions {
     private readonly store: FindingStore,
     private readonly fixes: FixService,
     private readonly tracker: FindingsTracker,
+    private readonly regions: RegionEdits,
   ) {}
 
   private resolve(sessionId: string, findingId: string): string {
@@ -73,11 +75,19 @@ export class FindingActions {
     return true;
   }
 
+  /** A review of changes: the coding agent's proposals for every region, across files (not findings' fixes). */
+  private regionProposals(sessionId: string): string[] | undefined {
+    if (this.sessionOf(sessionId)?.fullTarget.kind !== 'changes') return undefined;
+    return this.store.forSession(sessionId).filter((t) => t.finding === undefined && t.replacement !== undefined).map((t) => t.id);
+  }
+
   previewImprovedCode(sessionId: string): Promise<unknown> {
-    return this.fixes.preview(sessionId, IMPROVED_CODE);
+    const ids = this.regionProposals(sessionId);
+    return ids ? this.regions.preview(sessionId, ids) : this.fixes.preview(sessionId, IMPROVED_CODE);
   }
 
   applyImprovedCode(sessionId: string): Promise<unknown> {
-    return this.fixes.apply(sessionId, IMPROVED_CODE);
+    const ids = this.regionProposals(sessionId);
+    return ids ? this.regions.apply(sessionId, ids) : this.fixes.apply(sessionId, IMPROVED_CODE);
   }
 }

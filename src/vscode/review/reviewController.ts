@@ -14,6 +14,7 @@ import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { FixService } from '../findings/fixes';
+import type { RegionEdits } from '../findings/regionEdits';
 import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import type { QuorumLog } from '../log';
@@ -39,6 +40,8 @@ interface ReviewControllerDeps {
   keys: ApiKeyCommands;
   store: FindingStore;
   fixes: FixService;
+  /** The coding agent's proposals across files (a review of changes): one preview, one edit. */
+  regionEdits: RegionEdits;
   cost: CostController;
   prompter: Prompter;
   log: QuorumLog;
@@ -74,7 +77,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);
     this.running = new RunningReviews(deps.cost);
-    this.findings = new FindingActions((id) => this.sessions.get(id), deps.store, deps.fixes, this.tracker);
+    this.findings = new FindingActions((id) => this.sessions.get(id), deps.store, deps.fixes, this.tracker, deps.regionEdits);
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(deps.fixes.onDidResolve(({ sessionId, id, how }) => {
       if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
