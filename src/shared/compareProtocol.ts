@@ -37,7 +37,7 @@ export const COMPARE_STRINGS = {
   definitions: 'Precision = matched reported ÷ reported; recall = matched expected ÷ expected; F1 = 2PR/(P+R); "-" where a denominator is zero. Cost counts every billed attempt; latency runs from sending to the last byte, nearest-rank percentiles over the cases that succeeded.',
 } as const;
 
-export type CompareStringKey = keyof typeof COMPARE_STRINGS;
+type CompareStringKey = keyof typeof COMPARE_STRINGS;
 export type CompareStrings = Record<CompareStringKey, string>;
 
 const str = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { revealBidi } from '../shared/bidi';
 import { escapeLinkedText } from '../shared/untrustedText';
 import type { Redactor } from '../core/util/redact';
 
@@ -87,8 +88,8 @@ export class PrompterHolder implements Prompter {
     return this.current.message(level, this.shown(text), { ...options, detail }, ...actions);
   }
 
-  /** A text as it may be shown in a notification or input box: no key, no link. */
+  /** A text as it may be shown in a notification or input box: no key, no link, bidi controls as `<U+202E>` tokens. */
   shown(text: string): string {
-    return escapeLinkedText(this.redactor.redact(text));
+    return revealBidi(escapeLinkedText(this.redactor.redact(text)));
   }
 }

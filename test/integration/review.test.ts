@@ -155,8 +155,8 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     for (const t of ['Quorum: Preview fix — SQL injection in find_order', 'Quorum: Apply fix — SQL injection in find_order', 'Quorum: Dismiss — SQL injection in find_order', 'Quorum: Apply improved code for lines 4–13']) {
       assert.ok(titles.includes(t), `${t} in ${titles.join(' | ')}`);
     }
-    // A finding without a suggestion can only be dismissed.
-    assert.deepEqual((await actionsAt(uri, 6)).filter((a) => a.title.includes('Row returned')).map((a) => a.title), ['Quorum: Dismiss — Row returned without a type']);
+    // A finding without a suggestion can only be dismissed (for this review, or in the project: the workspace is trusted).
+    assert.deepEqual((await actionsAt(uri, 6)).filter((a) => a.title.includes('Row returned')).map((a) => a.title), ['Quorum: Dismiss — Row returned without a type', 'Quorum: Dismiss in this project — Row returned without a type']);
 
     await run(atSql.find((a) => a.title.startsWith('Quorum: Preview fix')));
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;

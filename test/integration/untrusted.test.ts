@@ -125,6 +125,7 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
       { severity: 'medium', title: 'Sure fix', explanation: 'x', startLine: 12, endLine: 12, replacement: 'result += prices[i]', confidence: 0.9 },
       { severity: 'low', title: 'Far away', explanation: 'x', startLine: 54, endLine: 56, confidence: 0.9 },
       { severity: 'low', title: 'Far away and unsure', explanation: 'x', startLine: 54, endLine: 56, confidence: 0.2 },
+      { severity: 'low', title: 'Trojan \u202Eevil\u202C title', explanation: 'reads \u2066backwards\u2069', startLine: 7, endLine: 7, confidence: 0.9 },
     ] } }));
     try {
       const editor = await openSample('orders.py');
@@ -136,7 +137,8 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
       assert.equal(byTitle('Prose fix')?.suggestion, undefined);
       assert.equal(byTitle('Prose fix')?.advice, 'Use a parameterized query: cur.execute(...)');
       assert.equal(byTitle('Far away and unsure'), undefined, 'dropped below the confidence floor');
-      const actionsAt = async (line: number) => (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(line - 1, 0, line - 1, 0))).filter((a) => a.title.startsWith('Quorum'));
+      // The fix actions (not "Dismiss in this project", offered too in this trusted workspace; see noise.test.ts).
+      const actionsAt = async (line: number) => (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(line - 1, 0, line - 1, 0))).filter((a) => a.title.startsWith('Quorum') && !a.title.startsWith('Quorum: Dismiss in this project'));
       const titles = async (line: number, finding: string) => (await actionsAt(line)).filter((a) => a.title.endsWith(finding)).map((a) => a.title);
       assert.deepEqual(await titles(5, 'Prose fix'), ['Quorum: Dismiss — Prose fix']);
       assert.deepEqual(await titles(6, 'Bidi fix'), ['Quorum: Preview fix — Bidi fix', 'Quorum: Dismiss — Bidi fix']);
@@ -153,6 +155,12 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
       // A column-0 replacement for indented lines is applied at their indentation.
       assert.equal(await vscode.commands.executeCommand('quorum.internal.applyFix', summary.reviewId, byTitle('Sure fix')?.id), 'applied');
       assert.equal(editor.document.lineAt(11).text, '        result += prices[i]');
+
+      // Bidi controls in a title or explanation are shown as tokens in Problems and quick fix titles (they would
+      // show "evil" as "live").
+      const trojan = vscode.languages.getDiagnostics(uri).find((d) => d.message.startsWith('Trojan'));
+      assert.equal(trojan?.message, 'Trojan <U+202E>evil<U+202C> title\nreads <U+2066>backwards<U+2069>');
+      assert.deepEqual(await titles(7, 'title'), ['Quorum: Dismiss — Trojan <U+202E>evil<U+202C> title']);
 
       const far = vscode.languages.getDiagnostics(uri).find((d) => d.message.startsWith('Far away'));
       assert.equal(far?.range.start.line, 12);

@@ -7,11 +7,11 @@ import type { RunFigures } from './score';
  * that does not parse is dropped, never trusted.
  */
 
-export const MAX_LAST_RESULTS = 200;
+const MAX_LAST_RESULTS = 200;
 
 const ratio = z.number().min(0).max(1).nullable();
 
-export const lastResultSchema = z.object({
+const lastResultSchema = z.object({
   agent: z.string().min(1).max(200),
   model: z.string().min(1).max(200),
   f1: ratio,
@@ -25,7 +25,7 @@ export const lastResultSchema = z.object({
 });
 export type LastResult = z.infer<typeof lastResultSchema>;
 
-export const lastResultsSchema = z.object({ version: z.literal(1), results: z.array(lastResultSchema).max(MAX_LAST_RESULTS) });
+const lastResultsSchema = z.object({ version: z.literal(1), results: z.array(lastResultSchema).max(MAX_LAST_RESULTS) });
 export type LastResults = z.infer<typeof lastResultsSchema>;
 
 /** What was stored, validated: an empty list when nothing was, or when it does not parse. */

@@ -21,10 +21,8 @@ import type { BudgetGuard } from '../review/budgetGuard';
 import type { SettingsService } from '../settings';
 import type { ComparePanel } from './comparePanel';
 import type { MeasuredModels } from './measuredModels';
-import { isOneOf } from '../../shared/guards';
-import { BUILTIN_AGENT_IDS } from '../../core/settings/schema';
 
-export interface CompareModelsDeps {
+interface CompareModelsDeps {
   settings: SettingsService;
   /** The one shared gateway client (its rate limits, retries and the session's ledger). */
   gateway: () => Gateway;
@@ -104,7 +102,7 @@ export class CompareModels {
     if (!report.cancelled) await this.deps.measured.record(report.runs);
     this.deps.panel.show({
       agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
-      currentModel: (isOneOf(BUILTIN_AGENT_IDS, spec.id) ? settings.current.agents[spec.id].model : undefined) ?? spec.model,
+      currentModel: spec.model,
       corpus: { label: vscode.l10n.t('shipped corpus'), cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length },
       report,
     });

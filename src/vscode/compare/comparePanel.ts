@@ -9,14 +9,14 @@ import type { QuorumLog } from '../log';
 import { panelResourceRoots } from '../panel/panelHtml';
 import { localStrings } from '../panel/panelStrings';
 
-export const COMPARE_VIEW_TYPE = 'quorum.compare';
+const COMPARE_VIEW_TYPE = 'quorum.compare';
 
 /** The page's strings in the UI language (the English text is the l10n key; placeholders pass through). */
-export function localCompareStrings(): CompareStrings {
+function localCompareStrings(): CompareStrings {
   return localStrings(COMPARE_STRINGS);
 }
 
-export interface CompareResult {
+interface CompareResult {
   agent: { id: string; title: string };
   currentModel: string;
   corpus: ComparePageInput['corpus'];

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { revealBidi } from '../../shared/bidi';
 import { InternalCommands } from '../commands';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
 import { fitFix } from './fixes';
@@ -47,15 +48,17 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
       }
       const f = t.finding;
       if (!f || t.hidden) continue;
-      const diagnostic = ours.find((d) => d.message.startsWith(f.title) && d.range.start.line === t.range.start);
+      // The model's title, bidi controls shown as tokens, as in the diagnostic's message.
+      const title = revealBidi(f.title);
+      const diagnostic = ours.find((d) => d.message.startsWith(title) && d.range.start.line === t.range.start);
       const related = diagnostic ? [diagnostic] : undefined;
       if (t.replacement !== undefined) {
-        const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview fix — {0}', f.title), vscode.CodeActionKind.QuickFix);
+        const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview fix — {0}', title), vscode.CodeActionKind.QuickFix);
         preview.command = { command: InternalCommands.previewFix, title: preview.title, arguments: args };
         preview.diagnostics = related;
         actions.push(preview);
         if (applicable(t, doc.languageId)) {
-          const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply fix — {0}', f.title), vscode.CodeActionKind.QuickFix);
+          const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply fix — {0}', title), vscode.CodeActionKind.QuickFix);
           apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
           apply.diagnostics = related;
           // The preferred (auto-fix) action is a destructive one only when the finding is likely right.
@@ -63,12 +66,12 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
           actions.push(apply);
         }
       }
-      const dismiss = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss — {0}', f.title), vscode.CodeActionKind.QuickFix);
+      const dismiss = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss — {0}', title), vscode.CodeActionKind.QuickFix);
       dismiss.command = { command: InternalCommands.dismissFinding, title: dismiss.title, arguments: args };
       dismiss.diagnostics = related;
       actions.push(dismiss);
       if (this.projectDismiss(doc.uri)) {
-        const forever = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss in this project — {0}', f.title), vscode.CodeActionKind.QuickFix);
+        const forever = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss in this project — {0}', title), vscode.CodeActionKind.QuickFix);
         forever.command = { command: InternalCommands.dismissInProject, title: forever.title, arguments: args };
         forever.diagnostics = related;
         actions.push(forever);

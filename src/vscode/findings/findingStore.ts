@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { revealBidi } from '../../shared/bidi';
 import type { Finding, Severity } from '../../core/review/types';
 import { trackRange, type LineRange } from '../../core/review/lineTracking';
 
@@ -37,9 +38,12 @@ function diagnosticCode(f: Finding): vscode.Diagnostic['code'] {
   return who;
 }
 
-/** Title and explanation; a finding the agent placed outside the reviewed lines says so and where. */
+/**
+ * Title and explanation, bidi controls shown as `<U+202E>` tokens (Problems would reorder them: Trojan Source);
+ * a finding the agent placed outside the reviewed lines says so and where.
+ */
 function diagnosticMessage(f: Finding): string {
-  const text = f.explanation ? `${f.title}\n${f.explanation}` : f.title;
+  const text = revealBidi(f.explanation ? `${f.title}\n${f.explanation}` : f.title);
   if (!f.clamped) return text;
   const r = f.reportedLines;
   const where = r ? (r.startLine === r.endLine ? String(r.startLine) : `${r.startLine}–${r.endLine}`) : '?';

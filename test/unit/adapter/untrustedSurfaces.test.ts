@@ -62,4 +62,12 @@ describe('untrusted text reaches VS Code surfaces only escaped', () => {
     assert.ok(builders.length > 0);
     for (const s of builders) assert.match(s.text, /escapeMarkdown\(/, s.file);
   });
+
+  it('Problems and quick fix titles show bidi controls in model text as tokens, never raw', () => {
+    const store = sources.find((s) => s.file === 'src/vscode/findings/findingStore.ts')?.text ?? '';
+    assert.match(store, /revealBidi\(f\.explanation \? `\$\{f\.title\}\\n\$\{f\.explanation\}` : f\.title\)/);
+    const actions = sources.find((s) => s.file === 'src/vscode/findings/codeActions.ts')?.text ?? '';
+    assert.match(actions, /const title = revealBidi\(f\.title\)/);
+    assert.doesNotMatch(actions, /l10n\.t\([^)]*f\.title/);
+  });
 });
