@@ -21,10 +21,11 @@ function untrackedChange(path: string, lineCount: number): FileChange {
  * skipped (`deleted`); renamed files are kept under their new path with only their changed lines.
  */
 export async function collectChanges(source: DiffSource, request: ChangeRequest, options: CollectOptions): Promise<ChangeSet> {
-  const diff = await source.diff(request);
+  // Two git processes at once: on a busy machine each one's start-up is most of planning's time.
+  const [diff, others] = await Promise.all([source.diff(request), request.kind === 'uncommitted' || request.kind === 'ref' ? source.untracked(request) : []]);
   const changes = parseUnifiedDiff(diff);
   const known = new Set(changes.map((c) => c.path));
-  const untracked = request.kind === 'uncommitted' || request.kind === 'ref' ? (await source.untracked(request)).filter((p) => !known.has(p)) : [];
+  const untracked = others.filter((p) => !known.has(p));
   const only = options.only ? new Set(options.only) : undefined;
   const wanted = (p: string) => !only || only.has(p);
   const skipped: SkippedFile[] = [];
@@ -42,9 +43,11 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     if (reason) skipped.push({ file: c.path, reason });
     return !reason;
   });
-  const generatedByAttributes = byName.length > 0 ? await source.generated(byName.map((c) => c.path), request) : new Set<string>();
+  const [generatedByAttributes, read] = await Promise.all([
+    byName.length > 0 ? source.generated(byName.map((c) => c.path), request) : new Set<string>(),
+    Promise.all(byName.map((c) => source.read(request, c.path))),
+  ]);
   const files: ChangedFileText[] = [];
-  const read = await Promise.all(byName.map((c) => source.read(request, c.path)));
   byName.forEach((c, i) => {
     const bytes = read[i];
     const skip = (reason: SkippedFile['reason']): void => {

@@ -63,7 +63,7 @@ export class GitCliSource implements DiffSource {
   }
 
   private async computeBase(request: ChangeRequest): Promise<string> {
-    const head = await this.resolves('HEAD');
+    const [head, refCommit] = await Promise.all([this.resolves('HEAD'), request.kind === 'ref' && request.ref && !request.ref.startsWith('-') ? this.resolves(request.ref) : undefined]);
     switch (request.kind) {
       case 'uncommitted':
       case 'staged':
@@ -73,7 +73,7 @@ export class GitCliSource implements DiffSource {
         return (await this.resolves('HEAD~1')) ?? EMPTY_TREE;
       case 'ref': {
         const ref = request.ref ?? '';
-        const commit = ref && !ref.startsWith('-') ? await this.resolves(ref) : undefined;
+        const commit = refCommit;
         if (!commit) throw new ChangesError('unknown-ref', `unknown ref "${ref}": no branch, tag or commit of that name`);
         if (!head) return EMPTY_TREE;
         try {

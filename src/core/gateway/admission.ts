@@ -72,9 +72,10 @@ export class Admission {
    * Rate-limit headers of an answer to the request sent as number `sentSeq`: what remains of the gateway's
    * request budget, less what was sent since, may go at once; beyond it sends are paced at the rate the
    * budget comes back (`reset` is the time until the whole limit is back, so one request returns every
-   * reset/limit ms; without a limit, the whole reset is waited).
+   * reset/limit ms; without a limit, the whole reset is waited). A 429 that states its wait (`statedWaitMs`)
+   * says more precisely when the next request may go: then, not a unit from now.
    */
-  observe(state: RateLimitState, sentSeq: number): void {
+  observe(state: RateLimitState, sentSeq: number, statedWaitMs?: number): void {
     const now = this.clock.now();
     const remaining = state.remainingRequests;
     const reset = state.resetRequestsMs;
@@ -83,7 +84,7 @@ export class Admission {
       const unit = Math.max(1, (state.limitRequests ? reset / state.limitRequests : reset) * 1.03);
       this.budget = { remaining, atSeq: sentSeq, unitMs: unit, until: now + reset };
       this.gapMs = 0; // the gateway says how much remains: no need to guess from 429s
-      if (this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + unit);
+      if (this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + Math.min(unit, statedWaitMs ?? unit));
     }
     if (state.remainingTokens === 0 && state.resetTokensMs !== undefined) {
       this.tokenPauseUntil = Math.max(this.tokenPauseUntil, now + state.resetTokensMs);

@@ -148,7 +148,7 @@ async function send(
   } catch (e) {
     const failure = failureFromSdk(e, model, signal, settings);
     const limits = e instanceof OpenAI.APIError && e.headers ? rateLimitState(e.headers) : {};
-    env.admission.observe(limits, reservation.seq);
+    env.admission.observe(limits, reservation.seq, failure.rateLimited ? failure.waitMs : undefined);
     // An error answer that reports usage says the model ran: that usage is billed like any other.
     const errorUsage = e instanceof OpenAI.APIError ? parseUsage(field(e.error, 'usage')) : undefined;
     if (errorUsage) {

@@ -147,7 +147,7 @@ function notifyRetry(onRetry: ((info: RetryInfo) => void) | undefined, info: Ret
 /** Runs one request on one model with retries; `counter` counts its attempts even when it throws. */
 async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAttempt: number, counter: { attempts: number }): Promise<StreamResult> {
   const { request, signal } = run;
-  const promptEstimate = countChatTokens(request.messages);
+  const promptEstimate = request.promptTokens ?? countChatTokens(request.messages);
   const state: RetryState = { consumed: 0, unstated429: 0, formatDropped: false };
   for (;;) {
     counter.attempts++;

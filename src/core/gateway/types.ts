@@ -19,6 +19,10 @@ export interface RequestTag {
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
+  /** The prompt tokens of `messages` when the caller has counted them already (the review's plan has); the
+   *  client counts them otherwise. Reserved against the tokens-per-minute window, and the estimate billed when
+   *  the gateway reports no usage. */
+  promptTokens?: number;
   /** Upper bound on completion tokens; also reserved against the tokens-per-minute window. */
   maxTokens?: number;
   temperature?: number;

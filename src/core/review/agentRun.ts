@@ -55,7 +55,7 @@ export async function runAgent(deps: AgentRunDeps, run: ReviewRun, agent: Planne
   const started = deps.now();
   const hit = run.plan.options.noCache ? undefined : deps.cached(key);
   if (hit) return fromCache(deps, run, base, hit, started);
-  return ask(deps, run, { agent, messages, key, base, started });
+  return ask(deps, run, { agent, messages, promptTokens, key, base, started });
 }
 
 function fromCache(deps: AgentRunDeps, run: ReviewRun, base: AgentResult, hit: CachedAnswer, started: number): AgentResult {
@@ -78,6 +78,8 @@ function fromCache(deps: AgentRunDeps, run: ReviewRun, base: AgentResult, hit: C
 interface Request {
   agent: PlannedAgent;
   messages: ChatMessage[];
+  /** The tokens of `messages`, counted once (by the plan, or here for a dependent agent). */
+  promptTokens: number;
   key: string;
   base: AgentResult;
   started: number;
@@ -127,12 +129,13 @@ interface Streamed {
 }
 
 /** Sends the request and emits its text as it arrives; the gateway's final result. */
-async function streamAnswer(gateway: Gateway, run: ReviewRun, { agent: { spec }, messages }: Request, streamed: Streamed): Promise<StreamResult> {
+async function streamAnswer(gateway: Gateway, run: ReviewRun, { agent: { spec }, messages, promptTokens }: Request, streamed: Streamed): Promise<StreamResult> {
   const { plan, reviewId, emit, signal } = run;
   const stream = gateway.stream(
     {
       model: spec.model,
       messages,
+      promptTokens,
       maxTokens: plan.settings.review.maxOutputTokens,
       ...(plan.settings.gateway.useResponseFormat ? { responseFormat: 'json_object' as const } : {}),
       ...(spec.fallbackModel ? { fallbackModel: spec.fallbackModel } : {}),

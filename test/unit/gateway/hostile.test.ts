@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { costOf, priceFor } from '../../../src/core/cost/prices';
 import { GATEWAY_ERROR_CODES, GatewayError } from '../../../src/core/gateway/types';
+import { mock } from 'node:test';
+import { onFakeClock } from '../../fixtures/gateway/fakeClockGateway';
 import type { Reply } from '../../fixtures/gateway/server';
 import { ask, drain, KEY, rig, type Rig } from './helpers';
 
@@ -58,9 +60,20 @@ describe('gateway client against a hostile gateway', function () {
       const rnd = prng(seed);
       r.gw.script((q) => (q.path.endsWith('/chat/completions') ? (FAULTS[Math.floor(rnd() * FAULTS.length)] as (x: () => number) => Reply)(rnd) : undefined));
       const models = ['gpt-4.1', 'claude-sonnet-4.5', 'gemini-2.5-flash', 'deepseek-v3.2'];
-      const outcomes = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => drain(r.client.stream(ask(models[i % 4] as string, `req ${i}`, { tag: { agent: `agent-${i % 4}` }, fallbackModel: i % 5 === 0 ? 'gpt-4.1-mini' : undefined })))),
-      );
+      // On a fake clock: the idle watchdog, the deadline, backoffs and the gateway's own pauses move only when
+      // the event loop has nothing else to do, so a busy machine cannot make an answer that was on its way look
+      // like a stall (the client gave up on it while the gateway counted it served).
+      mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() });
+      let outcomes: Awaited<ReturnType<typeof drain>>[];
+      try {
+        ({ value: outcomes } = await onFakeClock(
+          () => Promise.all(Array.from({ length: 40 }, (_, i) => drain(r.client.stream(ask(models[i % 4] as string, `req ${i}`, { tag: { agent: `agent-${i % 4}` }, fallbackModel: i % 5 === 0 ? 'gpt-4.1-mini' : undefined }))))),
+          60_000,
+          { stepMs: 1 },
+        ));
+      } finally {
+        mock.timers.reset();
+      }
       let ok = 0;
       for (const o of outcomes) {
         if (o.result) {

@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { ask, drain, rig, type Rig } from './helpers';
+import { mock } from 'node:test';
+import { createGateway } from '../../../src/core/gateway/client';
+import { settingsSchema } from '../../../src/core/settings/schema';
+import { fakeClockGateway, onFakeClock } from '../../fixtures/gateway/fakeClockGateway';
+import { ask, drain, KEY, rig, type Rig } from './helpers';
 
 const chats = (r: Rig) => r.gw.requests.filter((q) => q.path.endsWith('/chat/completions'));
 
@@ -32,15 +36,22 @@ describe('gateway client: concurrency, rate windows and cool-down', () => {
     assert.deepEqual(chats(r).map((q) => (q.body?.messages as { content: string }[])[1]?.content), ['a', 'b', 'c', 'd']);
   });
 
-  it('holds requests to the requests-per-minute window', async () => {
-    r = await rig({ settings: { limits: { requestsPerMinute: 2 } }, tuning: { rateWindowMs: 1000 } });
-    // Warm the SDK and the connection first (`/models` is outside the window), and leave a tenth of the window
-    // for the first request's own delivery: the test gateway shares the loaded event loop with the client.
-    await r.client.listModels();
-    await Promise.all(Array.from({ length: 3 }, () => drain(r.client.stream(ask('gpt-4.1')))));
-    const [a, , c] = chats(r);
-    assert.ok(a && c);
-    assert.ok(c.at - a.at >= 900, `third request sent ${c.at - a.at} ms after the first`);
+  it('holds requests to the requests-per-minute window (fake clock: exact, whatever the load)', async () => {
+    // The window on a fake clock with an in-process gateway: the third request goes when the first leaves the
+    // window, not a millisecond before — before this, a real-clock version allowed 10% slack for a busy machine.
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: 1_000_000 });
+    try {
+      const gw = fakeClockGateway(undefined, () => ({ text: 'ok', serviceMs: 20 }));
+      const settings = settingsSchema.parse({ gateway: { baseUrl: 'http://127.0.0.1:9/v1' }, limits: { requestsPerMinute: 2 } });
+      const client = createGateway({ settings: () => settings, apiKey: () => KEY, tuning: { fetch: gw.fetch, rateWindowMs: 1000 } });
+      await onFakeClock(() => Promise.all(Array.from({ length: 5 }, (_, i) => drain(client.stream(ask('gpt-4.1', `q${i}`))))), 10_000, { stepMs: 1 });
+      client.dispose();
+      const at = gw.requests.map((q) => q.at - gw.requests[0]!.at);
+      // Two per window of 1000 ms: 0 and 0, then 1000 and 1000, then 2000.
+      assert.deepEqual(at, [0, 0, 1000, 1000, 2000]);
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('reserves prompt + max_tokens against the tokens-per-minute window and corrects it from usage', async () => {
@@ -111,6 +122,27 @@ describe('gateway client: concurrency, rate windows and cool-down', () => {
     assert.ok(free.every((e) => e.costUsd === 0));
     assert.equal(r.ledger.totals().session.requests, 12);
     assert.equal(r.ledger.totals().session.retries, r.gw.rateLimited);
+  });
+
+  it('after a 429 that states its wait, sends the next request after that wait, not a whole budget unit later', async () => {
+    // A budget of 4 a second, spent; the 429 says one request comes back in 30 ms; x-ratelimit-reset says the
+    // whole budget is back in 1 s, i.e. one every 250 ms. The wait is the better news.
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: 1_000_000 });
+    try {
+      const state = { n: 0 };
+      const limited = { status: 429, message: 'Rate limit reached for requests', headers: { 'retry-after-ms': '30', 'x-ratelimit-limit-requests': '4', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' } };
+      const gw = fakeClockGateway(undefined, () => (++state.n === 1 ? limited : { text: 'ok', serviceMs: 20 }));
+      const settings = settingsSchema.parse({ gateway: { baseUrl: 'http://127.0.0.1:9/v1' } });
+      const client = createGateway({ settings: () => settings, apiKey: () => KEY, tuning: { fetch: gw.fetch, random: () => 0, coolDownJitterMs: 0 } });
+      await onFakeClock(() => drain(client.stream(ask('gpt-4.1'))), 10_000, { stepMs: 1 });
+      client.dispose();
+      const [first, second] = gw.requests;
+      assert.equal(first?.status, 429);
+      const gap = (second?.at ?? 0) - (first?.at ?? 0);
+      assert.ok(gap >= 30 && gap < 100, `the retry went ${gap} ms after the 429`);
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('learns to space its sends from 429s when the gateway sends no rate-limit headers', async () => {

@@ -39,6 +39,14 @@ describe('gateway client: streams that misbehave', () => {
     assert.equal(r.ledger.totals().session.estimatedUsd, result?.costUsd);
   });
 
+  it('takes the prompt tokens the caller counted (the review plan has) instead of counting the prompt again', async () => {
+    r = await rig();
+    r.gw.enqueue({ text: 'an answer without usage', usage: 'none' });
+    const { result } = await drain(r.client.stream(ask('gpt-4.1', 'Review this code.', { promptTokens: 4321 })));
+    assert.equal(result?.usageSource, 'estimated');
+    assert.equal(result?.usage.promptTokens, 4321);
+  });
+
   it('retries an error object inside a 200 stream that came before any content', async () => {
     r = await rig();
     r.gw.enqueue({ text: 'x', streamError: { afterTokens: 0, message: 'upstream overloaded', type: 'server_error' } });
