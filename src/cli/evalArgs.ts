@@ -45,7 +45,8 @@ const pair = (flag: string) =>
     .regex(/^[^=]+=[^=]+$/, `${flag} takes agent=model`)
     .transform((s) => {
       const i = s.indexOf('=');
-      return [s.slice(0, i).trim(), s.slice(i + 1).trim()] as [string, string];
+      const parts: [string, string] = [s.slice(0, i).trim(), s.slice(i + 1).trim()];
+      return parts;
     });
 
 const schema = z.object({
@@ -59,7 +60,7 @@ const schema = z.object({
   compare: z
     .array(
       pair('--compare')
-        .transform(([a, list]) => [a, list.split(',').map((m) => m.trim()).filter(Boolean)] as [string, string[]])
+        .transform(([a, list]): [string, string[]] => [a, list.split(',').map((m) => m.trim()).filter(Boolean)])
         .pipe(z.tuple([agentId, z.array(modelIdSchema).min(1, '--compare needs at least one model').max(5, '--compare takes at most 5 models per agent')])),
     )
     .default([]),
@@ -83,11 +84,11 @@ const FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--language': 'language',
   '--timeout': 'timeout',
 };
-const REPEATABLE = new Set<string>(['models', 'compare']);
 
 /** Parses the arguments after `eval`. Throws `UsageError` with a one-line message. */
 export function parseEvalArgs(argv: readonly string[]): EvalArgs {
-  const raw: Record<string, unknown> = { models: [] as string[], compare: [] as string[] };
+  const raw: Record<string, unknown> = {};
+  const repeated: Record<string, string[]> = { models: [], compare: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (!arg.startsWith('--')) throw new UsageError(`quorum eval takes no file arguments (got "${arg}"); use --corpus DIR`);
@@ -102,11 +103,12 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
       if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`${name} needs a value`);
       i += 1;
     }
-    if (REPEATABLE.has(key)) (raw[key] as string[]).push(value);
+    const list = repeated[key];
+    if (list) list.push(value);
     else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
     else raw[key] = value;
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse({ ...raw, ...repeated });
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
   const a = parsed.data;
   const models: Record<string, string> = {};

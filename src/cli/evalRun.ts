@@ -33,8 +33,8 @@ const EXIT_INTERRUPTED = 130;
 
 /** The corpus shipped with Quorum: beside dist/ in a package, at the repository root in development. */
 function shippedCorpusDir(): string {
-  const candidates = [join(__dirname, '..', 'eval', 'corpus'), join(__dirname, '..', '..', 'eval', 'corpus')];
-  return candidates.find((d) => existsSync(d)) ?? (candidates[0] as string);
+  const packaged = join(__dirname, '..', 'eval', 'corpus');
+  return [packaged, join(__dirname, '..', '..', 'eval', 'corpus')].find((d) => existsSync(d)) ?? packaged;
 }
 
 /** A live progress bar on a terminal; nothing otherwise (the start and end lines say enough in logs). */

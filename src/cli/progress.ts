@@ -1,5 +1,6 @@
 import type { AgentResult, AgentStatus, ReviewEvent } from '../core/review/types';
 import { formatUsd } from '../shared/format';
+import { field } from '../shared/guards';
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -92,7 +93,8 @@ export class ProgressReporter {
     if (!force && now - this.lastDraw < (this.options.redrawMs ?? 100)) return;
     this.lastDraw = now;
     const parts = [...this.agents].map(([id, a]) => (a.status === 'running' ? `${id} ${a.chars} chars` : `${id} ${a.status}`));
-    const columns = (this.out as { columns?: number }).columns ?? 100;
+    const width = field(this.out, 'columns');
+    const columns = typeof width === 'number' ? width : 100;
     const text = parts.join(' · ').slice(0, Math.max(10, columns - 1));
     if (this.live) this.out.write('\r\x1b[K');
     this.out.write(text);

@@ -34,6 +34,7 @@ import { loadPromptContext, rulesReport, shapeReview } from '../core/prompt/shap
 import { whatWillBeSent } from '../core/prompt/dryRun';
 import { renderWhatWillBeSent } from '../shared/whatWillBeSent';
 import type { Redaction } from '../core/prompt/secrets';
+import { errorCode } from '../shared/guards';
 
 export const EXIT = { ok: 0, findings: 1, usage: 2, agentFailed: 3, interrupted: 130 } as const;
 
@@ -202,7 +203,7 @@ export async function runCli(io: CliIo): Promise<number> {
       try {
         appendFileSync(stepSummary, scrub(renderStepSummary(summary, report)));
       } catch (e) {
-        progress.line(`could not append to GITHUB_STEP_SUMMARY: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        progress.line(`could not append to GITHUB_STEP_SUMMARY: ${errorCode(e) ?? String(e)}`);
       }
     }
     if (args.output === undefined) {
@@ -214,7 +215,7 @@ export async function runCli(io: CliIo): Promise<number> {
       mkdirSync(dirname(resolve(args.output)), { recursive: true });
       writeFileSync(args.output, scrub(renderReport(summary, args.format, report)));
     } catch (e) {
-      return fail(`cannot write --output ${args.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      return fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
     }
     return code;
   };

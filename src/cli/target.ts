@@ -3,6 +3,7 @@ import { singleTarget } from '../core/review/target';
 import type { ReviewTarget } from '../core/review/types';
 import { languageOfFile } from '../core/agents/fileLanguage';
 import { UsageError } from './args';
+import { errorCode } from '../shared/guards';
 
 /** Reading the reviewed file and range for the CLI; every problem is a `UsageError` (exit code 2). */
 
@@ -30,7 +31,7 @@ export async function readTarget(file: string, lines: { start: number; end: numb
     text = bytes.toString('utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errorCode(e);
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable')}`);
   }
   const all = splitLines(text.replace(/^\uFEFF/, ''));

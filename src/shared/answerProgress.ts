@@ -1,4 +1,5 @@
 import { SEVERITY_VALUES, type SeverityView } from './protocol';
+import { isOneOf } from './guards';
 
 /**
  * What a streamed JSON answer has said so far, read tolerantly and incrementally (each call costs what
@@ -33,7 +34,7 @@ interface ObjectRecord {
 
 function severityOf(word: string): SeverityView | undefined {
   const w = word.trim().toLowerCase();
-  return (SEVERITY_VALUES as readonly string[]).includes(w) ? (w as SeverityView) : undefined;
+  return isOneOf(SEVERITY_VALUES, w) ? w : undefined;
 }
 
 export class AnswerProgress {
@@ -114,7 +115,7 @@ export class AnswerProgress {
   private scan(): void {
     const text = this.text;
     for (let i = this.pos; i < text.length; i++) {
-      const c = text[i] as string;
+      const c = text.charAt(i);
       if (this.inString) {
         if (this.unicode >= 0) {
           if (--this.unicode < 0 && this.capture) this.current += ' ';
@@ -143,10 +144,10 @@ export class AnswerProgress {
         case '"': {
           this.inString = true;
           this.current = '';
-          const valuePosition = this.key !== undefined;
+          const key = this.key;
           // Keys (and the title and severity values) are kept; other values are only walked through.
-          this.capture = !valuePosition || TITLE_KEYS.has(this.key as string) || SEVERITY_KEYS.has(this.key as string);
-          this.inCode = valuePosition && CODE_KEYS.has(this.key as string);
+          this.capture = key === undefined || TITLE_KEYS.has(key) || SEVERITY_KEYS.has(key);
+          this.inCode = key !== undefined && CODE_KEYS.has(key);
           if (this.inCode && this.codeLines === 0) this.codeLines = 1;
           break;
         }

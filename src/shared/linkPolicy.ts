@@ -25,7 +25,7 @@ function ipv6Groups(text: string): number[] | undefined {
   let t = text.toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(t);
   if (dotted) {
-    const v4 = ipv4(dotted[1] as string);
+    const v4 = ipv4(dotted[1] ?? '');
     if (!v4) return undefined;
     const [a = 0, b = 0, c = 0, d = 0] = v4;
     t = t.slice(0, dotted.index) + ((a << 8) | b).toString(16) + ':' + ((c << 8) | d).toString(16);

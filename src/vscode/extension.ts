@@ -30,6 +30,7 @@ import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
 import { Redactor } from '../core/util/redact';
+import { field, isRecord } from '../shared/guards';
 
 function gatewayLogger(log: QuorumLog): GatewayLogger {
   const line = (message: string, data?: Record<string, unknown>): string => {
@@ -55,7 +56,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const redactor = new Redactor();
   const log = createQuorumLog(redactor);
   const prompter = new PrompterHolder(redactor);
-  const leaves = Object.keys((context.extension.packageJSON as { contributes?: { configuration?: { properties?: object } } }).contributes?.configuration?.properties ?? {});
+  const properties = field(field(field(context.extension.packageJSON, 'contributes'), 'configuration'), 'properties');
+  const leaves = isRecord(properties) ? Object.keys(properties) : [];
   const settings = new SettingsService(leaves, log, prompter);
   const keys = new ApiKeyStore(context.secrets, redactor);
   const listedPrices = new ListedPrices();

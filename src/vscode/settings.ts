@@ -3,6 +3,7 @@ import { parseSettings, type SettingsIssue } from '../core/settings/parse';
 import type { QuorumSettings } from '../core/settings/schema';
 import type { QuorumLog } from './log';
 import type { Prompter } from './prompter';
+import { isRecord } from '../shared/guards';
 
 /** The setting (`quorum.…` as listed in package.json) that an issue's dotted path falls under. */
 function settingNameFor(path: string, leaves: readonly string[]): string {
@@ -14,8 +15,8 @@ function settingNameFor(path: string, leaves: readonly string[]): string {
 function valueAt(raw: unknown, setting: string): unknown {
   let node: unknown = raw;
   for (const key of setting.split('.').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
+    if (!isRecord(node)) return undefined;
+    node = node[key];
   }
   return node;
 }

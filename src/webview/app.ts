@@ -10,6 +10,7 @@ import { FindingsList } from './findingsList';
 import { isOpenableHref, renderMarkdown } from './markdown';
 import { ReviewHeader } from './header';
 import { setStrings, t } from './strings';
+import { isOneOf } from '../shared/guards';
 
 export interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -73,7 +74,7 @@ export class App {
   private onMessage(data: unknown): void {
     const parsed = hostToWebviewSchema.safeParse(data);
     if (!parsed.success) {
-      const type = typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type).slice(0, 40) : typeof data;
+      const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type).slice(0, 40) : typeof data;
       console.warn(`quorum: dropped an invalid message (${type})`);
       this.vscode.postMessage({ type: 'log', level: 'warn', message: `dropped an invalid ${type} message: ${describeIssues(parsed.error)}` });
       return;
@@ -143,7 +144,7 @@ export class App {
     }
     this.header = new ReviewHeader();
     this.findings = new FindingsList(this.filter, (f) => {
-      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => (SEVERITY_VALUES as readonly string[]).includes(s)), ...(f.showHidden ? { showHidden: true } : {}) } });
+      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => isOneOf(SEVERITY_VALUES, s)), ...(f.showHidden ? { showHidden: true } : {}) } });
       if (this.review) this.findings?.render(this.review);
     });
     this.cardsEl = h('div', { class: 'cards' });

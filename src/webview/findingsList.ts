@@ -50,7 +50,7 @@ export class FindingsList {
     this.agentSelect.addEventListener('change', () => this.setFilter({ ...this.filter, agent: this.agentSelect.value }));
     this.severityGroup = h('div', { class: 'severity-filter', role: 'group', 'aria-label': t('filterSeverity') });
     this.severityGroup.addEventListener('click', (e) => {
-      const b = (e.target as Element).closest('button[data-severity]');
+      const b = e.target instanceof Element ? e.target.closest('button[data-severity]') : null;
       if (!b) return;
       const s = b.getAttribute('data-severity') ?? '';
       const set = new Set(this.filter.severities);

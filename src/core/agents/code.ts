@@ -40,8 +40,8 @@ export function stripLineNumbers(text: string, expectedStart?: number): string {
       const m = NUMBERED.exec(l);
       if (!m) return l.trim() === '' ? '' : l;
       // The prompt's separator is " | " with exactly one space after the bar: keep the code's own indentation.
-      const prefix = /^\+?\s*\d+\s?[|:│] ?/.exec(l) as RegExpExecArray;
-      return l.slice(prefix[0].length);
+      const prefix = /^\+?\s*\d+\s?[|:│] ?/.exec(l);
+      return l.slice(prefix?.[0].length ?? 0);
     })
     .join('\n');
 }

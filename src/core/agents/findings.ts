@@ -3,6 +3,7 @@ import { SEVERITIES, type Finding, type Region, type Severity } from '../review/
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString } from './json';
+import { isOneOf } from '../../shared/guards';
 
 /** Turning a reviewer's answer into findings, however messy the answer is. */
 
@@ -23,7 +24,7 @@ const SEVERITY_WORDS: Record<string, Severity> = {
 function normalizeSeverity(value: unknown): Severity {
   if (typeof value !== 'string') return 'medium';
   const word = value.trim().toLowerCase().replace(/[^a-z]/g, '');
-  if ((SEVERITIES as readonly string[]).includes(word)) return word as Severity;
+  if (isOneOf(SEVERITIES, word)) return word;
   return SEVERITY_WORDS[word] ?? 'medium';
 }
 
@@ -219,11 +220,11 @@ function relativeShift(list: readonly unknown[], scope: FindingScope): number {
   const target = scope.regions.length === 1 ? scope.regions[0] : undefined;
   if (!target || target.startLine <= 1) return 0;
   const length = target.endLine - target.startLine + 1;
-  const located = list.filter(isRecord).map(linesOf).filter((l) => l.start !== undefined);
+  const located = list.filter(isRecord).map(linesOf).filter((l): l is { start: number; end?: number } => l.start !== undefined);
   if (located.length === 0) return 0;
   const relative = located.every((l) => {
-    const lo = Math.min(l.start as number, l.end ?? (l.start as number));
-    const hi = Math.max(l.start as number, l.end ?? (l.start as number));
+    const lo = Math.min(l.start, l.end ?? l.start);
+    const hi = Math.max(l.start, l.end ?? l.start);
     return lo >= 1 && hi <= length && hi < target.startLine;
   });
   return relative ? target.startLine - 1 : 0;

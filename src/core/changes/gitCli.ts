@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ChangesError, type ChangeRequest, type DiffSource } from './types';
+import { errorCode } from '../../shared/guards';
 
 /** The changes as the `git` command line sees them (the CLI's source; the extension uses the Git extension's API). */
 
@@ -13,8 +14,7 @@ function run(cwd: string, args: readonly string[], input?: string): Promise<Buff
   return new Promise((resolve, reject) => {
     const child = execFile('git', [...args], { cwd, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
       if (err) {
-        const e = err as NodeJS.ErrnoException & { code?: unknown };
-        if (e.code === 'ENOENT') reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
+        if (errorCode(err) === 'ENOENT') reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
         else reject(Object.assign(new Error(stderr.toString('utf8').trim() || err.message), { gitExit: true }));
         return;
       }

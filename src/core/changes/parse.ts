@@ -14,7 +14,8 @@ import type { FileChange } from './types';
 function unquote(path: string): string {
   if (!path.startsWith('"') || !path.endsWith('"')) return path;
   try {
-    return JSON.parse(path) as string;
+    const parsed: unknown = JSON.parse(path);
+    return typeof parsed === 'string' ? parsed : path.slice(1, -1);
   } catch {
     return path.slice(1, -1);
   }

@@ -28,9 +28,10 @@ function rewrite(e: ReviewEvent, batch: number, reviewId: string): ReviewEvent {
 
 const STATUS_RANK: Record<AgentResult['status'], number> = { queued: 0, running: 0, ok: 1, cancelled: 2, error: 3 };
 
-/** One agent's result over every batch. */
-function combineAgent(results: readonly AgentResult[]): AgentResult {
-  const [first, ...rest] = results as [AgentResult, ...AgentResult[]];
+/** One agent's result over every batch (none when no batch ran it). */
+function combineAgent(results: readonly AgentResult[]): AgentResult[] {
+  const first = results[0];
+  if (!first) return [];
   const worst = results.reduce((a, b) => (STATUS_RANK[b.status] > STATUS_RANK[a.status] ? b : a), first);
   const replacements = results.flatMap((r) => r.replacements ?? []);
   const rationale = results.map((r) => r.rationale).filter((r): r is string => r !== undefined && r !== '').join('\n\n');
@@ -53,8 +54,7 @@ function combineAgent(results: readonly AgentResult[]): AgentResult {
   if (rationale) combined.rationale = rationale;
   if (results.some((r) => r.unparsed)) combined.unparsed = true;
   if (worst.error) combined.error = worst.error;
-  void rest;
-  return combined;
+  return [combined];
 }
 
 function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
@@ -124,7 +124,7 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
     ),
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
-  const agents = agentIds.map((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
+  const agents = agentIds.flatMap((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
   const zero = zeroTotals();
   const summary: ReviewSummary = {
     reviewId,

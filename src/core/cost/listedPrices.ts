@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ModelPrice } from './prices';
+import { field } from '../../shared/guards';
 
 /**
  * Prices a gateway lists in its `/models` answer, used for models that neither `quorum.prices` nor the price
@@ -47,7 +48,7 @@ function price(input: number, output: number, cachedInput: number | undefined): 
 /** The price in one `/models` entry, $ per million tokens, or undefined when it lists none that makes sense. */
 export function parseListedPrice(entry: unknown): ModelPrice | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
-  const pricing = (entry as { pricing?: unknown }).pricing;
+  const pricing = field(entry, 'pricing');
   const openRouter = perTokenPricing.safeParse(pricing);
   if (openRouter.success) {
     const p = openRouter.data;

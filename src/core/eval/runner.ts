@@ -9,6 +9,7 @@ import type { QuorumSettings } from '../settings/schema';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
+import { BUILTIN_AGENT_IDS } from '../settings/schema';
 
 /**
  * Runs agents over a corpus through the review pipeline and the one shared gateway client (its rate limits,
@@ -66,7 +67,8 @@ function caseTarget(c: EvalCase): ReviewTarget {
 
 /** The settings eval runs with: no fallback models. */
 function withoutFallbacks(s: QuorumSettings): QuorumSettings {
-  const agents = Object.fromEntries(Object.entries(s.agents).map(([id, a]) => [id, { ...a, fallbackModel: '' }])) as QuorumSettings['agents'];
+  const agents = { ...s.agents };
+  for (const id of BUILTIN_AGENT_IDS) agents[id] = { ...agents[id], fallbackModel: '' };
   return { ...s, agents, customAgents: s.customAgents.map((c) => ({ ...c, fallbackModel: '' })) };
 }
 

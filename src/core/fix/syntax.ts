@@ -18,8 +18,10 @@ let loaded: typeof TS | undefined;
 /** The parser, loaded on first use (it is large; most sessions never apply a TS/JS fix). */
 function typescript(): typeof TS {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('typescript') as typeof TS;
-  return loaded;
+  if (loaded) return loaded;
+  const ts: typeof TS = require('typescript');
+  loaded = ts;
+  return ts;
 }
 
 export function syntaxErrorCount(text: string, language: string): number | undefined {

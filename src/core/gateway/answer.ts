@@ -1,5 +1,6 @@
 import { parseChunk, parseError, type ReportedUsage } from './chunks';
 import { readSse } from './sse';
+import { field } from '../../shared/guards';
 
 /**
  * Reading one HTTP answer of the chat-completions endpoint: an SSE stream, or a whole JSON completion (with or
@@ -79,7 +80,7 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       }
       if (item.event === 'error') {
         into.finish = 'error';
-        const err = parseError((json as { error?: unknown })?.error ?? json);
+        const err = parseError(field(json, 'error') ?? json);
         throw new StreamErrorSignal(err ?? { message: 'error event' });
       }
       absorb(json, into, onText);

@@ -13,10 +13,11 @@ import type { Failure } from './errors';
 import { AbortReason, failureFromSdk } from './failures';
 import type { ModelDirectory } from './modelDirectory';
 import type { GatewayOptions, GatewayStats, GatewayTuning } from './options';
-import { rateLimitState, type HeaderSource, type RateLimitState } from './rateHeaders';
+import { rateLimitState, type RateLimitState } from './rateHeaders';
 import type { Slots } from './slots';
 import { GatewayError, type ChatRequest, type FinishReason, type StreamResult, type Usage } from './types';
 import { IdleWatchdog } from './watchdog';
+import { field } from '../../shared/guards';
 
 /**
  * ONE HTTP attempt of a chat request on one model: a concurrency slot, admission (cool-down, pacing, rate
@@ -146,10 +147,10 @@ async function send(
     return await client.chat.completions.create(body, { signal, timeout: remaining, maxRetries: 0 }).asResponse();
   } catch (e) {
     const failure = failureFromSdk(e, model, signal, settings);
-    const limits = e instanceof OpenAI.APIError && e.headers ? rateLimitState(e.headers as HeaderSource) : {};
+    const limits = e instanceof OpenAI.APIError && e.headers ? rateLimitState(e.headers) : {};
     env.admission.observe(limits, reservation.seq, failure.rateLimited ? failure.waitMs : undefined);
     // An error answer that reports usage says the model ran: that usage is billed like any other.
-    const errorUsage = e instanceof OpenAI.APIError ? parseUsage((e.error as { usage?: unknown } | undefined)?.usage) : undefined;
+    const errorUsage = e instanceof OpenAI.APIError ? parseUsage(field(e.error, 'usage')) : undefined;
     if (errorUsage) {
       p.into.usage = errorUsage;
       p.reached = true;

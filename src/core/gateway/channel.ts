@@ -1,6 +1,7 @@
 /** An unbounded single-consumer queue between a producer (the HTTP reader) and an async iterator. */
 export class Channel<T> implements AsyncIterable<T> {
-  private items: T[] = [];
+  /** Each item in a box, so that an item that is itself undefined is still one. */
+  private items: { item: T }[] = [];
   private waiting: ((r: IteratorResult<T>) => void) | undefined;
   private closed = false;
 
@@ -10,7 +11,7 @@ export class Channel<T> implements AsyncIterable<T> {
     if (w) {
       this.waiting = undefined;
       w({ value: item, done: false });
-    } else this.items.push(item);
+    } else this.items.push({ item });
   }
 
   close(): void {
@@ -23,7 +24,8 @@ export class Channel<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return {
       next: () => {
-        if (this.items.length > 0) return Promise.resolve({ value: this.items.shift() as T, done: false });
+        const next = this.items.shift();
+        if (next) return Promise.resolve({ value: next.item, done: false });
         if (this.closed) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
           this.waiting = resolve;

@@ -4,6 +4,7 @@ import { parseError } from './chunks';
 import { classifyHttp, type Failure } from './errors';
 import { retryAfterMs, type HeaderSource } from './rateHeaders';
 import { GatewayError } from './types';
+import { field } from '../../shared/guards';
 
 /** Why the client aborted a request: the caller, the overall deadline, the idle watchdog, or dispose(). */
 type AbortKind = 'cancelled' | 'deadline' | 'idle' | 'disposed';
@@ -37,7 +38,7 @@ export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, s
   }
   if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
     const body = parseError(e.error);
-    const headers = e.headers as HeaderSource | undefined;
+    const headers: HeaderSource | undefined = e.headers;
     return classifyHttp({
       status: e.status,
       message: body?.message ?? e.message,
@@ -69,14 +70,14 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONA
 function connectErrorCode(e: unknown): string | undefined {
   let cur: unknown = e;
   for (let depth = 0; depth < 6 && cur !== null && typeof cur === 'object'; depth++) {
-    const code = (cur as { code?: unknown }).code;
+    const code = field(cur, 'code');
     if (typeof code === 'string' && UNREACHABLE.has(code)) return code;
-    const errors = (cur as { errors?: unknown }).errors;
+    const errors = field(cur, 'errors');
     if (Array.isArray(errors)) for (const inner of errors) {
       const c = connectErrorCode(inner);
       if (c) return c;
     }
-    cur = (cur as { cause?: unknown }).cause;
+    cur = field(cur, 'cause');
   }
   return undefined;
 }

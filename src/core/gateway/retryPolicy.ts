@@ -106,8 +106,7 @@ export async function runRequest(env: AttemptEnv, run: RequestRun): Promise<Stre
   const models = [request.model];
   if (request.fallbackModel && request.fallbackModel !== request.model) models.push(request.fallbackModel);
   let attemptsSoFar = 0;
-  for (let i = 0; i < models.length; i++) {
-    const model = models[i] as string;
+  for (const [i, model] of models.entries()) {
     const counter = { attempts: 0 };
     try {
       const result = await runModel(env, run, model, attemptsSoFar + 1, counter);

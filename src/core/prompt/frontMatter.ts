@@ -53,8 +53,7 @@ export function parseFrontMatter(text: string): FrontMatter {
       badLine ??= i + 1;
       continue;
     }
-    const key = kv[1] as string;
-    const value = kv[2] ?? '';
+    const [, key = '', value = ''] = kv;
     if (value.trim() === '') {
       listKey = key;
       data[key] = [];

@@ -3,6 +3,7 @@ import { customAgentSchema, BUILTIN_AGENT_IDS, type CustomAgentSettings } from '
 import { countTokens } from '../tokens/count';
 import { parseFrontMatter, type FrontMatterValue } from './frontMatter';
 import type { RepoFs } from './repoFs';
+import { isOneOf } from '../../shared/guards';
 
 /**
  * What a repository says about its reviews: rule files for every agent, for one agent or for some paths, and
@@ -130,7 +131,7 @@ export async function loadRepositoryRules(fs: RepoFs, options: LoadRulesOptions)
       continue;
     }
     const definesAgent = fm.data !== undefined && AGENT_KEYS.some((k) => fm.data?.[k] !== undefined);
-    if (definesAgent && !(BUILTIN_AGENT_IDS as readonly string[]).includes(id)) {
+    if (definesAgent && !isOneOf(BUILTIN_AGENT_IDS, id)) {
       const agent = agentFile(path, id, fm.data ?? {}, fm.body, issues);
       if (agent) agents.push(agent);
       continue;

@@ -117,7 +117,7 @@ async function ask(deps: AgentRunDeps, run: ReviewRun, request: Request): Promis
     // A cancelled stream is priced by the gateway client once its attempt has closed; wait for that, so this
     // result, the review's totals and the ledger (status bar, Show Cost) hold the same figure. The client
     // forwards the abort to the request at once, so this is the time it takes the connection to close.
-    await streamed.stream?.return(undefined as never).catch(() => undefined);
+    await closeStream(streamed.stream);
     return finish(run, failed(deps, run, request, err, streamed.text));
   }
 }
@@ -200,7 +200,12 @@ function finish({ reviewId, emit }: ReviewRun, result: AgentResult): AgentResult
 function nextOrAbort<T, R>(it: AsyncGenerator<T, R, void>, signal: AbortSignal | undefined): Promise<IteratorResult<T, R>> {
   if (!signal) return it.next();
   return untilAborted(it.next(), signal, () => {
-    void it.return(undefined as R).catch(() => undefined);
+    void closeStream(it);
     return new GatewayError({ code: 'cancelled', message: 'cancelled' });
   });
+}
+
+/** Ends a stream early (its value is of no interest), whatever it ends with; a failure to close is no news. */
+async function closeStream(it: AsyncIterator<unknown, unknown, void> | undefined): Promise<void> {
+  await it?.return?.().catch(() => undefined);
 }

@@ -75,8 +75,8 @@ export class ReviewCache implements AnswerStore {
   set(key: string, value: CachedAnswer): void {
     this.entries.delete(key);
     this.entries.set(key, { storedAt: this.now(), value: structuredClone(value) });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);
     }
   }

@@ -189,7 +189,8 @@ export class DiskCache implements AnswerStore {
     }
   }
 
-  private scrub<T>(value: T): T {
+  /** `value` with every secret replaced, as it is written to disk. */
+  private scrub(value: unknown): unknown {
     if (this.secrets.length === 0) return value;
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.secrets.reduce((s, secret) => s.split(secret).join('[redacted]'), v);
@@ -197,7 +198,7 @@ export class DiskCache implements AnswerStore {
       if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
       return v;
     };
-    return walk(value) as T;
+    return walk(value);
   }
 }
 

@@ -47,7 +47,7 @@ function compareFindings(a: Finding, b: Finding): number {
  * them while the review ran knows exactly where each went.
  */
 export function mergeFindings(findings: readonly Finding[]): Finding[] {
-  const groups: Finding[][] = [];
+  const groups: [Finding, ...Finding[]][] = [];
   for (const f of [...findings].sort(compareFindings)) {
     const group = groups.find((g) => g.every((m) => !m.agents.some((a) => f.agents.includes(a))) && g.some((m) => sameIssue(m, f)));
     if (group) group.push(f);
@@ -55,7 +55,7 @@ export function mergeFindings(findings: readonly Finding[]): Finding[] {
   }
   return groups
     .map((group) => {
-      const [primary, ...others] = group as [Finding, ...Finding[]];
+      const [primary, ...others] = group;
       if (others.length === 0) return { ...primary, agents: [...primary.agents] };
       const merged: Finding = {
         ...primary,

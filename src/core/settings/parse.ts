@@ -1,4 +1,5 @@
 import { settingsSchema, type QuorumSettings } from './schema';
+import { isRecord } from '../../shared/guards';
 
 /** One invalid setting: its dotted path under `quorum.` and what is wrong with it. */
 export interface SettingsIssue {
@@ -11,8 +12,6 @@ interface ParsedSettings {
   issues: SettingsIssue[];
 }
 
-type Json = Record<string, unknown> | unknown[];
-
 function clone(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
@@ -23,16 +22,16 @@ function dropPath(root: unknown, path: readonly PropertyKey[]): boolean {
   if (last === undefined) return false;
   let node: unknown = root;
   for (const key of path.slice(0, -1)) {
-    if (node === null || typeof node !== 'object') return false;
-    node = (node as Record<PropertyKey, unknown>)[key];
+    if (Array.isArray(node) && typeof key === 'number') node = node[key];
+    else if (isRecord(node) && typeof key === 'string') node = node[key];
+    else return false;
   }
-  if (node === null || typeof node !== 'object') return false;
   if (Array.isArray(node) && typeof last === 'number') {
     node.splice(last, 1);
     return true;
   }
-  if (!(last in (node as object))) return false;
-  delete (node as Record<PropertyKey, unknown>)[last];
+  if (!isRecord(node) || typeof last !== 'string' || !(last in node)) return false;
+  delete node[last];
   return true;
 }
 
@@ -42,8 +41,8 @@ function dropPath(root: unknown, path: readonly PropertyKey[]): boolean {
  */
 export function parseSettings(raw: unknown): ParsedSettings {
   const issues: SettingsIssue[] = [];
-  let input = clone(raw ?? {}) as Json;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+  let input = clone(raw ?? {});
+  if (!isRecord(input)) {
     issues.push({ path: '', message: 'settings must be an object' });
     input = {};
   }

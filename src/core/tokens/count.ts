@@ -16,7 +16,7 @@ let counter: Counter | undefined;
 function encoder(): Counter {
   if (!counter) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-    const mod = require('gpt-tokenizer/encoding/cl100k_base') as { countTokens: Counter };
+    const mod: { countTokens: Counter } = require('gpt-tokenizer/encoding/cl100k_base');
     counter = mod.countTokens;
   }
   return counter;

@@ -18,6 +18,9 @@ import { GitApiSource } from './gitApiSource';
 import type { RepositoryPicker } from './repositoryPicker';
 import { functionScopes } from './symbolScopes';
 
+/** A ref offered in the quick pick; without `ref`, the item that asks for one to be typed. */
+type RefItem = vscode.QuickPickItem & { ref?: string };
+
 /** Files whose functions are looked up in the editor (symbols are a courtesy; a huge change set goes without). */
 const MAX_SCOPED_FILES = 60;
 /** Skipped files named in a question; the rest are counted. */
@@ -147,12 +150,12 @@ export class ChangesCommands {
     }
     const head = repository.state.HEAD?.name;
     const typeLabel = (t: number) => (t === GitRefType.Tag ? vscode.l10n.t('tag') : t === GitRefType.RemoteHead ? vscode.l10n.t('remote branch') : vscode.l10n.t('branch'));
-    const typed = { label: `$(edit) ${vscode.l10n.t('Enter a branch, tag or commit…')}`, ref: undefined as string | undefined, alwaysShow: true };
+    const typed: RefItem = { label: `$(edit) ${vscode.l10n.t('Enter a branch, tag or commit…')}`, alwaysShow: true };
     const items = [
-      ...refs.filter((r) => r.name !== head).map((r) => ({
+      ...refs.filter((r) => r.name !== head).map((r): RefItem => ({
         label: escapeIcons(r.name),
         description: `${typeLabel(r.type)}${r.commit ? ` · ${r.commit.slice(0, 8)}` : ''}`,
-        ref: r.name as string | undefined,
+        ...(r.name !== undefined ? { ref: r.name } : {}),
         alwaysShow: false,
       })),
       typed,

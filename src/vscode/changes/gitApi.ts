@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
+import { field } from '../../shared/guards';
 
 /**
  * The part of the built-in Git extension's API (`vscode.git`, `getAPI(1)`, see its `src/api/git.d.ts`) that
@@ -104,7 +105,7 @@ const repositoryShape = z.object({
 function isRepository(v: unknown): v is GitRepository {
   if (!repositoryShape.safeParse(v).success || typeof v !== 'object' || v === null) return false;
   const methods = ['status', 'diffWith', 'diffIndexWith', 'diffBetween', 'getMergeBase', 'getCommit', 'getRefs', 'buffer'];
-  return methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
+  return methods.every((m) => typeof field(v, m) === 'function');
 }
 
 /** The API object of version 1, checked: its repositories each have what Quorum calls. */

@@ -4,20 +4,16 @@ import { comparePageHtml, type ComparePageInput } from '../../core/eval/compareP
 import type { EvalReport } from '../../core/eval/runner';
 import { COMPARE_STRINGS, compareToHostSchema, type CompareStrings } from '../../shared/compareProtocol';
 import { describeIssues } from '../../shared/protocol';
-import { placeholderCount } from '../../shared/panelStrings';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
 import { panelResourceRoots } from '../panel/panelHtml';
+import { localStrings } from '../panel/panelStrings';
 
 const COMPARE_VIEW_TYPE = 'quorum.compare';
 
 /** The page's strings in the UI language (the English text is the l10n key; placeholders pass through). */
 function localCompareStrings(): CompareStrings {
-  const out: CompareStrings = { ...COMPARE_STRINGS };
-  for (const [key, english] of Object.entries(COMPARE_STRINGS)) {
-    Object.assign(out, { [key]: vscode.l10n.t(english, ...Array.from({ length: placeholderCount(english) }, (_, i) => `{${i}}`)) });
-  }
-  return out;
+  return localStrings(COMPARE_STRINGS);
 }
 
 interface CompareResult {

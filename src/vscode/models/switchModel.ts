@@ -9,6 +9,7 @@ import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import { f1Label, lastResultFor, type LastResult } from '../../core/eval/lastResults';
 import type { ModelPrice } from '../../core/cost/prices';
+import { isRecord } from '../../shared/guards';
 
 const ALL_AGENTS = '*';
 
@@ -209,9 +210,9 @@ export class ModelSwitcher {
       if (!Array.isArray(list)) continue;
       let changed = false;
       const next = list.map((entry) => {
-        if (entry && typeof entry === 'object' && custom.has(String((entry as { id?: unknown }).id))) {
+        if (isRecord(entry) && custom.has(String(entry.id))) {
           changed = true;
-          return { ...(entry as object), model };
+          return { ...entry, model };
         }
         return entry;
       });

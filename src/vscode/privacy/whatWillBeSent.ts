@@ -9,13 +9,12 @@ import { resolveOutputLanguage } from '../../core/agents/language';
 import { targetFromEditor } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
 import type { PromptShaper } from './promptShaper';
+import { localStrings } from '../panel/panelStrings';
 
 const SENT_SCHEME = 'quorum-sent';
 
-function localStrings(): WhatWillBeSentStrings {
-  const out = {} as WhatWillBeSentStrings;
-  for (const key of Object.keys(WHAT_WILL_BE_SENT_EN) as (keyof typeof WHAT_WILL_BE_SENT_EN)[]) out[key] = vscode.l10n.t(WHAT_WILL_BE_SENT_EN[key]);
-  return out;
+function sentStrings(): WhatWillBeSentStrings {
+  return localStrings(WHAT_WILL_BE_SENT_EN);
 }
 
 /**
@@ -71,7 +70,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
         redactSecrets: settings.privacy.redactSecrets,
         ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}),
       });
-      markdown = renderWhatWillBeSent(data, localStrings());
+      markdown = renderWhatWillBeSent(data, sentStrings());
     } catch (error) {
       void this.deps.prompter.message('error', vscode.l10n.t('Quorum could not prepare the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'sent.failed' });
       return undefined;
@@ -81,7 +80,10 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
     const doc = vscode.Uri.from({ scheme: SENT_SCHEME, path: `/${name}.md`, query: `n=${++this.count}` });
     this.documents.set(doc.toString(), markdown);
     // Only the latest few previews are kept; older ones say they are gone.
-    if (this.documents.size > 20) this.documents.delete(this.documents.keys().next().value as string);
+    for (const oldest of this.documents.keys()) {
+      if (this.documents.size <= 20) break;
+      this.documents.delete(oldest);
+    }
     const opened = await vscode.workspace.openTextDocument(doc);
     await vscode.languages.setTextDocumentLanguage(opened, 'markdown');
     await vscode.window.showTextDocument(opened, { preview: true, viewColumn: vscode.ViewColumn.Beside });
