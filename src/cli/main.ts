@@ -1,5 +1,6 @@
 import { version } from '../../package.json';
-import { EXIT, runCli } from './run';
+import { EXIT } from './exit';
+import { runCli } from './run';
 
 /** The `quorum` command. Ctrl-C cancels the review and still prints what finished; a second Ctrl-C quits at once. */
 async function main(): Promise<void> {

@@ -22,14 +22,14 @@ function niceMax(n: number): number {
 }
 
 /** The chart's words, for a localised page; English by default. `{0}` in `noF1` is the run's label. */
-export interface ChartLabels {
+interface ChartLabels {
   title: string;
   xAxis: string;
   yAxis: string;
   noF1: string;
 }
 
-export const CHART_LABELS: ChartLabels = { title: 'Cost versus F1', xAxis: 'total cost (USD)', yAxis: 'F1', noF1: '{0}: no F1' };
+const CHART_LABELS: ChartLabels = { title: 'Cost versus F1', xAxis: 'total cost (USD)', yAxis: 'F1', noF1: '{0}: no F1' };
 
 export function costF1Chart(runs: readonly RunFigures[], labels: ChartLabels = CHART_LABELS): string {
   const title = labels.title;

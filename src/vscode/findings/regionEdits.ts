@@ -4,9 +4,9 @@ import type { Prompter } from '../prompter';
 import type { FindingStore, TrackedFix } from './findingStore';
 import { codeForLines, fitFix, linesAsReviewed } from './fixes';
 
-export const MULTI_PREVIEW_SCHEME = 'quorum-preview-files';
+const MULTI_PREVIEW_SCHEME = 'quorum-preview-files';
 
-export interface RegionEditsOutcome {
+interface RegionEditsOutcome {
   applied: number;
   /** Regions not applied, and why: their lines changed since the review, or the code cannot go there as it is. */
   refused: { id: string; why: 'changed' | 'bidi' | 'prose' | 'indentation' }[];

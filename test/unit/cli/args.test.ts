@@ -4,7 +4,7 @@ import { formatMarkdown, formatText } from '../../../src/cli/format';
 import { formatUsd } from '../../../src/shared/format';
 import { jsonOutputSchema, toJsonOutput } from '../../../src/cli/jsonOutput';
 import { ProgressReporter } from '../../../src/cli/progress';
-import { exitCodeOf } from '../../../src/cli/run';
+import { exitCodeOf } from '../../../src/cli/exit';
 import { languageOfFile, splitLines } from '../../../src/cli/target';
 import type { AgentResult, ReviewSummary } from '../../../src/core/review/types';
 
