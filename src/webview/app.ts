@@ -143,7 +143,7 @@ export class App {
     }
     this.header = new ReviewHeader();
     this.findings = new FindingsList(this.filter, (f) => {
-      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => (SEVERITY_VALUES as readonly string[]).includes(s)), showHidden: f.showHidden === true } });
+      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => (SEVERITY_VALUES as readonly string[]).includes(s)), ...(f.showHidden ? { showHidden: true } : {}) } });
       if (this.review) this.findings?.render(this.review);
     });
     this.cardsEl = h('div', { class: 'cards' });
