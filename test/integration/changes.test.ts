@@ -113,8 +113,12 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
 
     const git = vscode.extensions.getExtension<{ getAPI(v: 1): { openRepository(uri: vscode.Uri): Promise<unknown> } }>('vscode.git');
     assert.ok(git, 'the built-in Git extension is there');
-    const gitApi = (git.isActive ? git.exports : await git.activate()).getAPI(1);
-    assert.ok(await gitApi.openRepository(vscode.Uri.file(repo.dir)), 'the Git extension opened the test repository');
+    const gitApi = (git.isActive ? git.exports : await git.activate()).getAPI(1) as { openRepository(uri: vscode.Uri): Promise<{ state: { workingTreeChanges: { uri: vscode.Uri }[]; untrackedChanges?: { uri: vscode.Uri }[] } } | null> };
+    const opened = await gitApi.openRepository(vscode.Uri.file(repo.dir));
+    assert.ok(opened, 'the Git extension opened the test repository');
+    // The Git extension's first status of a freshly opened repository can lag on a loaded machine: start once it lists the untracked file.
+    const lists = () => [...opened.state.workingTreeChanges, ...(opened.state.untrackedChanges ?? [])].some((c) => c.uri.path.endsWith('/notes/todo.md'));
+    while (!lists()) await new Promise((r) => setTimeout(r, 100));
   });
 
   after(async () => {

@@ -3,7 +3,7 @@ import MarkdownIt from 'markdown-it';
 import { PANEL_STRINGS } from '../../../src/shared/panelStrings';
 import type { ReviewView } from '../../../src/shared/protocol';
 import { formatMarkdown } from '../../../src/cli/format';
-import { summaryView } from '../../../src/core/review/viewEvents';
+import { summaryView, toFindingView } from '../../../src/core/review/viewEvents';
 import { codeSpan, escapeInline, fence, reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
 import { agent, finding, summary } from '../report/fixtures';
 
@@ -68,6 +68,21 @@ describe('panel: Markdown export', () => {
     assert.doesNotMatch(html, /<b>/);
     assert.doesNotMatch(html, /href="javascript/);
     assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
+  });
+
+  it("a finding's advice is text in the export and the CLI's Markdown: no link, command link, image or HTML, bidi shown", () => {
+    const advice = 'See [x](command:quorum.resetCost) ![t](https://evil.example/t.png) <img src=x onerror=alert(1)> https://user:pw@evil.example \u202Eevil';
+    // As the host sends it: findings through toFindingView.
+    const view = { ...review(), findings: [toFindingView(finding({ severity: 'high', title: 'T', advice }))] };
+    const cli = formatMarkdown(summary([finding({ severity: 'high', title: 'T', advice })]));
+    for (const doc of [reviewToMarkdown(view, { ...PANEL_STRINGS }, new Date()), cli]) {
+      const html = md.render(doc);
+      assert.match(html, /<strong>Advice:<\/strong> See \[x\]\(command:quorum\.resetCost\)/);
+      assert.doesNotMatch(html, /<a |<img/);
+      assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
+      assert.match(html, /&lt;U\+202E&gt;evil/);
+      assert.doesNotMatch(html, /\u202E/);
+    }
   });
 
   it('escapes inline text and picks a fence longer than any backtick run', () => {
