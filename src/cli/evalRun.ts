@@ -11,10 +11,10 @@ import { estimateEval, runEval, type EvalProgress } from '../core/eval/runner';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
 import { createGateway } from '../core/gateway/client';
 import { ReviewConfigError } from '../core/review/errors';
-import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import type { EvalArgs } from './evalArgs';
 import type { ProgressStream } from './progress';
+import { cliSettings } from './settings';
 
 /** `quorum eval`: loads the corpus (exit 2 before any request when it is malformed), estimates, runs, reports. */
 
@@ -58,14 +58,7 @@ class EvalProgressBar {
 export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub: (t: string) => string): Promise<number> {
   const say = (text: string) => io.stderr.write(scrub(`quorum: ${text}\n`));
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
-  const defaults = parseSettings({}).settings.limits;
-  const { settings, issues } = parseSettings({
-    gateway: { baseUrl },
-    limits: {
-      ...(args.maxConcurrency !== undefined ? { maxConcurrent: args.maxConcurrency } : {}),
-      ...(args.timeout !== undefined ? { deadlineSeconds: args.timeout, idleTimeoutSeconds: Math.min(defaults.idleTimeoutSeconds, args.timeout) } : {}),
-    },
-  });
+  const { settings, issues } = cliSettings(args, baseUrl);
   const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
   if (badUrl) {
     say(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);

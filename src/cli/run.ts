@@ -12,12 +12,12 @@ import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
 import type { ReviewTarget } from '../core/review/types';
-import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL, type QuorumSettings } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type ReviewArgs } from './args';
 import { EXIT, type CliIo } from './exit';
 import { reviewChanges, reviewTarget, type CliReview } from './reviewSteps';
+import { cliSettings } from './settings';
 import { ProgressReporter } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
@@ -61,18 +61,6 @@ function reviewArgs(io: CliIo, fail: (message: string) => number): ReviewArgs | 
     if (e instanceof UsageError) return fail(`${e.message} (see quorum --help)`);
     throw e;
   }
-}
-
-/** The settings a command line makes: the gateway, and the limits its flags set. */
-function cliSettings(args: ReviewArgs, baseUrl: string): ReturnType<typeof parseSettings> {
-  const defaults = parseSettings({}).settings.limits;
-  return parseSettings({
-    gateway: { baseUrl },
-    limits: {
-      ...(args.maxConcurrency !== undefined ? { maxConcurrent: args.maxConcurrency } : {}),
-      ...(args.timeout !== undefined ? { deadlineSeconds: args.timeout, idleTimeoutSeconds: Math.min(defaults.idleTimeoutSeconds, args.timeout) } : {}),
-    },
-  });
 }
 
 interface ReadTarget {
