@@ -22,9 +22,35 @@ function encoder(): Counter {
   return counter;
 }
 
+/**
+ * Counts of long texts, most recently used last: planning counts the same code more than once (every agent of
+ * a batch is sent the same user message; an estimate is made again when the gateway's prices arrive), and a BPE
+ * count costs about a millisecond per thousand tokens. Short texts are counted each time; the memo holds at most
+ * MEMO_CHARS characters of text.
+ */
+const MEMO_MIN_CHARS = 512;
+const MEMO_CHARS = 4_000_000;
+const memo = new Map<string, number>();
+let memoChars = 0;
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return encoder()(text);
+  if (text.length < MEMO_MIN_CHARS || text.length > MEMO_CHARS) return encoder()(text);
+  const known = memo.get(text);
+  if (known !== undefined) {
+    memo.delete(text);
+    memo.set(text, known);
+    return known;
+  }
+  const n = encoder()(text);
+  memo.set(text, n);
+  memoChars += text.length;
+  for (const oldest of memo.keys()) {
+    if (memoChars <= MEMO_CHARS) break;
+    memo.delete(oldest);
+    memoChars -= oldest.length;
+  }
+  return n;
 }
 
 /** Per-message framing of the chat format (`<|start|>role…<|end|>`) and the reply priming, as OpenAI counts it. */

@@ -39,6 +39,19 @@ describe('token counting', () => {
     assert.ok(n > 10 && n < code.length / 2, `got ${n}`);
   });
 
+  it('counts a long text the same when it is counted again, and another text of the same length apart', () => {
+    const line = (i: number) => `const value${i} = compute(${i}, "label ${i}");\n`;
+    const text = Array.from({ length: 60 }, (_, i) => line(i)).join('');
+    const first = countTokens(text);
+    // An equal text built apart, and one of the same length with other words.
+    assert.equal(countTokens(Array.from({ length: 60 }, (_, i) => line(i)).join('')), first);
+    assert.equal(countTokens(text), first);
+    const other = text.replace(/value/g, 'x_y_z');
+    assert.equal(other.length, text.length);
+    assert.notEqual(countTokens(other), first);
+    assert.equal(countTokens(text.slice(0, 100)) + countTokens(text.slice(100)) >= first, true);
+  });
+
   it('adds the chat framing per message', () => {
     const one = countChatTokens([{ role: 'user', content: 'hello world' }]);
     const two = countChatTokens([{ role: 'user', content: 'hello world' }, { role: 'user', content: 'hello world' }]);
