@@ -1,3 +1,4 @@
+import type { NoiseSplit } from '../core/review/noise';
 import { filesOf } from '../core/review/target';
 import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
 import { formatUsd } from '../shared/format';
@@ -85,12 +86,25 @@ export function formatText(s: ReviewSummary): string {
   return out.join('\n') + '\n';
 }
 
-/** The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them). */
-const CLI_STRINGS = { ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached' };
+/**
+ * The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them)
+ * and the noise controls named by their flags.
+ */
+const CLI_STRINGS = {
+  ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached',
+  hiddenConfidence: 'hidden: below --min-confidence', hiddenSeverity: 'hidden: below --min-severity',
+  exportHiddenConfidence: '{0} below --min-confidence', exportHiddenSeverity: '{0} below --min-severity',
+  exportHiddenLeftOut: '{0} hidden ({1}); --show-hidden lists them',
+  exportHiddenListed: '{0} hidden ({1}); listed under Hidden findings, never counted for --fail-on',
+};
 
-/** The review in Markdown: the panel's Export renderer, in English, titled and fenced for the CLI. */
-export function formatMarkdown(s: ReviewSummary): string {
+/**
+ * The review in Markdown: the panel's Export renderer, in English, titled and fenced for the CLI. `noise` is what
+ * the noise controls hid: left out and counted, or with `showHidden` listed in a section of their own.
+ */
+export function formatMarkdown(s: ReviewSummary, noise?: { split: NoiseSplit; showHidden: boolean }): string {
   const only = soleRegionOf(s);
   const title = `## Quorum review of ${only ? `${codeSpan(only.file)} lines ${only.startLine}-${only.endLine}` : escapeInline(what(s))}`;
-  return reviewMarkdown(summaryView(s), CLI_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : '') }) + '\n';
+  const view = { ...summaryView(s), hidden: (noise?.split.hidden ?? []).map((h) => ({ id: h.finding.id, reason: h.reason })) };
+  return reviewMarkdown(view, CLI_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true }) + '\n';
 }

@@ -1,7 +1,7 @@
 import type { NoiseSplit } from '../core/review/noise';
 
-/** The line under a text or Markdown review that says how many findings the noise controls hid, and why. */
-export function hiddenNote(noise: NoiseSplit, showHidden: boolean, markdown: boolean): string {
+/** The line under a text review that says how many findings the noise controls hid, and why. */
+export function hiddenNote(noise: NoiseSplit, showHidden: boolean): string {
   const n = noise.hidden.length;
   if (n === 0) return '';
   const count = (reason: string) => noise.hidden.filter((h) => h.reason === reason).length;
@@ -11,5 +11,5 @@ export function hiddenNote(noise: NoiseSplit, showHidden: boolean, markdown: boo
     count('dismissed') > 0 ? `${count('dismissed')} dismissed in this project` : '',
   ].filter(Boolean);
   const text = `${n} finding${n === 1 ? '' : 's'} hidden (${parts.join(', ')})${showHidden ? '; listed above, never counted for --fail-on' : '; --show-hidden lists them'}`;
-  return markdown ? `\n_${text}_\n` : `${text}\n`;
+  return `${text}\n`;
 }

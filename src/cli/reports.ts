@@ -39,18 +39,19 @@ export function renderReport(all: ReviewSummary, format: OutputFormat, ctx: Repo
   const showHidden = ctx.noise?.showHidden === true;
   const hiddenIds = new Set(hidden.map((h) => h.finding.id));
   const summary = showHidden ? all : { ...all, findings: all.findings.filter((f) => !hiddenIds.has(f.id)) };
-  const note = (markdown: boolean) => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden, markdown) : '');
+  const note = () => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden) : '');
   switch (format) {
     case 'json':
       return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hiddenIds } : {}) }), null, 2) + '\n';
     case 'markdown':
-      return formatMarkdown(summary) + note(true);
+      // The whole review: the renderer leaves the hidden findings out or lists them apart, and counts them.
+      return formatMarkdown(all, ctx.noise);
     case 'sarif':
       return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, pathOf: pathOf(ctx.root), linesOf }), null, 2) + '\n';
     case 'github':
       return toGithubAnnotations(summary, { pathOf: pathOf(ctx.root) });
     case 'text':
-      return formatText(summary) + note(false);
+      return formatText(summary) + note();
   }
 }
 

@@ -236,7 +236,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resync'), lastSeq: int }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('rerun'), noCache: z.boolean() }),
-  z.object({ type: z.literal('export') }),
+  /** Export the review as Markdown; `showHidden`: the page lists hidden findings, so the document does too (apart). */
+  z.object({ type: z.literal('export'), showHidden: z.optional(z.boolean()) }),
   findingAction('reveal'),
   findingAction('previewFix'),
   findingAction('applyFix'),

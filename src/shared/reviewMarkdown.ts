@@ -1,13 +1,16 @@
 import { formatCount, formatMs, formatUsd } from './format';
 import { AGENT_STATE_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
 import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
-import type { AgentView, FindingView, ReviewView } from './protocol';
-import { costSourceKey, sortFindings } from './reviewReducer';
+import type { AgentView, FindingView, HiddenFindingView, ReviewView } from './protocol';
+import { costSourceKey, hiddenFindings, sortFindings } from './reviewReducer';
+
+type HiddenReason = HiddenFindingView['reason'];
 
 /**
  * The one Markdown renderer of a review, for the panel's Export and the CLI's `--format markdown`: target,
- * status and cost, the agents, findings most severe first (with advice and suggested code), the improved code
- * per region and answers kept as text. Model text is untrusted: inline text is escaped so it cannot become HTML
+ * status and cost, the agents, findings most severe first (with advice and suggested code) — the findings the
+ * noise controls hide left out or listed apart, and counted either way — the improved code per region and answers
+ * kept as text. Model text is untrusted: inline text is escaped so it cannot become HTML
  * or links, and code goes into fences longer than any backtick run inside it. Escaping and fences live here only.
  */
 
@@ -45,6 +48,11 @@ interface ReviewMarkdownOptions {
   exportedAt?: Date;
   /** The fences' language for a file's code; when absent, the target's language for its file and none for others. */
   languageOf?: (file: string | undefined) => string;
+  /**
+   * List the findings the noise controls hide (`view.hidden`) in their own section, each with why; otherwise
+   * they are left out. Either way the document says how many were hidden and why, and how many were dismissed.
+   */
+  showHidden?: boolean;
 }
 
 type Translate = (key: PanelStringKey, ...args: (string | number)[]) => string;
@@ -55,16 +63,17 @@ interface Context {
   languageOf: (file: string | undefined) => string;
   /** Several files: findings and code name their file. */
   multiFile: boolean;
+  showHidden: boolean;
 }
 
-/** The panel's Export: the review as a standalone document, dated. */
-export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, exportedAt: Date): string {
-  return reviewMarkdown(view, strings, { exportedAt });
+/** The panel's Export: the review as a standalone document, dated; hidden findings listed apart when the panel shows them. */
+export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, exportedAt: Date, showHidden = false): string {
+  return reviewMarkdown(view, strings, { exportedAt, showHidden });
 }
 
 export function reviewMarkdown(view: ReviewView, strings: PanelStrings, options: ReviewMarkdownOptions = {}): string {
   const t: Translate = (key, ...args) => formatString(strings[key], args);
-  const ctx: Context = { view, t, languageOf: options.languageOf ?? ((file) => (file === undefined || file === view.target.file ? view.target.language : '')), multiFile: view.changes !== undefined };
+  const ctx: Context = { view, t, languageOf: options.languageOf ?? ((file) => (file === undefined || file === view.target.file ? view.target.language : '')), multiFile: view.changes !== undefined, showHidden: options.showHidden === true };
   const target = `${view.target.file} (${t('lines', view.target.startLine, view.target.endLine)})`;
   const out: string[] = [options.title ?? `# ${escapeInline(t('exportHeading', target))}`, ''];
   out.push(statusLine(ctx), '');
@@ -109,22 +118,52 @@ function agentsSection({ view, t }: Context): string[] {
   return out;
 }
 
-/** The findings not dismissed, most severe first. */
+const HIDDEN_REASON_KEY = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed' } as const;
+const HIDDEN_LABEL_KEY = { confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed' } as const;
+
+/**
+ * The findings shown, most severe first: not dismissed in this review and not hidden by the noise controls.
+ * Then a line that says how many were hidden (by reason) and dismissed, and, when asked, the hidden ones apart.
+ */
 function findingsSection(ctx: Context): string[] {
   const { view, t } = ctx;
-  const dismissed = new Set(view.dismissed);
-  const findings = sortFindings(view.findings).filter((f) => !dismissed.has(f.id));
+  const dismissed = new Set(view.findings.filter((f) => view.dismissed.includes(f.id)).map((f) => f.id));
+  const hidden = hiddenFindings(view);
+  const findings = sortFindings(view.findings).filter((f) => !dismissed.has(f.id) && !hidden.has(f.id));
   const out = [`## ${escapeInline(t('findings'))} (${findings.length})`, ''];
   if (findings.length === 0) out.push(escapeInline(t('noFindings')), '');
   for (const f of findings) out.push(...findingBlock(ctx, f));
+  const note = notShownNote(ctx, hidden, dismissed.size);
+  if (note) out.push(`_${escapeInline(note)}_`, '');
+  if (ctx.showHidden && hidden.size > 0) {
+    out.push(`## ${escapeInline(t('exportHiddenHeading'))} (${hidden.size})`, '');
+    for (const f of sortFindings(view.findings).filter((x) => hidden.has(x.id))) {
+      const reason = hidden.get(f.id);
+      out.push(...findingBlock(ctx, f, reason ? t(HIDDEN_LABEL_KEY[reason]) : ''));
+    }
+  }
   return out;
 }
 
-function findingBlock({ t, languageOf, multiFile }: Context, f: FindingView): string[] {
+/** `2 hidden (1 below the minimum confidence, 1 dismissed in this project) — not listed · 1 dismissed`, or '' when nothing was left out. */
+function notShownNote({ t, showHidden }: Context, hidden: ReadonlyMap<string, HiddenReason>, dismissed: number): string {
+  const parts: string[] = [];
+  if (hidden.size > 0) {
+    const reasons = (Object.keys(HIDDEN_REASON_KEY) as HiddenReason[])
+      .map((r) => [r, [...hidden.values()].filter((x) => x === r).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([r, n]) => t(HIDDEN_REASON_KEY[r], n));
+    parts.push(t(showHidden ? 'exportHiddenListed' : 'exportHiddenLeftOut', hidden.size, reasons.join(', ')));
+  }
+  if (dismissed > 0) parts.push(t('dismissedCount', dismissed));
+  return parts.join(' · ');
+}
+
+function findingBlock({ t, languageOf, multiFile }: Context, f: FindingView, why = ''): string[] {
   const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
   const where = multiFile && f.file ? `${f.file} · ${lines}` : lines;
   const out = [`### ${escapeInline(`${t(SEVERITY_LABEL[f.severity]).toLocaleUpperCase()}: ${f.title}`)}`, ''];
-  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', f.outsideChanges ? t('exportOutsideChanges') : ''];
+  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', f.outsideChanges ? t('exportOutsideChanges') : '', why];
   out.push(`_${meta.filter(Boolean).map(escapeInline).join(' · ')}_`, '');
   if (f.explanation) out.push(escapeInline(f.explanation), '');
   if (f.advice) out.push(`**${escapeInline(t('exportAdvice'))}:** ${escapeInline(f.advice)}`, '');

@@ -256,7 +256,7 @@ export class App {
     switch (action) {
       case 'stop': return this.post({ type: 'stop' });
       case 'rerun': return this.post({ type: 'rerun', noCache: el.getAttribute('data-nocache') === 'true' });
-      case 'export': return this.post({ type: 'export' });
+      case 'export': return this.post({ type: 'export', ...(this.filter.showHidden ? { showHidden: true } : {}) });
       case 'reveal': return this.post({ type: 'reveal', findingId });
       case 'previewFix': return this.post({ type: 'previewFix', findingId });
       case 'applyFix': return this.post({ type: 'applyFix', findingId });

@@ -75,8 +75,12 @@ describe('webview: interaction', () => {
     assert.equal(await panel.page.locator('li.finding[data-finding="security-1"] button[data-action="dismissInProject"]').count(), 0, 'already dismissed in the project');
     await panel.page.locator('li.finding[data-finding="security-0"] button[data-action="dismissInProject"]').click();
     assert.deepEqual(await actions(panel), [{ type: 'dismissInProject', findingId: 'security-0' }], 'showing hidden findings is local');
+    // Export follows the page: hidden findings listed (apart) only while the page lists them.
+    await panel.page.locator('header button[data-action="export"]').click();
     await toggle.click();
     assert.deepEqual(await findingIds(panel), ['security-0', 'architecture-0', 'analyst-0']);
+    await panel.page.locator('header button[data-action="export"]').click();
+    assert.deepEqual((await actions(panel)).slice(-2), [{ type: 'export', showHidden: true }, { type: 'export' }]);
   });
 
   it('offers no Dismiss in this project unless the host says it can (an untrusted workspace, a restored review)', async () => {

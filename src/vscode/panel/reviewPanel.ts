@@ -16,7 +16,8 @@ export interface PanelHost {
   readonly actions: PanelActions;
   strings(): PanelStrings;
   save(view: ReviewView): void;
-  exportMarkdown(view: ReviewView): Promise<void>;
+  /** Opens the review as a Markdown document; hidden findings in a section of their own when `showHidden`. */
+  exportMarkdown(view: ReviewView, showHidden: boolean): Promise<void>;
   posted(targetKey: string, message: HostToWebview): void;
   received(targetKey: string, message: WebviewToHost): void;
   disposed(panel: ReviewPanel): void;
@@ -198,7 +199,7 @@ export class ReviewPanel implements vscode.Disposable {
         actions.rerun(this.targetKey, { noCache: m.noCache });
         return;
       case 'export':
-        if (this.view) void this.host.exportMarkdown(this.view);
+        if (this.view) void this.host.exportMarkdown(this.view, m.showHidden === true);
         return;
       case 'reveal':
         if (sessionId) actions.revealFinding(sessionId, m.findingId);

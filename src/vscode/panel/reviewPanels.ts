@@ -61,7 +61,7 @@ export class ReviewPanels implements vscode.Disposable {
       save: (view) => {
         this.store.save(view).then(undefined, (e: unknown) => deps.log.warn(`review panel: could not store the review: ${e instanceof Error ? e.message : String(e)}`));
       },
-      exportMarkdown: (view) => this.exportMarkdown(view),
+      exportMarkdown: (view, showHidden) => this.exportMarkdown(view, showHidden),
       posted: (targetKey, message) => this.postedEmitter.fire({ targetKey, message }),
       received: (targetKey, message) => this.receivedEmitter.fire({ targetKey, message }),
       disposed: (panel) => {
@@ -120,8 +120,8 @@ export class ReviewPanels implements vscode.Disposable {
     this.panels.set(targetKey, new ReviewPanel(webviewPanel, this.host, targetKey, view));
   }
 
-  private async exportMarkdown(view: ReviewView): Promise<void> {
-    const content = reviewToMarkdown(view, this.host.strings(), new Date());
+  private async exportMarkdown(view: ReviewView, showHidden: boolean): Promise<void> {
+    const content = reviewToMarkdown(view, this.host.strings(), new Date(), showHidden);
     const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Active });
   }

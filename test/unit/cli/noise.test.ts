@@ -56,6 +56,15 @@ describe('noise controls on quorum review (--min-confidence, --min-severity, --s
     const text = await review('--min-confidence', '0.5');
     assert.match(text.stdout, /1 finding hidden \(1 below --min-confidence\); --show-hidden lists them/);
     assert.doesNotMatch(text.stdout, /Unclear name x/);
+    // Markdown: the panel's Export renderer, the same hidden findings left out and counted, or listed apart.
+    const md = (await review('--format', 'markdown', '--min-confidence', '0.5')).stdout;
+    assert.match(md, /## Findings \(1\)/);
+    assert.doesNotMatch(md, /Unclear name x/);
+    assert.match(md, /_1 hidden \(1 below --min-confidence\); --show-hidden lists them_/);
+    const mdShown = (await review('--format', 'markdown', '--min-confidence', '0.5', '--show-hidden')).stdout;
+    assert.match(mdShown, /## Findings \(1\)\n\n### CRITICAL: Command injection/);
+    assert.match(mdShown, /## Hidden findings \(1\)\n\n### LOW: Unclear name x\n\n_Line 5 · security · confidence 30% · hidden: below --min-confidence_/);
+    assert.match(mdShown, /1 hidden \(1 below --min-confidence\); listed under Hidden findings, never counted for --fail-on/);
   });
 
   it('hidden findings never trigger --fail-on, even when listed', async () => {

@@ -62,6 +62,36 @@ describe('panel: Markdown export', () => {
     assert.match(text, /````typescript\nconst q = `SELECT \?`;\n```\nnot a fence end\n```\n````/);
   });
 
+  it('leaves out what the noise controls hid and says so (count, reasons, dismissed); lists it apart when the panel shows it', () => {
+    const view: ReviewView = {
+      ...review(),
+      findings: [
+        ...review().findings,
+        { id: 'quiet', agents: ['security'], severity: 'medium', title: 'Quiet one', explanation: '', startLine: 7, endLine: 7, confidence: 0.2 },
+        { id: 'known', agents: ['security'], severity: 'high', title: 'Known one', explanation: '', startLine: 8, endLine: 8, confidence: 0.9 },
+        { id: 'tiny', agents: ['security'], severity: 'info', title: 'Tiny one', explanation: '', startLine: 9, endLine: 9, confidence: 0.9 },
+      ],
+      hidden: [{ id: 'quiet', reason: 'confidence' }, { id: 'known', reason: 'dismissed' }, { id: 'tiny', reason: 'severity' }, { id: 'gone', reason: 'confidence' }],
+    };
+    const left = reviewToMarkdown(view, { ...PANEL_STRINGS }, new Date(0));
+    assert.match(left, /## Findings \(2\)/, 'the two shown: not the dismissed one, not the three hidden');
+    for (const title of ['Quiet one', 'Known one', 'Tiny one', 'Dismissed one']) assert.doesNotMatch(left, new RegExp(title));
+    assert.match(left, /_3 hidden \(1 below quorum\.review\.minConfidence, 1 below quorum\.review\.minSeverity, 1 dismissed in this project\), not listed here · 1 dismissed_/);
+    assert.doesNotMatch(left, /Hidden findings/);
+
+    const listed = reviewToMarkdown(view, { ...PANEL_STRINGS }, new Date(0), true);
+    assert.match(listed, /## Findings \(2\)/);
+    assert.match(listed, /3 hidden \([^)]*\), listed under Hidden findings · 1 dismissed/);
+    const apart = listed.slice(listed.indexOf('## Hidden findings (3)'));
+    assert.ok(listed.indexOf('## Hidden findings (3)') > listed.indexOf('### LOW: Low one'), 'after the shown findings');
+    assert.match(apart, /### HIGH: Known one\n\n_Line 8 · security · confidence 90% · hidden: dismissed in this project_/);
+    assert.match(apart, /### MEDIUM: Quiet one\n\n_[^_]*hidden: below quorum\.review\.minConfidence_/);
+    assert.match(apart, /### INFO: Tiny one\n\n_[^_]*hidden: below quorum\.review\.minSeverity_/);
+    assert.doesNotMatch(apart, /Low one|Dismissed one/);
+    // Nothing hidden or dismissed: no note.
+    assert.doesNotMatch(reviewToMarkdown({ ...review(), dismissed: [], findings: review().findings.filter((f) => f.id !== 'd') }, { ...PANEL_STRINGS }, new Date(0)), /hidden|dismissed/i);
+  });
+
   it('model text cannot become HTML or links in the exported document', () => {
     const html = md.render(reviewToMarkdown(review(), { ...PANEL_STRINGS }, new Date()));
     assert.doesNotMatch(html, /<img/);
