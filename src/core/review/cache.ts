@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../gateway/types';
-import type { CodeReplacement, Finding } from './types';
+import type { AgentResult } from './types';
 
 /** What a cached agent answer holds: enough to rebuild its result without asking the gateway again. */
-export interface CachedAnswer {
-  model: string;
-  text: string;
-  findings: Finding[];
-  unparsed?: boolean;
-  improvedCode?: string;
-  replacements?: CodeReplacement[];
-  rationale?: string;
-}
+export type CachedAnswer = Pick<AgentResult, 'model' | 'text' | 'findings' | 'unparsed' | 'improvedCode' | 'replacements' | 'rationale'>;
 
 /** What makes two agent requests identical: the messages carry the code, its line numbers, the inputs and the language. */
 export interface CacheKeyParts {
