@@ -97,6 +97,14 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
   });
 
+  it('--last-commit on a repository with one commit reviews that commit against the empty tree', async () => {
+    repo.write('src/a.ts', numbered(3)).write('b.md', 'b\n').commit('first');
+    tg.script(() => ({ text: '{"findings":[]}' }));
+    const run = await quorum(['review', '--changes', '--last-commit', '--format', 'json'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(json(run.stdout).targets, [{ file: 'b.md', startLine: 1, endLine: 1 }, { file: 'src/a.ts', startLine: 1, endLine: 3 }]);
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);
