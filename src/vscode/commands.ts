@@ -16,6 +16,7 @@ export const Commands = {
   compareModels: 'quorum.compareModels',
   reviewChanges: 'quorum.reviewChanges',
   reviewChangedFiles: 'quorum.reviewChangedFiles',
+  reviewStagedFiles: 'quorum.reviewStagedFiles',
   showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',
 } as const;
 

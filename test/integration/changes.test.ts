@@ -195,6 +195,37 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     assert.deepEqual(summary.target.skipped ?? [], []);
   });
 
+  it('Review with Quorum on files of Staged Changes reviews what is staged (index against HEAD), not the working tree', async () => {
+    // app.ts staged with the off-by-one, then edited again in the working tree only.
+    repo.git('add', 'src/app.ts');
+    repo.write('src/app.ts', APP(true).replace('let sum = 0;', 'let sum = 0; // WORKING TREE ONLY'));
+    // What the gateway was sent by one command.
+    const sentBy = async (command: string, ...states: object[]): Promise<{ summary: ReviewSummary | undefined; sent: string }> => {
+      const before = gateway.requests.length;
+      const summary = await vscode.commands.executeCommand<ReviewSummary | undefined>(command, ...states);
+      return { summary, sent: gateway.requests.slice(before).map((r) => JSON.stringify(r.body ?? '')).join('\n') };
+    };
+    try {
+      const staged = await sentBy('quorum.reviewStagedFiles', { resourceUri: repo.uri('src/app.ts') });
+      assert.ok(staged.summary, 'the staged review ran');
+      assert.equal(staged.summary.target.label, 'Staged changes');
+      assert.deepEqual([...new Set(staged.summary.target.regions.map((r) => r.file))], ['src/app.ts']);
+      assert.match(staged.sent, /i <= prices\.length/);
+      assert.doesNotMatch(staged.sent, /WORKING TREE ONLY/);
+      // The same file picked in Changes: the working tree.
+      const unstaged = await sentBy('quorum.reviewChangedFiles', { resourceUri: repo.uri('src/app.ts') });
+      assert.equal(unstaged.summary?.target.label, 'Uncommitted changes');
+      assert.match(unstaged.sent, /WORKING TREE ONLY/);
+      // Git's resource states say their group: picks from both groups are reviewed as uncommitted changes, and the user is told.
+      const mixed = await vscode.commands.executeCommand<ReviewSummary | undefined>('quorum.reviewStagedFiles', { resourceUri: repo.uri('src/db.py'), resourceGroupType: 1 }, { resourceUri: repo.uri('notes/todo.md'), resourceGroupType: 3 });
+      assert.deepEqual([...new Set(mixed?.target.regions.map((r) => r.file))].sort(), ['notes/todo.md', 'src/db.py']);
+      assert.match((await prompter.next((c) => c.id === 'changes.mixedGroups')).text ?? '', /uncommitted changes/);
+    } finally {
+      repo.git('reset', '-q', 'src/app.ts');
+      repo.write('src/app.ts', APP(true));
+    }
+  });
+
   it('above quorum.changes.confirmOverFiles it asks first, naming the files, skipped files, tokens and cost; declined, nothing is sent', async () => {
     await setSetting(api, 'changes.confirmOverFiles', 2);
     try {
@@ -244,6 +275,26 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     assert.equal(app.lineAt(2).text, APP_FIX);
     assert.equal(db.lineAt(1).text, '    return None');
     await closeAll();
+  });
+
+  it("last commit of a repository with one commit: that commit against the empty tree, every file added", async () => {
+    const first = new Repo();
+    first.write('src/start.py', 'def start(user_id):\n    return db.execute("SELECT * FROM users WHERE id = " + user_id)\n').write('README.md', '# start\n');
+    first.git('add', '-A');
+    first.git('commit', '-q', '-m', 'first');
+    const name = first.dir.split('/').pop();
+    prompter.onPick('changes.repository', (items) => items.find((i) => i.label === name));
+    try {
+      const git = vscode.extensions.getExtension<{ getAPI(v: 1): { openRepository(uri: vscode.Uri): Promise<unknown> } }>('vscode.git');
+      assert.ok(await git?.exports.getAPI(1).openRepository(vscode.Uri.file(first.dir)), 'the Git extension opened the one-commit repository');
+      const summary = await review('last-commit');
+      assert.deepEqual(summary.target.regions.map((r) => [r.file, r.startLine, r.endLine]), [['README.md', 1, 1], ['src/start.py', 1, 2]]);
+      assert.deepEqual(summary.findings.map((f) => [f.file, f.severity]), []);
+      assert.equal(prompter.calls.filter((c) => c.id === 'changes.no-commits').length, 0);
+    } finally {
+      prompter.onPick('changes.repository', (items) => items.find((i) => i.label === repo.dir.split('/').pop()));
+      rmSync(first.dir, { recursive: true, force: true });
+    }
   });
 
   it('an unknown ref is named, nothing is sent', async () => {

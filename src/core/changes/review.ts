@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sumUsage } from '../cost/usage';
+import { combinedSource } from '../review/agentResult';
 import { mergeFindings } from '../review/merge';
 import type { ReviewPipeline, RunOptions } from '../review/pipeline';
 import type { ReviewPlan } from '../review/plan';
@@ -43,7 +44,8 @@ function combineAgent(results: readonly AgentResult[]): AgentResult[] {
     usage: sumUsage(results.map((r) => r.usage)),
     costUsd: results.reduce((n, r) => n + r.costUsd, 0),
     estimatedUsd: results.reduce((n, r) => n + estimatedPart(r), 0),
-    costSource: results.every((r) => r.costSource === 'cached') ? 'cached' : results.some((r) => r.costSource === 'estimated') ? 'estimated' : 'reported',
+    // The same label as one review's attempts: "reported" only when the gateway sent every cost.
+    costSource: results.every((r) => r.costSource === 'cached') ? 'cached' : combinedSource(results.map((r) => r.costSource)),
     latencyMs: Math.max(...results.map((r) => r.latencyMs)),
     attempts: results.reduce((n, r) => n + r.attempts, 0),
     cached: results.every((r) => r.cached),
@@ -107,17 +109,38 @@ export function estimateChanges(pipeline: ReviewPipeline, changes: ChangesPlan, 
   return { changes, batches, estimate };
 }
 
-/** Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal. */
+const ENDED: Record<AgentResult['status'], 'done' | 'failed' | 'cancelled'> = { ok: 'done', error: 'failed', cancelled: 'cancelled', queued: 'cancelled', running: 'cancelled' };
+
+/**
+ * Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal.
+ * With several batches, an agent's end is told once, when its last batch ends: its result over every batch (the
+ * same as in the summary), so that the panel's card and the command line's progress show the whole review's
+ * findings, tokens, cost and its label, not the last batch's.
+ */
 export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChanges, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
   const { batches, changes } = planned;
   const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
+  const ended = new Map<string, AgentResult[]>();
+  const told = new Set<string>();
+  const tellEnd = (agent: string, results: readonly AgentResult[]) => {
+    const [combined] = combineAgent(results);
+    if (!combined || told.has(agent)) return;
+    told.add(agent);
+    onEvent({ type: ENDED[combined.status], reviewId, agent, result: combined });
+  };
   const summaries = await Promise.all(
     batches.map((batch, i) =>
       pipeline.run(
         batch,
         (e) => {
-          if (e.type !== 'review-done') onEvent(rewrite(e, i, reviewId));
+          if (e.type === 'review-done') return;
+          const event = rewrite(e, i, reviewId);
+          if (batches.length === 1 || (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled')) return onEvent(event);
+          const results = ended.get(event.agent) ?? new Array<AgentResult>(batches.length);
+          results[i] = event.result;
+          ended.set(event.agent, results);
+          if (results.filter(Boolean).length === batches.length) tellEnd(event.agent, results);
         },
         { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId },
       ),
@@ -125,6 +148,11 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
   const agents = agentIds.flatMap((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
+  // An agent some batch never ended (cancelled before it started) is told now, as the summary has it.
+  if (batches.length > 1) for (const a of agents) if (!told.has(a.agent)) {
+    told.add(a.agent);
+    onEvent({ type: ENDED[a.status], reviewId, agent: a.agent, result: a });
+  }
   const zero = zeroTotals();
   const summary: ReviewSummary = {
     reviewId,

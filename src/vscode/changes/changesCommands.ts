@@ -50,6 +50,18 @@ function skipReasonLabel(reason: SkipReason): string {
   }
 }
 
+/** The Source Control view's group a file was picked in: Staged Changes, or Changes / Untracked Changes. */
+type ScmGroup = 'index' | 'working-tree';
+
+/**
+ * The group a resource state of the Git extension belongs to (its `resourceGroupType`: 0 merge, 1 index,
+ * 2 working tree, 3 untracked); undefined for other states.
+ */
+function groupOfState(state: object): ScmGroup | undefined {
+  const type = 'resourceGroupType' in state ? state.resourceGroupType : undefined;
+  return type === 1 ? 'index' : type === 2 || type === 3 ? 'working-tree' : undefined;
+}
+
 /** What the panel's header and the progress call a request. */
 function changesTitle(request: ChangeRequest): string {
   switch (request.kind) {
@@ -78,19 +90,33 @@ export class ChangesCommands {
     return this.review(chosen.target, chosen.source, { noCache: false });
   }
 
-  /** "Review with Quorum" on files of the Source Control view: their uncommitted changes. */
-  async reviewFiles(...states: unknown[]): Promise<ReviewSummary | undefined> {
-    const uris = states.flat().flatMap((s) => (s instanceof vscode.Uri ? [s] : typeof s === 'object' && s !== null && 'resourceUri' in s && s.resourceUri instanceof vscode.Uri ? [s.resourceUri] : []));
-    if (uris.length === 0) {
+  /**
+   * "Review with Quorum" on files of the Source Control view. Picked in Staged Changes (`index`, the menu's
+   * `scmResourceGroup == index`): their staged changes (index against HEAD, numbered as in the index); in
+   * Changes or Untracked (`working-tree`): their uncommitted changes. The Git extension's resource states also
+   * say their own group (`resourceGroupType`), which tells a selection that spans both groups: that one is
+   * reviewed as uncommitted changes (they include what is staged), and the user is told so.
+   */
+  async reviewFiles(group: ScmGroup, states: readonly unknown[]): Promise<ReviewSummary | undefined> {
+    const picks = states.flat().flatMap((s): { uri: vscode.Uri; group: ScmGroup }[] => {
+      if (s instanceof vscode.Uri) return [{ uri: s, group }];
+      if (typeof s !== 'object' || s === null || !('resourceUri' in s) || !(s.resourceUri instanceof vscode.Uri)) return [];
+      return [{ uri: s.resourceUri, group: groupOfState(s) ?? group }];
+    });
+    if (picks.length === 0) {
       void this.deps.prompter.message('info', vscode.l10n.t('Pick changed files in the Source Control view, then choose Review with Quorum.'), { id: 'changes.noFiles' });
       return undefined;
     }
     const api = await this.deps.repositories.api();
-    const repository = api ? await this.deps.repositories.pick(api, uris[0]) : undefined;
+    const repository = api ? await this.deps.repositories.pick(api, picks[0]?.uri) : undefined;
     if (!repository) return undefined;
     const source = new GitApiSource(repository);
-    const only = [...new Set(uris.flatMap((u) => source.relative(u) ?? []))];
-    return this.review(new ChangesTarget(repository.rootUri, { kind: 'uncommitted' }, only), source, { noCache: false });
+    const only = [...new Set(picks.flatMap((p) => source.relative(p.uri) ?? []))];
+    const staged = picks.every((p) => p.group === 'index');
+    if (!staged && picks.some((p) => p.group === 'index')) {
+      void this.deps.prompter.message('info', vscode.l10n.t('Files from Staged Changes and Changes were picked together: Quorum reviews their uncommitted changes (the working tree against HEAD), which include what is staged.'), { id: 'changes.mixedGroups' });
+    }
+    return this.review(new ChangesTarget(repository.rootUri, { kind: staged ? 'staged' : 'uncommitted' }, only), source, { noCache: false });
   }
 
   /** "Quorum: Show What Will Be Sent for Changes…": the same choice, then the preview instead of a review. */
@@ -255,7 +281,7 @@ export class ChangesCommands {
     if (error instanceof ChangesError) {
       const text =
         error.code === 'unknown-ref' ? vscode.l10n.t('Quorum cannot compare with "{0}": there is no branch, tag or commit of that name, or it has no history in common with HEAD.', request.ref ?? '')
-        : error.code === 'no-commits' ? vscode.l10n.t('There is no last commit to review: the repository has no commit with a parent yet.')
+        : error.code === 'no-commits' ? vscode.l10n.t('There is no last commit to review: the repository has no commits yet.')
         : vscode.l10n.t('Quorum could not read the changes: {0}', error.message);
       void this.deps.prompter.message('warning', text, { id: `changes.${error.code}` });
       return;

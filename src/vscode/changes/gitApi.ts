@@ -50,9 +50,6 @@ export interface GitRepository {
   /** The same between `ref` and the index. */
   diffIndexWith(ref: string): Promise<unknown>;
   diffIndexWith(ref: string, path: string): Promise<unknown>;
-  /** The same between `ref1...ref2`. */
-  diffBetween(ref1: string, ref2: string): Promise<unknown>;
-  diffBetween(ref1: string, ref2: string, path: string): Promise<unknown>;
   getMergeBase(ref1: string, ref2: string): Promise<unknown>;
   getCommit(ref: string): Promise<unknown>;
   getRefs(query: GitRefQuery, token?: vscode.CancellationToken): Promise<unknown>;
@@ -104,7 +101,7 @@ const repositoryShape = z.object({
 
 function isRepository(v: unknown): v is GitRepository {
   if (!repositoryShape.safeParse(v).success || typeof v !== 'object' || v === null) return false;
-  const methods = ['status', 'diffWith', 'diffIndexWith', 'diffBetween', 'getMergeBase', 'getCommit', 'getRefs', 'buffer'];
+  const methods = ['status', 'diffWith', 'diffIndexWith', 'getMergeBase', 'getCommit', 'getRefs', 'buffer'];
   return methods.every((m) => typeof field(v, m) === 'function');
 }
 

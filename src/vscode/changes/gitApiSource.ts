@@ -22,6 +22,15 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
+/**
+ * The last commit as one argument of `git diff` (`diffWith` passes its ref through): `BASE..HEAD`. Not the API's
+ * `diffBetween`, which asks for `BASE...HEAD`: that needs a merge base, and the empty tree (a first commit's
+ * base) is a tree, not a commit.
+ */
+function lastCommitRange(base: string): string {
+  return `${base}..HEAD`;
+}
+
 /** A changed file of the request, repository-relative. */
 interface ListedChange {
   path: string;
@@ -80,12 +89,10 @@ export class GitApiSource implements DiffSource {
       case 'uncommitted':
       case 'staged':
         return head?.hash ?? EMPTY_TREE;
-      case 'last-commit': {
+      case 'last-commit':
         if (!head) throw new ChangesError('no-commits', 'the repository has no commits yet');
-        const parent = head.parents[0];
-        if (!parent) throw new ChangesError('no-commits', 'the last commit is the first one: it has no parent to compare with');
-        return parent;
-      }
+        // The first commit of a repository is compared with the empty tree: every file it holds is added.
+        return head.parents[0] ?? EMPTY_TREE;
       case 'ref': {
         const ref = request.ref ?? '';
         const commit = ref && !ref.startsWith('-') ? await this.commitOf(ref) : undefined;
@@ -102,7 +109,7 @@ export class GitApiSource implements DiffSource {
   private async list(request: ChangeRequest, base: string): Promise<ListedChange[]> {
     const raw =
       request.kind === 'staged' ? await this.repository.diffIndexWith(base)
-      : request.kind === 'last-commit' ? await this.repository.diffBetween(base, 'HEAD')
+      : request.kind === 'last-commit' ? await this.repository.diffWith(lastCommitRange(base))
       : await this.repository.diffWith(base);
     const out: ListedChange[] = [];
     for (const c of readChanges(raw)) {
@@ -136,7 +143,7 @@ export class GitApiSource implements DiffSource {
     const path = this.fsPath(c.path);
     const raw =
       request.kind === 'staged' ? await this.repository.diffIndexWith(base, path)
-      : request.kind === 'last-commit' ? await this.repository.diffBetween(base, 'HEAD', path)
+      : request.kind === 'last-commit' ? await this.repository.diffWith(lastCommitRange(base), path)
       : await this.repository.diffWith(base, path);
     const text = readPatch(raw);
     return text.endsWith('\n') || text === '' ? text : text + '\n';

@@ -97,6 +97,29 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
   });
 
+  it('--last-commit on a repository with one commit reviews that commit against the empty tree', async () => {
+    repo.write('src/a.ts', numbered(3)).write('b.md', 'b\n').commit('first');
+    tg.script(() => ({ text: '{"findings":[]}' }));
+    const run = await quorum(['review', '--changes', '--last-commit', '--format', 'json'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(json(run.stdout).targets, [{ file: 'b.md', startLine: 1, endLine: 1 }, { file: 'src/a.ts', startLine: 1, endLine: 3 }]);
+  });
+
+  it('labels each agent\'s cost by what happened: reported by the gateway, priced from reported usage, none (JSON and Markdown)', async () => {
+    repo.write('a.ts', 'a\n').commit();
+    repo.write('a.ts', 'b\n');
+    tg.script((req) =>
+      req.model === 'gpt-4.1' ? { text: '{"findings":[]}', cost: 0.003 }
+      : req.model === 'gemini-2.5-flash' ? { kind: 'error', status: 400, message: 'bad request' }
+      : { text: req.model === 'deepseek-v3.2' ? '{"rationale":"r","replacements":[]}' : '{"findings":[]}' });
+    const out = json((await quorum(['review', '--changes', '--format', 'json'], repo.dir, env)).stdout);
+    assert.deepEqual(Object.fromEntries(out.agents.map((a) => [a.id, a.costSource])), { analyst: 'reported', architecture: 'usage', security: 'none', coding: 'usage' });
+    const md = (await quorum(['review', '--changes', '--format', 'markdown'], repo.dir, env)).stdout;
+    assert.match(md, /\| Analyst \|[^\n]*\(reported by the gateway\)/);
+    assert.match(md, /\| Architecture \|[^\n]*\(priced from reported usage\)/);
+    assert.match(md, /\| Security \|[^\n]*\(nothing billed\)/);
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);

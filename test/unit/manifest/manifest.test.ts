@@ -85,6 +85,14 @@ describe('package.json manifest', () => {
     assert.equal(kb?.mac, 'cmd+alt+r');
   });
 
+  it("offers Review with Quorum on the Source Control view's files: Staged Changes reviews what is staged, Changes and Untracked the working tree", () => {
+    const scm = manifest.contributes.menus['scm/resourceState/context'] ?? [];
+    const when = (command: string) => scm.filter((m) => m.command === command).map((m) => m.when ?? '');
+    assert.deepEqual(when('quorum.reviewStagedFiles'), ['scmProvider == git && scmResourceGroup == index']);
+    assert.deepEqual(when('quorum.reviewChangedFiles'), ['scmProvider == git && scmResourceGroup =~ /^(workingTree|untracked)$/']);
+    for (const c of ['quorum.reviewStagedFiles', 'quorum.reviewChangedFiles']) assert.ok(manifest.contributes.menus.commandPalette?.some((m) => m.command === c && m.when === 'false'), c);
+  });
+
   it('activates after startup (the status bar is visible from the start), not on every event', () => {
     assert.ok(manifest.activationEvents.includes('onStartupFinished'));
     // Besides startup, only the review panel's restore after a reload may activate Quorum.

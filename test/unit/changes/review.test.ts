@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import { planChanges } from '../../../src/core/changes/plan';
+import { estimateChanges, runChanges } from '../../../src/core/changes/review';
+import type { ChangedFileText, ChangeSet } from '../../../src/core/changes/types';
+import { CostLedger } from '../../../src/core/cost/ledger';
+import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
+import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import type { ReviewEvent } from '../../../src/core/review/types';
+import { parseSettings } from '../../../src/core/settings/parse';
+import type { QuorumSettings } from '../../../src/core/settings/schema';
+import { costSourceKey } from '../../../src/shared/reviewReducer';
+import { toViewEvent } from '../../../src/core/review/viewEvents';
+import { startTestGateway, type Reply, type TestGateway } from '../../fixtures/gateway/server';
+
+const KEY = 'sk-test-changes-review-0123456789';
+
+function added(path: string, n: number): ChangedFileText {
+  const lines = Array.from({ length: n }, (_, i) => `export const value${i + 1} = ${i + 1};`);
+  return { change: { path, status: 'added', added: [{ start: 1, end: n }], removed: [], additions: n, deletions: 0 }, language: 'typescript', lines };
+}
+
+/**
+ * How each agent's attempts are priced: the gateway sends a cost (analyst), only token usage that Quorum prices
+ * (architecture, coding), or refuses with no usage at all (security).
+ */
+const REPLIES: Record<string, Reply> = {
+  'gpt-4.1': { text: '{"findings":[]}', cost: 0.002 },
+  'claude-sonnet-4.5': { text: '{"findings":[]}' },
+  'gemini-2.5-flash': { kind: 'error', status: 400, message: 'bad request' },
+  'deepseek-v3.2': { text: '{"rationale":"r","replacements":[]}' },
+};
+
+describe('changes review: batches told as one review', function () {
+  this.timeout(30_000);
+  let tg: TestGateway;
+  let gateway: GatewayClient;
+  let settings: QuorumSettings;
+
+  before(async () => {
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 0 });
+    tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+    settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0, maxConcurrent: 8 } }).settings;
+  });
+  after(() => tg.close());
+  beforeEach(() => {
+    gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger: new CostLedger(() => settings.prices) });
+  });
+  afterEach(() => gateway.dispose());
+
+  for (const files of [1, 2]) {
+    it(`${files} batch(es): each agent's cost is labelled by what happened (reported, priced from usage, none), one end per agent, the same as the summary`, async () => {
+      const set: ChangeSet = { request: { kind: 'uncommitted' }, files: [added('a.ts', 30), added('b.ts', 30)].slice(0, files), skipped: [], added: 30 * files, removed: 0 };
+      const plan = planChanges(set, { contextLines: 3, batchTokens: 400 });
+      assert.equal(plan.batches.length, files);
+      const pipeline = new ReviewPipeline({ gateway, settings: () => settings });
+      const events: ReviewEvent[] = [];
+      const summary = await runChanges(pipeline, estimateChanges(pipeline, plan, { language: 'en' }), (e) => events.push(e));
+      const source = Object.fromEntries(summary.agents.map((a) => [a.agent, a.costSource]));
+      assert.deepEqual(source, { analyst: 'reported', architecture: 'usage', security: 'none', coding: 'usage' });
+      const analyst = summary.agents.find((a) => a.agent === 'analyst');
+      assert.equal(Math.round((analyst?.costUsd ?? 0) * 1e6), 2000 * files);
+      // What the panel's cards and the CLI's progress get: one end per agent, its whole result.
+      const ends = events.filter((e) => e.type === 'done' || e.type === 'failed' || e.type === 'cancelled');
+      assert.deepEqual(ends.map((e) => ('agent' in e ? e.agent : '')).sort(), ['analyst', 'architecture', 'coding', 'security']);
+      for (const e of ends) {
+        if (e.type !== 'done' && e.type !== 'failed' && e.type !== 'cancelled') continue;
+        const inSummary = summary.agents.find((a) => a.agent === e.agent);
+        assert.deepEqual([e.result.costUsd, e.result.costSource, e.result.usage, e.result.status], [inSummary?.costUsd, inSummary?.costSource, inSummary?.usage, inSummary?.status], e.agent);
+        const view = toViewEvent(e);
+        if (view.kind !== 'ended') continue;
+        const expected = { analyst: 'costSourceReported', architecture: 'costSourceUsage', security: 'costSourceNone', coding: 'costSourceUsage' }[e.agent];
+        assert.equal(costSourceKey(view.outcome), expected, e.agent);
+      }
+    });
+  }
+});
