@@ -79,13 +79,6 @@ export class GitCliSource implements DiffSource {
   }
 
   private async computeBase(request: ChangeRequest): Promise<string> {
-    if (request.kind === 'ref' && request.ref && !request.ref.startsWith('-') && this.head) {
-      // The usual case in one git process: the ref is known and shares history with HEAD. Anything else is
-      // told apart below.
-      const fast = await git(this.root, ['merge-base', request.ref, this.head]);
-      const base = text(fast.stdout).trim();
-      if (fast.code === 0 && base) return base;
-    }
     const [head, refCommit] = await Promise.all([this.resolves('HEAD'), request.kind === 'ref' && request.ref && !request.ref.startsWith('-') ? this.resolves(request.ref) : undefined]);
     switch (request.kind) {
       case 'uncommitted':
@@ -112,6 +105,12 @@ export class GitCliSource implements DiffSource {
   }
 
   async diff(request: ChangeRequest): Promise<string> {
+    if (request.kind === 'ref' && request.ref && !request.ref.startsWith('-') && this.head) {
+      // The usual case in one git process: the ref is known and has one merge base with HEAD. Anything else
+      // (an unknown ref, no or several merge bases, a git before 2.30) is told apart below.
+      const fast = await git(this.root, [...DIFF, '--merge-base', request.ref, '--']);
+      if (fast.code === 0) return decode(fast.stdout);
+    }
     const base = await this.base(request);
     const args =
       request.kind === 'staged' ? [...DIFF, '--cached', base] : request.kind === 'last-commit' ? [...DIFF, base, 'HEAD'] : [...DIFF, base];
