@@ -15,9 +15,15 @@
  *   tokensWholeFiles         prompt tokens of the same review sending every reviewed file whole (the same
  *                            agents, prompts and batching; coding without its inputs' findings, so this figure
  *                            is, if anything, low)
- *   planMs                   diff, split into regions and batches, prompt-shaping and the estimate (BPE counts
- *                            of every request), with planDiffMs/planSplitMs/planShapeMs/planEstimateMs; the
- *                            tokenizer's one-time load per process is tokenizerLoadMs, apart
+ *   planMs                   what `quorum review --changes` does before its first request, in its order (src/cli/run.ts,
+ *                            reviewSteps.ts), from a cold tokenizer as in a fresh CLI process: from opening the
+ *                            repository to the first chat request reaching the gateway. Its steps: planDiffMs (git: the
+ *                            root, the merge base, the diff, untracked files, attributes, file contents), planSplitMs
+ *                            (regions and batches), planShapeMs (repository rules, exclusions, secret redaction),
+ *                            planEstimateMs (every request's messages and BPE counts, the tokenizer's one-time load of
+ *                            tokenizerLoadMs included, prices), planSendMs (the run's start-up until its first request
+ *                            arrives: the HTTP client's first connection). planCpuMs is this process's CPU time over
+ *                            the same span: on a shared machine the wall time also counts waiting for a core
  *   makespanMs               from the first request reaching the gateway to the summary (as bench/fleet.ts
  *                            counts it); runMs from the run's start, with the client's own start-up (the first
  *                            HTTP connections of the process) in it
@@ -38,13 +44,14 @@ import { planChanges, withShapedTarget } from '../src/core/changes/plan';
 import { estimateChanges, runChanges } from '../src/core/changes/review';
 import type { ChangeSet } from '../src/core/changes/types';
 import { CostLedger } from '../src/core/cost/ledger';
+import { ListedPrices } from '../src/core/cost/listedPrices';
 import { createGateway } from '../src/core/gateway/client';
 import type { ChatMessage } from '../src/core/gateway/types';
 import { nodeRepoFs } from '../src/core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../src/core/prompt/shape';
 import { ReviewPipeline } from '../src/core/review/pipeline';
 import { parseSettings } from '../src/core/settings/parse';
-import { countChatTokens } from '../src/core/tokens/count';
+import { countChatTokens, countTokens } from '../src/core/tokens/count';
 import { startTestGateway, type Reply } from '../test/fixtures/gateway/server';
 
 const KEY = 'sk-bench-changes-not-a-real-key-0000';
@@ -182,19 +189,18 @@ function wholeFiles(set: ChangeSet): ChangeSet {
 async function main(): Promise<void> {
   const repo = generateRepository();
   const gw = await startTestGateway({ apiKey: KEY, ttftMs: TTFT_MS, tokensPerSecond: TOKENS_PER_SECOND, rateLimit: { requests: RATE, perMs: 1000 }, maxConcurrent: CAP, retryAfterStyle: 'ms' });
-  gw.script((q) => (q.model ? REPLIES[q.model] : undefined));
+  // The first chat request to arrive marks the end of planning: when it came and this process's CPU time then.
+  let first: { at: number; cpu: NodeJS.CpuUsage } | undefined;
+  gw.script((q) => {
+    if (!first && q.path.endsWith('/chat/completions')) first = { at: performance.now(), cpu: process.cpuUsage() };
+    return q.model ? REPLIES[q.model] : undefined;
+  });
   try {
     const { settings } = parseSettings({ gateway: { baseUrl: gw.url }, limits: { maxConcurrent: CAP } });
-    const ledger = new CostLedger(() => settings.prices);
-    const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger });
-    const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger });
     const request = { kind: 'ref' as const, ref: 'main' };
 
-    // The tokenizer's tables are built once per process (about a second of CPU): a cost of start-up, reported
-    // apart from planning's.
-    const tk = performance.now();
-    countChatTokens([{ role: 'user', content: 'warm' }]);
-    const tokenizerLoadMs = Math.round(performance.now() - tk);
+    // ---- what the CLI does before its first request, in its order ---------------------------------------------
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const source = await GitCliSource.open(repo.dir);
     const set = await collectChanges(source, request, { maxFileBytes: settings.changes.maxFileKb * 1024 });
@@ -205,17 +211,28 @@ async function main(): Promise<void> {
     const shaped = await shapeReview(planned0.target, undefined, context);
     if (!shaped.ok) throw new Error(`${shaped.file} is excluded`);
     const plan = withShapedTarget(planned0, shaped.shaped.target);
-    const options = { language: 'en', noCache: true, prompt: shaped.shaped.prompt };
     const t3 = performance.now();
-    const planned = estimateChanges(pipeline, plan, options);
+    const listedPrices = new ListedPrices();
+    const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
+    const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
+    const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger, listedPrices });
+    const options = { language: 'en', noCache: true, prompt: shaped.shaped.prompt };
+    // The tokenizer loads on the estimate's first count, as in a fresh CLI process; timed here on its own.
+    const tk = performance.now();
+    countTokens('warm');
+    const tokenizerLoadMs = Math.round(performance.now() - tk);
+    let planned = estimateChanges(pipeline, plan, options);
+    if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = estimateChanges(pipeline, plan, options);
     const t4 = performance.now();
 
-    const started = performance.now();
-    const startedAt = Date.now();
+    // ---- the run ------------------------------------------------------------------------------------------------
+    const runStartedAt = Date.now();
     const summary = await runChanges(pipeline, planned, () => undefined);
     const endedAt = Date.now();
-    const runMs = Math.round(performance.now() - started);
+    const runMs = Math.round(performance.now() - t4);
     gateway.dispose();
+    if (!first) throw new Error('no chat request reached the gateway');
+    const planCpu = { user: first.cpu.user - cpu0.user, system: first.cpu.system - cpu0.system };
 
     // After the run, so that counting the whole files (ten times the tokens) does not load the run.
     const whole = planChanges(wholeFiles(set), { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
@@ -224,9 +241,9 @@ async function main(): Promise<void> {
     const wholePlanned = estimateChanges(pipeline, withShapedTarget(whole, wholeTarget.shaped.target), options);
     const tokensWholeFiles = wholePlanned.batches.reduce((n, b) => n + b.agents.reduce((m, a) => m + a.promptTokens, 0), 0);
 
-
     const chats = gw.requests.filter((q) => q.path.endsWith('/chat/completions'));
-    const makespanMs = chats.length > 0 ? endedAt - Math.min(...chats.map((q) => q.at)) : 0;
+    const firstAt = Math.min(...chats.map((q) => q.at));
+    const makespanMs = endedAt - firstAt;
     const sent = chats.filter((q) => !q.rateLimited);
     const tokensSent = sent.reduce((n, q) => n + countChatTokens((q.body?.messages ?? []) as ChatMessage[]), 0);
     const failed = summary.agents.filter((a) => a.status !== 'ok').map((a) => `${a.agent}: ${a.error?.code ?? a.status}`);
@@ -236,23 +253,25 @@ async function main(): Promise<void> {
       requests: chats.length,
       tokensSent,
       tokensWholeFiles,
-      planMs: Math.round(t4 - t0),
+      planMs: Math.round(first.at - t0),
       makespanMs,
       idealMakespanMs: idealMs(planned.batches.length),
       runMs,
       changedFiles: repo.changed,
       batches: planned.batches.length,
       http429: gw.rateLimited,
+      planCpuMs: Math.round((planCpu.user + planCpu.system) / 1000),
       planDiffMs: Math.round(t1 - t0),
       planSplitMs: Math.round(t2 - t1),
       planShapeMs: Math.round(t3 - t2),
       planEstimateMs: Math.round(t4 - t3),
+      planSendMs: Math.round(first.at - t4),
       tokenizerLoadMs,
       failed,
       load1: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
-    if (process.argv.includes('--timeline')) for (const q of chats) process.stderr.write(`${q.at - startedAt} ${q.model} ${q.rateLimited ? '429' : ''}\n`);
+    if (process.argv.includes('--timeline')) for (const q of chats) process.stderr.write(`${q.at - runStartedAt} ${q.model} ${q.rateLimited ? '429' : ''}\n`);
   } finally {
     await gw.close();
     rmSync(repo.dir, { recursive: true, force: true });

@@ -10,40 +10,56 @@ import { errorCode } from '../../shared/guards';
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const DIFF = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--src-prefix=a/', '--dst-prefix=b/'];
 
-function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
+interface Ran {
+  /** The exit code (0 when it succeeded). */
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs git; resolves with its exit code and output whatever the code (a `ChangesError` when git is not there). */
+function git(cwd: string, args: readonly string[], input?: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', [...args], { cwd, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
-      if (err) {
-        if (errorCode(err) === 'ENOENT') reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
-        else reject(Object.assign(new Error(stderr.toString('utf8').trim() || err.message), { gitExit: true }));
-        return;
-      }
-      resolve(stdout);
+      if (err && errorCode(err) === 'ENOENT') return reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
+      const exit = err ? (err as { code?: unknown }).code : 0;
+      if (err && typeof exit !== 'number') return reject(err);
+      resolve({ code: typeof exit === 'number' ? exit : 0, stdout, stderr: stderr.toString('utf8') });
     });
     if (input !== undefined) child.stdin?.end(input);
   });
+}
+
+/** Runs git; its output, or an error with its message when it exits with another code than 0. */
+async function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
+  const r = await git(cwd, args, input);
+  if (r.code !== 0) throw Object.assign(new Error(r.stderr.trim() || `git ${args.join(' ')} exited with ${r.code}`), { gitExit: true });
+  return r.stdout;
 }
 
 const text = (b: Buffer) => b.toString('utf8');
 
 export class GitCliSource implements DiffSource {
   private readonly bases = new Map<string, Promise<string>>();
+  private readonly blobs = new BlobReader(() => this.root);
 
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    /** HEAD's commit when the source was opened; undefined before the first commit. */
+    private readonly head: string | undefined,
+  ) {}
 
-  /** The repository holding `dir`; `not-a-repository` outside one. */
+  /** The repository holding `dir`; `not-a-repository` outside one. One git process tells the root and HEAD. */
   static async open(dir: string): Promise<GitCliSource> {
-    let top: string;
-    try {
-      top = text(await run(dir, ['rev-parse', '--show-toplevel'])).trim();
-    } catch (e) {
-      if (e instanceof ChangesError) throw e;
-      throw new ChangesError('not-a-repository', `${dir} is not in a git repository`);
-    }
-    return new GitCliSource(top);
+    // Exit 0: the root and HEAD's commit; exit 1: the root of a repository without commits; else not a repository.
+    const r = await git(dir, ['rev-parse', '--show-toplevel', '--verify', '--quiet', 'HEAD^{commit}']);
+    const [top, head] = text(r.stdout).split('\n').map((l) => l.trim());
+    if ((r.code !== 0 && r.code !== 1) || !top) throw new ChangesError('not-a-repository', `${dir} is not in a git repository`);
+    return new GitCliSource(top, r.code === 0 ? head || undefined : undefined);
   }
 
   private async resolves(rev: string): Promise<string | undefined> {
+    if (rev === 'HEAD') return this.head;
     try {
       return text(await run(this.root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim() || undefined;
     } catch {
@@ -89,6 +105,12 @@ export class GitCliSource implements DiffSource {
   }
 
   async diff(request: ChangeRequest): Promise<string> {
+    if (request.kind === 'ref' && request.ref && !request.ref.startsWith('-') && this.head) {
+      // The usual case in one git process: the ref is known and has one merge base with HEAD. Anything else
+      // (an unknown ref, no or several merge bases, a git before 2.30) is told apart below.
+      const fast = await git(this.root, [...DIFF, '--merge-base', request.ref, '--']);
+      if (fast.code === 0) return decode(fast.stdout);
+    }
     const base = await this.base(request);
     const args =
       request.kind === 'staged' ? [...DIFF, '--cached', base] : request.kind === 'last-commit' ? [...DIFF, base, 'HEAD'] : [...DIFF, base];
@@ -102,9 +124,10 @@ export class GitCliSource implements DiffSource {
   }
 
   async read(request: ChangeRequest, path: string): Promise<Uint8Array | undefined> {
+    // The index and HEAD are read by one `git cat-file --batch` for all the files asked for at once.
+    if (request.kind === 'staged') return this.blobs.read(`:0:${path}`);
+    if (request.kind === 'last-commit') return this.blobs.read(`HEAD:${path}`);
     try {
-      if (request.kind === 'staged') return await run(this.root, ['show', `:${path}`]);
-      if (request.kind === 'last-commit') return await run(this.root, ['show', `HEAD:${path}`]);
       return await readFile(join(this.root, ...path.split('/')));
     } catch {
       return undefined;
@@ -134,5 +157,58 @@ function decode(bytes: Buffer): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return new TextDecoder('latin1').decode(bytes);
+  }
+}
+
+/**
+ * Blobs by name (`:0:path`, `HEAD:path`): the names asked for in one turn of the event loop are read by one
+ * `git cat-file --batch` (a git process per file took most of planning's time on a busy machine). A name that
+ * does not name a blob reads as undefined, as `git show` failing did.
+ */
+class BlobReader {
+  private queue: { name: string; done: (bytes: Uint8Array | undefined) => void }[] = [];
+
+  constructor(private readonly root: () => string) {}
+
+  read(name: string): Promise<Uint8Array | undefined> {
+    return new Promise((done) => {
+      if (this.queue.length === 0) setImmediate(() => void this.flush());
+      this.queue.push({ name, done });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    // cat-file reads one name a line: a name with a line break is read by `git show` on its own.
+    const lined = batch.filter((q) => !/[\r\n]/.test(q.name));
+    for (const q of batch) if (/[\r\n]/.test(q.name)) void run(this.root(), ['show', q.name]).then(q.done, () => q.done(undefined));
+    if (lined.length === 0) return;
+    let out: Buffer | undefined;
+    try {
+      out = await run(this.root(), ['cat-file', '--batch'], lined.map((q) => q.name).join('\n') + '\n');
+    } catch {
+      out = undefined;
+    }
+    let at = 0;
+    for (const q of lined) {
+      const end = out ? out.indexOf(10, at) : -1;
+      if (!out || end < 0) {
+        q.done(undefined);
+        continue;
+      }
+      // `<sha> <type> <size>` then the contents and a line break, or `<name> missing` (or `ambiguous`).
+      const header = out.subarray(at, end).toString('utf8');
+      const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      if (!m) {
+        at = end + 1;
+        q.done(undefined);
+        continue;
+      }
+      const size = Number(m[2]);
+      const body = out.subarray(end + 1, end + 1 + size);
+      at = end + 1 + size + 1;
+      q.done(m[1] === 'blob' ? body : undefined);
+    }
   }
 }

@@ -42,6 +42,8 @@ export class Admission {
   private budget: { remaining: number; atSeq: number; unitMs: number; until: number } | undefined;
   private sendSeq = 0;
   private nextSendAt = 0;
+  /** The time per request of a continuously refilling budget, as a 429 stated it (for the limit it stated). */
+  private learntUnit: { limit: number; ms: number } | undefined;
   /** Spacing learnt from 429s when the gateway sends no rate-limit headers. */
   private gapMs = 0;
   private slowedAt = 0;
@@ -79,9 +81,19 @@ export class Admission {
     const now = this.clock.now();
     const remaining = state.remainingRequests;
     const reset = state.resetRequestsMs;
+    const limit = state.limitRequests;
+    if (limit !== undefined && limit > 1 && remaining === 0 && reset !== undefined && statedWaitMs !== undefined && reset > statedWaitMs) {
+      // A 429 of a bucket that refills continuously says both when one request is back (the wait) and when all
+      // are (reset): the limit less one come back between the two, which gives the exact time per request.
+      this.learntUnit = { limit, ms: (reset - statedWaitMs) / (limit - 1) };
+    }
     if (remaining !== undefined && reset !== undefined && (!this.budget || sentSeq >= this.budget.atSeq || now >= this.budget.until)) {
-      // A few percent slower than the budget returns, so that sends do not arrive a hair early.
-      const unit = Math.max(1, (state.limitRequests ? reset / state.limitRequests : reset) * 1.03);
+      // `reset` is when the budget is whole again: the requests missing from it come back in that time (a part of
+      // one more may be missing: remaining is whole requests). A few percent slower than that, so that sends do not
+      // arrive a hair early.
+      const missing = limit !== undefined && limit > remaining ? limit - remaining : limit;
+      const learnt = this.learntUnit && this.learntUnit.limit === limit ? this.learntUnit.ms : 0;
+      const unit = Math.max(1, Math.max(missing ? reset / missing : reset, learnt) * 1.03);
       this.budget = { remaining, atSeq: sentSeq, unitMs: unit, until: now + reset };
       this.gapMs = 0; // the gateway says how much remains: no need to guess from 429s
       if (this.left() <= 0) this.nextSendAt = Math.max(this.nextSendAt, now + Math.min(unit, statedWaitMs ?? unit));

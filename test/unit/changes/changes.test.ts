@@ -135,6 +135,60 @@ describe('changes: the diff model on real git repositories', function () {
     assert.deepEqual(index.plan.target.regions.find((r) => r.file === 'c.ts')?.changedLines, [{ start: 8, end: 8 }]);
   });
 
+  it('reads the index and HEAD of many files at once, each file its own bytes (names with spaces, tabs, line breaks)', async () => {
+    const names = ['src/one.ts', 'src/two words.ts', 'src/ünï.py', 'src/empty.txt', 'src/no-eol.c', 'src/image.png', 'src/tab\there.go', 'src/line\nbreak.rb'];
+    // The diff lists names with a tab or a line break escaped (reviewed as unreadable: see parse.ts); reading works.
+    const listed = names.slice(0, 6);
+    const plain = (n: string) => !n.endsWith('.png') && !n.endsWith('empty.txt');
+    repo.write('keep.ts', 'keep\n').commit('base');
+    const content = (name: string, v: string) => (name.endsWith('empty.txt') ? '' : name.endsWith('no-eol.c') ? `${v} without an end` : numbered(12, (i) => `${v} ${name} ${i}`));
+    for (const name of names) repo.write(name, name.endsWith('.png') ? Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]) : content(name, 'v1'));
+    repo.commit('files');
+    // The working tree differs from the index, and the index from HEAD: each request reads its own side.
+    for (const name of names.filter(plain)) repo.write(name, content(name, 'v2'));
+    repo.git('add', '-A');
+    for (const name of names.filter(plain)) repo.write(name, content(name, 'v3'));
+    const text = (set: Awaited<ReturnType<typeof plan>>['set'], name: string) => set.files.find((f) => f.change.path === name)?.lines.join('\n');
+    const last = await plan(repo, { kind: 'last-commit' });
+    const staged = await plan(repo, { kind: 'staged' });
+    for (const name of listed.filter(plain)) {
+      assert.equal(text(last.set, name), content(name, 'v1').replace(/\n$/, ''), `HEAD of ${JSON.stringify(name)}`);
+      assert.equal(text(staged.set, name), content(name, 'v2').replace(/\n$/, ''), `index of ${JSON.stringify(name)}`);
+    }
+    assert.deepEqual(last.set.files.map((f) => f.change.path), ['src/no-eol.c', 'src/one.ts', 'src/two words.ts', 'src/ünï.py']);
+    assert.ok(last.set.skipped.some((k) => k.file === 'src/image.png' && k.reason === 'binary'));
+    // Read together, as collect reads them: the same bytes as one by one, undefined for what is not there.
+    const source = await GitCliSource.open(repo.dir);
+    const decoded = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('utf8') : b);
+    for (const [kind, v] of [['last-commit', 'v1'], ['staged', 'v2']] as const) {
+      const all = await Promise.all([...names, 'src/missing.ts', 'src'].map((n) => source.read({ kind }, n)));
+      names.forEach((name, i) => assert.equal(decoded(all[i]), name.endsWith('.png') ? decoded(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3])) : content(name, plain(name) ? v : 'v1'), `${kind} ${JSON.stringify(name)}`));
+      assert.deepEqual(all.slice(names.length), [undefined, undefined]);
+      assert.equal(decoded(await source.read({ kind }, 'src/one.ts')), content('src/one.ts', v));
+    }
+  });
+
+  it('tells apart, against a ref, an unknown ref, a ref without common history and a repository without commits', async () => {
+    repo.write('a.ts', numbered(5)).commit('base');
+    repo.git('checkout', '-q', '--orphan', 'island');
+    repo.write('a.ts', 'island\n').commit('island');
+    const source = await GitCliSource.open(repo.dir);
+    await assert.rejects(collectChanges(source, { kind: 'ref', ref: 'main' }, { maxFileBytes: MAX }), (e: unknown) => e instanceof ChangesError && e.code === 'unknown-ref' && /no common history/.test(e.message));
+    await assert.rejects(collectChanges(source, { kind: 'ref', ref: '--all' }, { maxFileBytes: MAX }), (e: unknown) => e instanceof ChangesError && e.code === 'unknown-ref');
+    const fresh = new TempRepo();
+    try {
+      fresh.write('new.ts', 'new\n');
+      fresh.git('branch', '--list');
+      const empty = await GitCliSource.open(fresh.dir);
+      const set = await collectChanges(empty, { kind: 'uncommitted' }, { maxFileBytes: MAX });
+      assert.deepEqual(set.files.map((f) => f.change.path), ['new.ts']);
+      await assert.rejects(collectChanges(empty, { kind: 'last-commit' }, { maxFileBytes: MAX }), (e: unknown) => e instanceof ChangesError && e.code === 'no-commits');
+      await assert.rejects(collectChanges(empty, { kind: 'ref', ref: 'main' }, { maxFileBytes: MAX }), (e: unknown) => e instanceof ChangesError && e.code === 'unknown-ref');
+    } finally {
+      fresh.dispose();
+    }
+  });
+
   it('says what is wrong: outside a repository, an unknown ref', async () => {
     await assert.rejects(GitCliSource.open(require('node:os').tmpdir()), (e: unknown) => e instanceof ChangesError && e.code === 'not-a-repository');
     repo.write('a', 'a\n').commit();
