@@ -101,7 +101,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
     say(`estimated cost: likely ${formatDollars(estimate.likelyUsd)}, at most ${formatDollars(estimate.costUsd)} for ${estimate.requests} requests${estimate.perRun.some((r) => !r.priced) ? ' (some models have no price; their share is unknown)' : ''}`);
     const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p) });
     bar.close();
-    if (report.cancelled) say('interrupted; the figures count unfinished cases as failures');
+    if (report.cancelled) say(`interrupted after ${report.finished.reduce((s, n) => s + n, 0)} of ${report.runs.length * corpus.cases.length} cases; the figures count unfinished cases as failures`);
     const table = formatEvalTable(report.runs);
     const document =
       args.format === 'json'
@@ -122,7 +122,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
     } else {
       io.stdout.write(scrub(document));
     }
-    say(`spent ${formatDollars(report.runs.reduce((s, r) => s + r.costUsd, 0))}`);
+    say(`spent ${formatDollars(report.spentUsd)}`);
     return report.cancelled ? EXIT_INTERRUPTED : EXIT_OK;
   } catch (e) {
     bar.close();

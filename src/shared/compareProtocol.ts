@@ -10,7 +10,7 @@ export const COMPARE_STRINGS = {
   pageTitle: 'Quorum: Compare Models',
   heading: 'Compare models for {0}',
   meta: '{0} · {1} cases ({2} clean) · spent {3}',
-  statusCancelled: 'Stopped before the end: unfinished cases count as failures, and these figures are not kept.',
+  statusCancelled: 'Stopped after {0} of {1} cases: unfinished cases count as failures, and these figures are not kept.',
   agent: 'agent',
   model: 'model',
   precision: 'precision',

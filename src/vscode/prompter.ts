@@ -19,7 +19,19 @@ export interface Prompter {
     options: { id: string; modal?: boolean; detail?: string },
     ...actions: string[]
   ): Thenable<string | undefined>;
+  /**
+   * Long work under a cancellable progress notification: `task` gets the reporter and the token that the
+   * notification's Cancel button (or a test, through its prompter) cancels.
+   */
+  progress<R>(options: ProgressOptions, task: ProgressTask<R>): Thenable<R>;
 }
+
+export interface ProgressOptions {
+  id: string;
+  title: string;
+}
+
+export type ProgressTask<R> = (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>;
 
 const windowPrompter: Prompter = {
   pick(items, options) {
@@ -42,6 +54,9 @@ const windowPrompter: Prompter = {
     if (level === 'error') return vscode.window.showErrorMessage(text, opts, ...actions);
     if (level === 'warning') return vscode.window.showWarningMessage(text, opts, ...actions);
     return vscode.window.showInformationMessage(text, opts, ...actions);
+  },
+  progress(options, task) {
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: escapeLinkedText(options.title), cancellable: true }, task);
   },
 };
 
@@ -86,6 +101,11 @@ export class PrompterHolder implements Prompter {
   message(level: 'info' | 'warning' | 'error', text: string, options: { id: string; modal?: boolean; detail?: string }, ...actions: string[]): Thenable<string | undefined> {
     const detail = options.detail === undefined ? undefined : this.shown(options.detail);
     return this.current.message(level, this.shown(text), { ...options, detail }, ...actions);
+  }
+
+  progress<R>(options: ProgressOptions, task: ProgressTask<R>): Thenable<R> {
+    return this.current.progress({ ...options, title: this.shown(options.title) }, (progress, token) =>
+      task({ report: (v) => progress.report(v.message === undefined ? v : { ...v, message: this.shown(v.message) }) }, token));
   }
 
   /** A text as it may be shown in a notification or input box: no key, no link, bidi controls as `<U+202E>` tokens. */

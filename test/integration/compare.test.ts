@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadCorpus } from '../../src/core/eval/corpus';
+import { parseLastResults } from '../../src/core/eval/lastResults';
 import type { EvalReport } from '../../src/core/eval/runner';
+import { formatUsd } from '../../src/shared/format';
 import type { QuorumApi } from '../../src/vscode/api';
 import { FAIL_PREFIX, ORACLE_COST_USD, corpusOracles } from '../fixtures/gateway/oracle';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
@@ -111,5 +113,74 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
     assert.equal(await api.compare.panel.receive({ type: 'useModel', agent: 'security', model: 'oracle-noisy' }), true);
     assert.equal(vscode.workspace.getConfiguration('quorum').inspect('agents.security.model')?.globalValue, 'oracle-noisy', 'user settings: the workspace does not set it');
     assert.equal(shownRows(api.compare.panel.html).get('oracle-noisy')?.[11], 'current', 'the page shows the new current model');
+  });
+
+  describe('Cancel on the progress notification', () => {
+    const isChat = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/chat/completions');
+    /** Figures in globalState measured since `since` (an earlier comparison's may still be written again: see MeasuredModels). */
+    const storedSince = (since: Date) => parseLastResults((api.compare.measured as unknown as { state: vscode.Memento }).state.get<unknown>('quorum.eval.lastResults')).filter((r) => r.measuredAt >= since.toISOString());
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let prompter: ScriptedPrompter;
+
+    beforeEach(async () => {
+      await closeAll();
+      prompter = new ScriptedPrompter()
+        .onPick('compare.agent', (items) => items.find((i) => i.label.includes('Security')))
+        .onPickMany('compare.models', (items) => items.filter((i) => i.label === 'oracle-perfect' || i.label === 'oracle-noisy'))
+        .onMessage('compare.confirm', (actions) => actions[0]);
+      api.usePrompter(prompter);
+    });
+    afterEach(() => gateway.script(undefined));
+
+    /** Starts a comparison whose chat requests after the first `answered` are held open by the gateway; cancels it once `answered` cases are done and every slot of the shared client holds a stream. */
+    async function cancelAfter(answered: number): Promise<{ report: EvalReport; sentAtCancel: number }> {
+      let chats = 0;
+      gateway.script((req) => (isChat(req) && ++chats > answered ? { kind: 'hang' } : undefined));
+      const running = vscode.commands.executeCommand<EvalReport>('quorum.compareModels');
+      if (answered > 0) await prompter.next((c) => c.kind === 'progress' && c.text?.startsWith(`${answered} of `) === true);
+      while (gateway.inFlight < 8) await sleep(20);
+      const sentAtCancel = gateway.requests.filter(isChat).length;
+      assert.equal(prompter.cancelProgress('compare.progress'), true, 'the comparison runs under a cancellable progress');
+      return { report: await running, sentAtCancel };
+    }
+
+    it('stops every stream, keeps no figure, and says what was measured (per model) and spent', async () => {
+      const n = (await loadCorpus(corpusDir())).cases.length;
+      const keptBefore = JSON.stringify(api.compare.measured.all());
+      const started = new Date();
+      const { report, sentAtCancel } = await cancelAfter(3);
+      assert.equal(report.cancelled, true);
+      assert.deepEqual(report.finished, [3, 0], 'three cases of the first model finished; none of the second');
+      // The client holds and waits for nothing, the gateway sees every held stream closed, and nothing was sent after Cancel.
+      assert.deepEqual([api.gatewayStats().inFlight, api.gatewayStats().queued], [0, 0]);
+      while (gateway.inFlight > 0) await sleep(20);
+      assert.equal(gateway.requests.filter(isChat).length, sentAtCancel, 'no request after Cancel');
+      // No half-written figures: neither the session's store nor globalState changed.
+      assert.equal(JSON.stringify(api.compare.measured.all()), keptBefore);
+      assert.deepEqual(storedSince(started), []);
+      // What was measured, in the notification and on the page.
+      const told = prompter.messagesWith('compare.stopped');
+      assert.equal(told.length, 1);
+      const [first, second] = report.runs.map((r) => r.model);
+      assert.equal(told[0]?.text, `Quorum stopped comparing models after 3 of ${2 * n} cases (${first} 3/${n}, ${second} 0/${n}; ${formatUsd(3 * ORACLE_COST_USD)} spent). The figures count unfinished cases as failures and are not kept for Switch Model.`);
+      assert.equal(report.spentUsd, 3 * ORACLE_COST_USD);
+      assert.ok(api.compare.panel.isOpen);
+      assert.match(api.compare.panel.html, new RegExp(`Stopped after 3 of ${2 * n} cases: unfinished cases count as failures`));
+      assert.equal(shownRows(api.compare.panel.html).get(first ?? '')?.[10], `${n - 3}/${n}`);
+    });
+
+    it('says that nothing was measured, and opens no page, when no case had finished', async () => {
+      const keptBefore = JSON.stringify(api.compare.measured.all());
+      const started = new Date();
+      const { report, sentAtCancel } = await cancelAfter(0);
+      assert.deepEqual([report.cancelled, report.finished, report.spentUsd], [true, [0, 0], 0]);
+      assert.deepEqual([api.gatewayStats().inFlight, api.gatewayStats().queued], [0, 0]);
+      while (gateway.inFlight > 0) await sleep(20);
+      assert.equal(gateway.requests.filter(isChat).length, sentAtCancel, 'no request after Cancel');
+      assert.equal(JSON.stringify(api.compare.measured.all()), keptBefore);
+      assert.deepEqual(storedSince(started), []);
+      assert.deepEqual(prompter.messagesWith('compare.stopped').map((m) => m.text), [`Quorum stopped comparing models before any case was measured (${formatUsd(0)} spent). Nothing is kept.`]);
+      assert.equal(api.compare.panel.isOpen, false, 'no page of empty figures');
+    });
   });
 });

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { QuorumApi } from '../../src/vscode/api';
-import type { Prompter } from '../../src/vscode/prompter';
+import type { ProgressOptions, ProgressTask, Prompter } from '../../src/vscode/prompter';
 import type { RecordedRequest, Reply } from '../fixtures/gateway/server';
 
 export const EXTENSION_ID = 'quorum-dev.quorum';
@@ -12,7 +12,7 @@ export async function quorum(): Promise<QuorumApi> {
 }
 
 export interface PromptCall {
-  kind: 'pick' | 'input' | 'message';
+  kind: 'pick' | 'input' | 'message' | 'progress';
   id: string;
   level?: 'info' | 'warning' | 'error';
   text?: string;
@@ -39,6 +39,7 @@ export class ScriptedPrompter implements Prompter {
   private readonly inputs = new Map<string, InputAnswer>();
   private readonly messages = new Map<string, MessageAnswer>();
   private waiters: { pred: (c: PromptCall) => boolean; resolve: (c: PromptCall) => void }[] = [];
+  private readonly cancels = new Map<string, vscode.CancellationTokenSource>();
 
   onPick(id: string, answer: PickAnswer): this {
     this.picks.set(id, answer);
@@ -95,6 +96,35 @@ export class ScriptedPrompter implements Prompter {
   async message(level: 'info' | 'warning' | 'error', text: string, options: { id: string; modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
     this.record({ kind: 'message', id: options.id, level, text, detail: options.detail, modal: options.modal, actions });
     return this.messages.get(options.id)?.(actions, text);
+  }
+
+  /**
+   * VS Code's real progress notification, whose token the test can also cancel (`cancelProgress`), as the
+   * notification's Cancel button does; the title and every progress message are recorded (`kind: 'progress'`).
+   */
+  progress<R>(options: ProgressOptions, task: ProgressTask<R>): Thenable<R> {
+    this.record({ kind: 'progress', id: options.id, text: options.title });
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: options.title, cancellable: true }, (progress, token) => {
+      const source = new vscode.CancellationTokenSource();
+      this.cancels.set(options.id, source);
+      const sub = token.onCancellationRequested(() => source.cancel());
+      const report = (v: { message?: string; increment?: number }) => {
+        progress.report(v);
+        if (v.message !== undefined) this.record({ kind: 'progress', id: options.id, text: v.message });
+      };
+      return Promise.resolve(task({ report }, source.token)).finally(() => {
+        sub.dispose();
+        source.dispose();
+        if (this.cancels.get(options.id) === source) this.cancels.delete(options.id);
+      });
+    });
+  }
+
+  /** Presses Cancel on the running progress notification `id`; false when none is running. */
+  cancelProgress(id: string): boolean {
+    const source = this.cancels.get(id);
+    source?.cancel();
+    return source !== undefined;
   }
 }
 

@@ -19,7 +19,7 @@ function open(runs: RunFigures[], failureCodes: Record<string, number>[], theme?
     html: (nonce) => comparePageHtml({
       cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/dist/compare.js`, styleUris: [`${ORIGIN}/media/panel.css`, `${ORIGIN}/media/compare.css`], lang: 'en',
       strings: { ...COMPARE_STRINGS }, agent: { id: 'security', title: 'Security' }, currentModel: 'gemini-2.5-flash',
-      corpus: { label: 'shipped corpus', cases: 58, clean: 29 }, runs, failureCodes, cancelled: false,
+      corpus: { label: 'shipped corpus', cases: 58, clean: 29 }, runs, failureCodes,
     }),
   });
 }

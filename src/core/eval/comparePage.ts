@@ -28,7 +28,8 @@ export interface ComparePageInput {
   runs: readonly RunFigures[];
   /** Per run: failed cases by error code. */
   failureCodes: readonly Record<string, number>[];
-  cancelled: boolean;
+  /** The comparison was cancelled after `measured` of `total` cases (all runs together). */
+  stopped?: { measured: number; total: number };
 }
 
 const attr = escapeXml;
@@ -63,7 +64,7 @@ ${input.styleUris.map((u) => `<link rel="stylesheet" href="${attr(u)}">`).join('
 <main id="compare">
 <h1>${t(s.heading, input.agent.title)}</h1>
 <p class="meta">${t(s.meta, input.corpus.label, input.corpus.cases, input.corpus.clean, spent)}</p>
-${input.cancelled ? `<p class="notice" role="status">${t(s.statusCancelled)}</p>` : ''}
+${input.stopped ? `<p class="notice" role="status">${t(s.statusCancelled, input.stopped.measured, input.stopped.total)}</p>` : ''}
 ${figuresTableHtml(input.runs, { headers, extra: { header: s.use, cell: useCell } })}
 ${failures.length > 0 ? `<h2>${t(s.failuresHeading)}</h2>\n<ul class="failures">${failures.join('')}</ul>` : ''}
 <h2>${t(s.chartHeading)}</h2>

@@ -48,6 +48,10 @@ export interface EvalReport {
   /** Per run (same order): how many cases failed with each error code (`http-501`, `timeout`…). */
   failureCodes: Record<string, number>[];
   cancelled: boolean;
+  /** Per run (same order): the cases that finished (answered or failed); fewer than `cases` when cancelled. */
+  finished: number[];
+  /** Every billed attempt of the eval, cases stopped by a cancel included (the runs' `costUsd` leave those out). */
+  spentUsd: number;
 }
 
 interface EvalEstimate {
@@ -146,6 +150,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   const total = options.runs.length * corpus.cases.length;
   const progress: EvalProgress = { done: 0, total, failures: 0, costUsd: 0 };
   const signal = options.signal;
+  let spentUsd = 0;
 
   const one = async (runIndex: number, run: EvalRunSpec, c: EvalCase): Promise<void> => {
     if (signal?.aborted) return;
@@ -158,6 +163,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     const ok = result?.status === 'ok';
     const latencyMs = span?.sent !== undefined && span.ended !== undefined ? Math.max(0, span.ended - span.sent) : (result?.latencyMs ?? 0);
     timed.spans.delete(reviewId);
+    spentUsd += costUsd;
     if (result?.status === 'cancelled' || (signal?.aborted && !ok)) return;
     outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
     progress.done += 1;
@@ -177,5 +183,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, outcomes[i] ?? new Map())),
     failureCodes,
     cancelled: signal?.aborted === true,
+    finished: outcomes.map((o) => o.size),
+    spentUsd,
   };
 }

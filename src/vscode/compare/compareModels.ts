@@ -11,7 +11,7 @@ import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../cor
 import type { Gateway } from '../../core/gateway/types';
 import { ReviewConfigError } from '../../core/review/errors';
 import { formatUsd } from '../../shared/format';
-import { escapeIcons, escapeLinkedText } from '../../shared/untrustedText';
+import { escapeIcons } from '../../shared/untrustedText';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import { errorData } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
@@ -99,7 +99,13 @@ export class CompareModels {
       this.deps.log.info(`Compare Models: ${r.agent} on ${r.model}: F1 ${r.f1 ?? '-'}, precision ${r.precision ?? '-'}, recall ${r.recall ?? '-'}, ${formatUsd(r.costUsd)}, ${r.failures}/${r.cases} failed`);
     }
     // A stopped comparison's figures count unfinished cases as failures: shown, never kept.
-    if (!report.cancelled) await this.deps.measured.record(report.runs);
+    if (report.cancelled) {
+      const measured = this.tellStopped(report, corpus.cases.length);
+      this.deps.log.info(`Compare Models: stopped after ${measured} of ${runs.length * corpus.cases.length} cases (${formatUsd(report.spentUsd)} spent); nothing kept`);
+      if (measured === 0) return report;
+    } else {
+      await this.deps.measured.record(report.runs);
+    }
     this.deps.panel.show({
       agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
       currentModel: spec.model,
@@ -107,6 +113,18 @@ export class CompareModels {
       report,
     });
     return report;
+  }
+
+  /** Says what a stopped comparison measured (per model) and spent, and that nothing is kept; returns the cases measured. */
+  private tellStopped(report: EvalReport, cases: number): number {
+    const measured = report.finished.reduce((s, n) => s + n, 0);
+    const spent = formatUsd(report.spentUsd);
+    const text = measured === 0
+      ? vscode.l10n.t('Quorum stopped comparing models before any case was measured ({0} spent). Nothing is kept.', spent)
+      : vscode.l10n.t('Quorum stopped comparing models after {0} of {1} cases ({2}; {3} spent). The figures count unfinished cases as failures and are not kept for Switch Model.',
+        measured, report.runs.length * cases, report.runs.map((r, i) => `${r.model} ${report.finished[i] ?? 0}/${cases}`).join(', '), spent);
+    void this.deps.prompter.message('info', text, { id: 'compare.stopped' });
+    return measured;
   }
 
   /** 2–5 models from the gateway's `/models` (or the price table), with prices and the last F1 measured for this agent. */
@@ -150,29 +168,27 @@ export class CompareModels {
   }
 
   private runUnderProgress(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string, title: string): Thenable<EvalReport> {
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: escapeLinkedText(vscode.l10n.t('Quorum: comparing models for {0}', title)), cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        let reported = 0;
-        try {
-          return await runEval(corpus, deps, {
-            runs,
-            language,
-            signal: abort.signal,
-            onProgress: (p) => {
-              progress.report({
-                increment: p.total > 0 ? ((p.done - reported) / p.total) * 100 : 100,
-                message: vscode.l10n.t('{0} of {1} cases · {2} · {3} failed', p.done, p.total, formatUsd(p.costUsd), p.failures),
-              });
-              reported = p.done;
-            },
-          });
-        } finally {
-          sub.dispose();
-        }
-      },
-    );
+    return this.deps.prompter.progress({ id: 'compare.progress', title: vscode.l10n.t('Quorum: comparing models for {0}', title) }, async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      if (token.isCancellationRequested) abort.abort();
+      let reported = 0;
+      try {
+        return await runEval(corpus, deps, {
+          runs,
+          language,
+          signal: abort.signal,
+          onProgress: (p) => {
+            progress.report({
+              increment: p.total > 0 ? ((p.done - reported) / p.total) * 100 : 100,
+              message: vscode.l10n.t('{0} of {1} cases · {2} · {3} failed', p.done, p.total, formatUsd(p.costUsd), p.failures),
+            });
+            reported = p.done;
+          },
+        });
+      } finally {
+        sub.dispose();
+      }
+    });
   }
 }

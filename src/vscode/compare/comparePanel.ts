@@ -42,6 +42,11 @@ export class ComparePanel implements vscode.Disposable {
     private readonly use: (agent: string, model: string) => Promise<unknown>,
   ) {}
 
+  /** Whether the page is open (tests). */
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
   show(result: CompareResult): void {
     this.result = result;
     if (!this.panel) {
@@ -81,7 +86,7 @@ export class ComparePanel implements vscode.Disposable {
       corpus: result.corpus,
       runs: result.report.runs,
       failureCodes: result.report.failureCodes,
-      cancelled: result.report.cancelled,
+      ...(result.report.cancelled ? { stopped: { measured: result.report.finished.reduce((s, n) => s + n, 0), total: result.report.runs.length * result.corpus.cases } } : {}),
     });
     panel.webview.html = this.html;
   }

@@ -21,7 +21,7 @@ export function pageInput(overrides: Partial<ComparePageInput> = {}): ComparePag
     strings: { ...COMPARE_STRINGS }, agent: { id: 'security', title: 'Security' }, currentModel: 'gemini-2.5-flash',
     corpus: { label: 'shipped corpus', cases: 58, clean: 29 },
     runs: [figures('gemini-2.5-flash', 0.8, 0.12), figures('gpt-4.1-mini', 0.5, 0.05, 8)],
-    failureCodes: [{}, { 'http-501': 8 }], cancelled: false, ...overrides,
+    failureCodes: [{}, { 'http-501': 8 }], ...overrides,
   };
 }
 
@@ -43,8 +43,9 @@ describe('Compare Models: the page and the figures kept', () => {
 
   it('localises every word of the page, the chart included', () => {
     const strings = Object.fromEntries(Object.entries(COMPARE_STRINGS).map(([k, v]) => [k, `«${v}»`])) as CompareStrings;
-    const html = comparePageHtml(pageInput({ strings, cancelled: true }));
-    for (const key of ['statusCancelled', 'thresholdsHeading', 'failuresHeading', 'chartHeading', 'chartTitle', 'chartY'] as const) assert.ok(html.includes(`«${COMPARE_STRINGS[key]}»`), key);
+    const html = comparePageHtml(pageInput({ strings, stopped: { measured: 3, total: 116 } }));
+    assert.ok(html.includes('«Stopped after 3 of 116 cases: '), 'the stopped notice, with what was measured');
+    for (const key of ['thresholdsHeading', 'failuresHeading', 'chartHeading', 'chartTitle', 'chartY'] as const) assert.ok(html.includes(`«${COMPARE_STRINGS[key]}»`), key);
     assert.match(html, /«Compare models for Security»/);
     assert.match(html, /«total cost \(USD\)»/);
     assert.match(html, /<th>«p95»<\/th>/);
