@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import { withShapedTarget } from '../../core/changes/plan';
-import { estimateChanges, runChanges } from '../../core/changes/review';
 import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
@@ -24,12 +23,14 @@ import type { SettingsService } from '../settings';
 import { BudgetGuard } from './budgetGuard';
 import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
-import { agentLogLine, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
+import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { ReviewNotices } from './reviewNotices';
-import { RunningReviews, runWithProgress, type ReviewRun } from './reviewProgress';
+import { planReview, type PlannedReview } from './reviewPlanning';
+import { RunningReviews, runWithProgress } from './reviewProgress';
 import { ReviewSession } from './reviewSession';
+import { ReviewSessions } from './reviewSessions';
 import { isChangesKey } from '../changes/changesTarget';
-import { LinesTarget, targetFromEditor, targetFromLines, type ChangesEstimate, type PreparedTarget } from './reviewTarget';
+import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
 
 interface ReviewControllerDeps {
@@ -56,10 +57,8 @@ interface ReviewControllerDeps {
  * pipeline under a progress, feeds the panel and the Problems panel (FindingsTracker); ReviewNotices speaks.
  */
 export class ReviewController implements PanelActions, vscode.Disposable {
-  private readonly sessions = new Map<string, ReviewSession>();
+  private readonly sessions: ReviewSessions;
   private readonly subscriptions: vscode.Disposable[] = [];
-  /** The latest session of each target. */
-  private readonly latest = new Map<string, ReviewSession>();
   private panels: ReviewPanelsLike | undefined;
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
   private readonly budget: BudgetGuard;
@@ -73,6 +72,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   rerunChanges: ((targetKey: string, options: { noCache: boolean }) => Promise<ReviewSummary | undefined>) | undefined;
 
   constructor(private readonly deps: ReviewControllerDeps) {
+    this.sessions = new ReviewSessions(deps.store, deps.log);
     this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);
@@ -101,7 +101,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   }
 
   runningSessions(): ReviewSession[] {
-    return [...this.sessions.values()].filter((s) => !s.isDone);
+    return this.sessions.running();
   }
 
   /** "Quorum: Review Selection": the selection of the active editor, or the whole file. */
@@ -126,22 +126,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
     const keepOutside = changes !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
     const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
-    // A review of changes is planned batch by batch (one request per agent each); any other review is one plan.
-    let planned: { estimate: ChangesEstimate; run: ReviewRun };
+    let planned: PlannedReview;
     try {
-      // A model without a price in quorum.prices or the table may have one in the gateway's /models list.
-      if (changes) {
-        let p = estimateChanges(this.deps.pipeline, changes, base);
-        const first = p.batches[0];
-        if (first && (await this.deps.pipeline.learnPrices(first))) p = estimateChanges(this.deps.pipeline, changes, base);
-        const chosen = p;
-        planned = { estimate: chosen.estimate, run: (on, at) => runChanges(this.deps.pipeline, chosen, on, at) };
-      } else {
-        let p = this.deps.pipeline.estimate(shaped.target, base);
-        if (await this.deps.pipeline.learnPrices(p)) p = this.deps.pipeline.estimate(shaped.target, base);
-        const chosen = p;
-        planned = { estimate: { ...chosen.estimate, requests: chosen.estimate.order.length }, run: (on, at) => this.deps.pipeline.run(chosen, on, at) };
-      }
+      planned = await planReview(this.deps.pipeline, shaped.target, changes, base);
     } catch (error) {
       await this.notices.cannotStart(error);
       return undefined;
@@ -156,7 +143,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     try {
       const summary = await runWithProgress(planned.run, session, shaped.target, estimate.requests, (event) => this.onEvent(session, event), before);
       this.finished(session, summary);
-      if (this.latest.get(session.targetKey) !== session) this.forget(session);
+      this.sessions.settled(session);
       return summary;
     } catch (error) {
       await this.notices.cannotStart(error);
@@ -169,24 +156,14 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
   private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean, dismissed: DismissedEntry[]): ReviewSession {
-    const targetKey = prepared.ref.key();
-    const previous = this.latest.get(targetKey);
-    if (previous) {
-      if (!previous.isDone) this.deps.log.info(`Review ${previous.id} replaced by a new review of the same lines`);
-      previous.cancel();
-      this.deps.store.discard(previous.id);
-      // A finished review that a new one replaces is forgotten; a running one goes when it settles.
-      if (previous.isDone) this.forget(previous);
-    }
-    const session = new ReviewSession(base.reviewId ?? randomUUID(), targetKey, prepared.uri, prepared.target, estimate, noCache, prepared.uris, prepared.counts);
+    const session = new ReviewSession(base.reviewId ?? randomUUID(), prepared.ref.key(), prepared.uri, prepared.target, estimate, noCache, prepared.uris, prepared.counts);
     // The noise controls, as the CLI applies them: settings, and what the project dismissed (the code as it read, before redaction).
     const { minConfidence, minSeverity } = this.deps.settings.current.review;
     session.noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: session.fullTarget.regions } };
     session.projectDismiss = this.deps.dismissals.folderOf(prepared.uri) !== undefined;
     const rules = session.shapedBy(shaped, estimate.order);
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
-    this.sessions.set(session.id, session);
-    this.latest.set(targetKey, session);
+    this.sessions.add(session);
     this.tracker.anchor(session);
     this.running.change(+1);
     this.emitter.fire(session);
@@ -196,25 +173,17 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     return session;
   }
 
-  private forget(session: ReviewSession): void {
-    this.sessions.delete(session.id);
-    session.dispose();
-  }
-
   private onEvent(session: ReviewSession, event: ReviewEvent): void {
     session.noteNoise(event);
     session.push(event);
     this.tracker.onEvent(session, event);
-    if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
-    const line = agentLogLine(session.id, event.result);
-    if (event.result.status === 'error') this.deps.log.warn(line);
-    else this.deps.log.info(line);
+    if (event.type === 'done' || event.type === 'failed' || event.type === 'cancelled') logAgentEnd(this.deps.log, session.id, event.result);
   }
 
   private finished(session: ReviewSession, summary: ReviewSummary): void {
     this.tracker.finished(session, summary);
     this.deps.log.info(summaryLogLine(session.id, summary));
-    if (summary.cancelled || this.latest.get(session.targetKey) !== session) return;
+    if (summary.cancelled || !this.sessions.isLatest(session)) return;
     void this.notices.failures(summary, () => this.deps.keys.setKey(), () => this.rerun(session.targetKey, { noCache: true }));
   }
 
@@ -251,7 +220,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    const last = this.latest.get(targetKey);
+    const last = this.sessions.latestOf(targetKey);
     if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) return this.rerunChanges?.(targetKey, options);
     const region = last ? soleRegion(last.fullTarget) : undefined;
     const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);
@@ -274,12 +243,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   dispose(): void {
     for (const d of this.subscriptions.splice(0)) d.dispose();
-    for (const s of this.sessions.values()) {
-      s.cancel();
-      s.dispose();
-    }
-    this.sessions.clear();
-    this.latest.clear();
+    this.sessions.dispose();
     this.emitter.dispose();
   }
 }

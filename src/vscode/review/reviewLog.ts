@@ -2,6 +2,7 @@ import { soleRegion } from '../../core/review/target';
 import type { Redaction } from '../../core/prompt/secrets';
 import type { AgentResult, ReviewEstimate, ReviewSummary, ReviewTarget } from '../../core/review/types';
 import { formatUsd } from '../../shared/format';
+import type { QuorumLog } from '../log';
 
 /** The log's lines about a review (English, for the output channel; the log redacts them). */
 
@@ -11,7 +12,13 @@ export function startLogLine(id: string, t: ReviewTarget, estimate: ReviewEstima
   return `Review ${id} of ${only ? `${only.file} lines ${only.startLine}-${only.endLine}` : t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${estimate.order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${noCache ? '; cache bypassed' : ''}`;
 }
 
-export function agentLogLine(id: string, r: AgentResult): string {
+/** Logs an agent that has ended (done, failed or cancelled): a warning when it failed. */
+export function logAgentEnd(log: QuorumLog, id: string, r: AgentResult): void {
+  if (r.status === 'error') log.warn(agentLogLine(id, r));
+  else log.info(agentLogLine(id, r));
+}
+
+function agentLogLine(id: string, r: AgentResult): string {
   const how = r.cached ? 'from the cache' : `${r.attempts} attempt(s), ${formatUsd(r.costUsd)} (${r.costSource})`;
   const error = r.error ? `; ${r.error.code}: ${r.error.message}` : '';
   return `Review ${id}: ${r.agent} on ${r.model} ${r.status} in ${Math.round(r.latencyMs)} ms, ${how}, ${r.usage.promptTokens}/${r.usage.completionTokens} tokens, ${r.findings.length} finding(s)${error}`;
