@@ -125,7 +125,7 @@ export class ChangesCommands {
     if (!chosen) return undefined;
     const prepared = await this.prepare(chosen.target, chosen.source);
     if (!prepared?.plan) return undefined;
-    return this.deps.sent.showFor(prepared.uri, prepared.plan.target, prepared.root);
+    return this.deps.sent.showFor(prepared.uri, prepared.plan.target, prepared.root, prepared.plan);
   }
 
   /** Re-run from a panel: the same request, as the changes are now. */
@@ -272,7 +272,7 @@ export class ChangesCommands {
     const choice = await this.deps.prompter.message('warning', vscode.l10n.t('Review changes to {0} files?', plan.files), { id: 'changes.manyFiles', modal: true, detail }, go, show);
     if (choice === show) {
       const first = plan.target.regions[0]?.file;
-      if (first) await this.deps.sent.showFor(vscode.Uri.joinPath(root, ...first.split('/')), plan.target, root);
+      if (first) await this.deps.sent.showFor(vscode.Uri.joinPath(root, ...first.split('/')), plan.target, root, plan);
     }
     return choice === go;
   }
