@@ -324,6 +324,27 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     }
   });
 
+  it('with git.untrackedChanges hidden, untracked files are left out as the user chose, and the pick says so', async () => {
+    const git = vscode.workspace.getConfiguration('git');
+    await git.update('untrackedChanges', 'hidden', vscode.ConfigurationTarget.Global);
+    try {
+      let detail = '';
+      prompter.onPick('changes.kind', (items) => {
+        const item = items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'uncommitted');
+        detail = item?.detail ?? '';
+        return item;
+      });
+      const summary = await vscode.commands.executeCommand<ReviewSummary | undefined>('quorum.reviewChanges');
+      assert.match(detail, /untracked files left out \(git\.untrackedChanges is hidden\)/);
+      assert.deepEqual([...new Set(summary?.target.regions.map((r) => r.file))].sort(), ['src/app.ts', 'src/db.py']);
+    } finally {
+      await git.update('untrackedChanges', undefined, vscode.ConfigurationTarget.Global);
+    }
+    // Shown again, they are reviewed again.
+    const summary = await review('uncommitted');
+    assert.ok(summary.target.regions.some((r) => r.file === 'notes/todo.md'));
+  });
+
   it('an unknown ref is named, nothing is sent', async () => {
     const before = gateway.requests.length;
     prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'ref'));
