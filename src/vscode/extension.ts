@@ -88,6 +88,8 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     settings, gateway: () => gateway, ledger, prompter, keys: keyCommands, log, measured, panel: comparePanel,
     budget: new BudgetGuard(settings, ledger, monthly, prompter),
     corpusDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
+    isTrusted: () => shaper.isTrusted(),
+    workspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
   });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { loadCorpus } from '../../src/core/eval/corpus';
 import { parseLastResults } from '../../src/core/eval/lastResults';
@@ -181,6 +183,84 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
       assert.deepEqual(storedSince(started), []);
       assert.deepEqual(prompter.messagesWith('compare.stopped').map((m) => m.text), [`Quorum stopped comparing models before any case was measured (${formatUsd(0)} spent). Nothing is kept.`]);
       assert.equal(api.compare.panel.isOpen, false, 'no page of empty figures');
+    });
+  });
+
+  describe('quorum.eval.corpus: a team\'s own corpus', () => {
+    const isChat = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/chat/completions');
+    const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    let prompter: ScriptedPrompter;
+
+    /** A corpus folder: each case an `expected.json` (as given) beside `app.py`. */
+    function corpus(cases: Record<string, unknown>): string {
+      const dir = mkdtempSync(join(tmpdir(), 'quorum-own-corpus-'));
+      writeFileSync(join(dir, 'README.md'), 'not a case');
+      mkdirSync(join(dir, 'notes'));
+      for (const [id, expected] of Object.entries(cases)) {
+        mkdirSync(join(dir, id));
+        writeFileSync(join(dir, id, 'app.py'), 'import sqlite3\ndef find(db, name):\n    return db.execute("SELECT * FROM users WHERE name = \'" + name + "\'")\n');
+        writeFileSync(join(dir, id, 'expected.json'), JSON.stringify(expected));
+      }
+      return dir;
+    }
+    const FLAWED = { language: 'python', file: 'app.py', findings: [{ startLine: 3, endLine: 3, kind: 'security', cwe: 'CWE-89' }] };
+    const CLEAN = { language: 'python', file: 'app.py', findings: [] };
+
+    beforeEach(async () => {
+      await closeAll();
+      prompter = new ScriptedPrompter()
+        .onPick('compare.agent', (items) => items.find((i) => i.label.includes('Security')))
+        .onPickMany('compare.models', (items) => items.filter((i) => i.label === 'oracle-perfect' || i.label === 'oracle-noisy'))
+        .onMessage('compare.confirm', (actions) => actions[0]);
+      api.usePrompter(prompter);
+    });
+    afterEach(async () => {
+      api.useWorkspaceTrust(undefined);
+      await setSetting(api, 'eval.corpus', undefined);
+    });
+
+    it('runs the corpus the setting names, relative to the workspace folder, and names it on the page', async () => {
+      const dir = corpus({ 'sql-flawed': FLAWED, 'sql-fixed': CLEAN });
+      const setting = relative(folder(), dir);
+      assert.ok(!setting.startsWith('/'), 'a relative path');
+      await setSetting(api, 'eval.corpus', setting);
+      const chatsBefore = gateway.requests.filter(isChat).length;
+      const report = await vscode.commands.executeCommand<EvalReport>('quorum.compareModels');
+      assert.ok(report);
+      assert.match(prompter.calls.find((c) => c.id === 'compare.confirm')?.text ?? '', /^Compare 2 models for Security over 2 cases \(4 requests\)/);
+      assert.equal(gateway.requests.filter(isChat).length - chatsBefore, 4);
+      assert.deepEqual(report.runs.map((r) => r.cases), [2, 2]);
+      assert.equal(report.runs.find((r) => r.model === 'oracle-perfect')?.recall, 0, 'the oracle knows only the shipped cases: it reports nothing here');
+      assert.ok(api.compare.panel.html.includes(`${setting} · 2 cases (1 clean)`), 'the page names the corpus');
+    });
+
+    it('a malformed case, or a folder without cases, stops before any question or request, naming the case and the field', async () => {
+      const bad = corpus({ 'sql-fixed': CLEAN, 'sql-flawed': { ...FLAWED, findings: [{ startLine: 3, endLine: 3, kind: 'security' }] } });
+      await setSetting(api, 'eval.corpus', bad);
+      const before = gateway.requests.length;
+      assert.equal(await vscode.commands.executeCommand('quorum.compareModels'), undefined);
+      assert.deepEqual(prompter.calls.map((c) => [c.kind, c.id]), [['message', 'compare.invalid']], 'nothing asked');
+      assert.equal(prompter.calls[0]?.text, `Quorum cannot compare models: the corpus of quorum.eval.corpus (${bad}): case "sql-flawed": findings.0.cwe: cwe is required for a security finding`);
+      assert.equal(prompter.calls[0]?.level, 'error');
+
+      const empty = corpus({});
+      await setSetting(api, 'eval.corpus', empty);
+      assert.equal(await vscode.commands.executeCommand('quorum.compareModels'), undefined);
+      assert.match(prompter.calls.at(-1)?.text ?? '', new RegExp(`^Quorum cannot compare models: the corpus of quorum\\.eval\\.corpus \\([^)]+\\): the corpus folder "[^"]+" holds no case`));
+      assert.equal(gateway.requests.length, before, 'no request at all, /models included');
+    });
+
+    it('is ignored in an untrusted workspace, which is said, and the shipped corpus is measured', async () => {
+      await setSetting(api, 'eval.corpus', corpus({ 'sql-flawed': FLAWED }));
+      api.useWorkspaceTrust(false);
+      prompter.onMessage('compare.confirm', () => undefined);
+      const n = (await loadCorpus(corpusDir())).cases.length;
+      assert.equal(await vscode.commands.executeCommand('quorum.compareModels'), undefined);
+      const told = prompter.messagesWith('compare.corpusUntrusted');
+      assert.equal(told.length, 1);
+      assert.equal(told[0]?.level, 'warning');
+      assert.match(told[0]?.text ?? '', /^This workspace is not trusted: quorum\.eval\.corpus \(".*quorum-own-corpus-[^"]*"\) is ignored and the shipped corpus is measured\.$/);
+      assert.match(prompter.calls.find((c) => c.id === 'compare.confirm')?.text ?? '', new RegExp(`over ${n} cases`));
     });
   });
 });
