@@ -117,6 +117,57 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
     assert.equal(shownRows(api.compare.panel.html).get('oracle-noisy')?.[11], 'current', 'the page shows the new current model');
   });
 
+  it('after a window reload the page comes back from the kept comparison, or closes when nothing valid is kept', async () => {
+    // VS Code brings an open page back through Quorum's serializer: one is registered for the page's view type.
+    assert.throws(() => vscode.window.registerWebviewPanelSerializer('quorum.compare', { deserializeWebviewPanel: async () => undefined }));
+    const before = shownRows(api.compare.panel.html);
+    assert.equal(before.size, 2, 'the first test left its comparison');
+    await closeAll();
+    assert.equal(api.compare.panel.isOpen, false);
+    // As VS Code does after a reload: a page of the view type, with default options, handed to the serializer.
+    const restored = vscode.window.createWebviewPanel('quorum.compare', 'restored', vscode.ViewColumn.Active, {});
+    api.compare.panel.restore(restored);
+    assert.ok(api.compare.panel.isOpen);
+    const rows = shownRows(api.compare.panel.html);
+    for (const model of ['oracle-perfect', 'oracle-noisy']) assert.deepEqual(rows.get(model)?.slice(0, 11), before.get(model)?.slice(0, 11), model);
+    assert.equal(rows.get('oracle-noisy')?.[11], 'current', 'the model in use now (set by "Use for" above)');
+    assert.equal(rows.get('oracle-perfect')?.[11], 'Use for Security');
+    assert.match(api.compare.panel.html, /<svg [^>]*class="cost-f1-chart"/);
+    assert.match(api.compare.panel.html, /<table id="thresholds">/);
+    assert.equal(restored.webview.html, api.compare.panel.html);
+    assert.equal(restored.webview.options.enableScripts, true);
+    assert.equal(restored.webview.options.enableCommandUris, false);
+    assert.deepEqual(restored.webview.options.localResourceRoots?.map((u) => u.path.split('/').slice(-1)[0]), ['dist', 'media']);
+    assert.equal(restored.title, 'Quorum: Compare Models');
+    // The restored page works: "Use for" sets the model.
+    assert.equal(await api.compare.panel.receive({ type: 'useModel', agent: 'security', model: 'oracle-perfect' }), true);
+    assert.equal(vscode.workspace.getConfiguration('quorum').inspect('agents.security.model')?.globalValue, 'oracle-perfect');
+    assert.equal(shownRows(api.compare.panel.html).get('oracle-perfect')?.[11], 'current');
+
+    const closes = (panel: vscode.WebviewPanel) => new Promise<boolean>((resolve) => {
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      api.compare.panel.restore(panel);
+      resolve(closed);
+    });
+    // A second page while one is open is closed, not left empty.
+    assert.equal(await closes(vscode.window.createWebviewPanel('quorum.compare', 'second', vscode.ViewColumn.Active, {})), true);
+    assert.ok(api.compare.panel.isOpen);
+    // Nothing kept, or something that does not parse: the page closes.
+    await closeAll();
+    const state = (api.compare.panel as unknown as { deps: { state: vscode.Memento } }).deps.state;
+    const kept = state.get<unknown>('quorum.compare.shown');
+    try {
+      for (const stored of [undefined, { version: 1, runs: 'garbage' }, { ...(kept as object), runs: [] }]) {
+        await state.update('quorum.compare.shown', stored);
+        assert.equal(await closes(vscode.window.createWebviewPanel('quorum.compare', 'stale', vscode.ViewColumn.Active, {})), true, JSON.stringify(stored));
+        assert.equal(api.compare.panel.isOpen, false);
+      }
+    } finally {
+      await state.update('quorum.compare.shown', kept);
+    }
+  });
+
   describe('Cancel on the progress notification', () => {
     const isChat = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/chat/completions');
     /** Figures in globalState measured since `since` (an earlier comparison's may still be written again: see MeasuredModels). */

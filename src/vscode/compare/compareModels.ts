@@ -7,6 +7,7 @@ import type { CostLedger } from '../../core/cost/ledger';
 import type { ModelPrice } from '../../core/cost/prices';
 import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
 import { f1Label, lastResultFor } from '../../core/eval/lastResults';
+import { shownComparison } from '../../core/eval/shownComparison';
 import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
 import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../core/eval/runner';
 import type { Gateway } from '../../core/gateway/types';
@@ -128,12 +129,8 @@ export class CompareModels {
     } else {
       await this.deps.measured.record(report.runs);
     }
-    this.deps.panel.show({
-      agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
-      currentModel: spec.model,
-      corpus: { label: source.label, cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length },
-      report,
-    });
+    const corpusShown = { label: source.label, cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length };
+    this.deps.panel.show(shownComparison({ id: spec.id, title: agentTitle(spec.id, spec.title) }, corpusShown, report), spec.model);
     return report;
   }
 
