@@ -14,6 +14,7 @@ import { FindingStore } from './findings/findingStore';
 import { FixService } from './findings/fixes';
 import { RegionEdits } from './findings/regionEdits';
 import { ProjectDismissals } from './findings/projectDismissals';
+import { resolveAgents } from '../core/agents/registry';
 import { CompareModels } from './compare/compareModels';
 import { ComparePanel } from './compare/comparePanel';
 import { MeasuredModels } from './compare/measuredModels';
@@ -83,11 +84,16 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const regionEdits = new RegionEdits(store, prompter);
   const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits });
   const panels = new ReviewPanels(context, { log, actions: controller });
-  const comparePanel = new ComparePanel(context.extensionUri, log, (agent, model) => switcher.useModel(agent, model));
+  const comparePanel = new ComparePanel({
+    extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
+    modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
+  });
   const compare = new CompareModels({
     settings, gateway: () => gateway, ledger, prompter, keys: keyCommands, log, measured, panel: comparePanel,
     budget: new BudgetGuard(settings, ledger, monthly, prompter),
     corpusDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
+    isTrusted: () => shaper.isTrusted(),
+    workspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
   });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { loadCorpus } from '../../src/core/eval/corpus';
 import { parseLastResults } from '../../src/core/eval/lastResults';
@@ -115,6 +117,57 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
     assert.equal(shownRows(api.compare.panel.html).get('oracle-noisy')?.[11], 'current', 'the page shows the new current model');
   });
 
+  it('after a window reload the page comes back from the kept comparison, or closes when nothing valid is kept', async () => {
+    // VS Code brings an open page back through Quorum's serializer: one is registered for the page's view type.
+    assert.throws(() => vscode.window.registerWebviewPanelSerializer('quorum.compare', { deserializeWebviewPanel: async () => undefined }));
+    const before = shownRows(api.compare.panel.html);
+    assert.equal(before.size, 2, 'the first test left its comparison');
+    await closeAll();
+    assert.equal(api.compare.panel.isOpen, false);
+    // As VS Code does after a reload: a page of the view type, with default options, handed to the serializer.
+    const restored = vscode.window.createWebviewPanel('quorum.compare', 'restored', vscode.ViewColumn.Active, {});
+    api.compare.panel.restore(restored);
+    assert.ok(api.compare.panel.isOpen);
+    const rows = shownRows(api.compare.panel.html);
+    for (const model of ['oracle-perfect', 'oracle-noisy']) assert.deepEqual(rows.get(model)?.slice(0, 11), before.get(model)?.slice(0, 11), model);
+    assert.equal(rows.get('oracle-noisy')?.[11], 'current', 'the model in use now (set by "Use for" above)');
+    assert.equal(rows.get('oracle-perfect')?.[11], 'Use for Security');
+    assert.match(api.compare.panel.html, /<svg [^>]*class="cost-f1-chart"/);
+    assert.match(api.compare.panel.html, /<table id="thresholds">/);
+    assert.equal(restored.webview.html, api.compare.panel.html);
+    assert.equal(restored.webview.options.enableScripts, true);
+    assert.equal(restored.webview.options.enableCommandUris, false);
+    assert.deepEqual(restored.webview.options.localResourceRoots?.map((u) => u.path.split('/').slice(-1)[0]), ['dist', 'media']);
+    assert.equal(restored.title, 'Quorum: Compare Models');
+    // The restored page works: "Use for" sets the model.
+    assert.equal(await api.compare.panel.receive({ type: 'useModel', agent: 'security', model: 'oracle-perfect' }), true);
+    assert.equal(vscode.workspace.getConfiguration('quorum').inspect('agents.security.model')?.globalValue, 'oracle-perfect');
+    assert.equal(shownRows(api.compare.panel.html).get('oracle-perfect')?.[11], 'current');
+
+    const closes = (panel: vscode.WebviewPanel) => new Promise<boolean>((resolve) => {
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      api.compare.panel.restore(panel);
+      resolve(closed);
+    });
+    // A second page while one is open is closed, not left empty.
+    assert.equal(await closes(vscode.window.createWebviewPanel('quorum.compare', 'second', vscode.ViewColumn.Active, {})), true);
+    assert.ok(api.compare.panel.isOpen);
+    // Nothing kept, or something that does not parse: the page closes.
+    await closeAll();
+    const state = (api.compare.panel as unknown as { deps: { state: vscode.Memento } }).deps.state;
+    const kept = state.get<unknown>('quorum.compare.shown');
+    try {
+      for (const stored of [undefined, { version: 1, runs: 'garbage' }, { ...(kept as object), runs: [] }]) {
+        await state.update('quorum.compare.shown', stored);
+        assert.equal(await closes(vscode.window.createWebviewPanel('quorum.compare', 'stale', vscode.ViewColumn.Active, {})), true, JSON.stringify(stored));
+        assert.equal(api.compare.panel.isOpen, false);
+      }
+    } finally {
+      await state.update('quorum.compare.shown', kept);
+    }
+  });
+
   describe('Cancel on the progress notification', () => {
     const isChat = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/chat/completions');
     /** Figures in globalState measured since `since` (an earlier comparison's may still be written again: see MeasuredModels). */
@@ -181,6 +234,84 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
       assert.deepEqual(storedSince(started), []);
       assert.deepEqual(prompter.messagesWith('compare.stopped').map((m) => m.text), [`Quorum stopped comparing models before any case was measured (${formatUsd(0)} spent). Nothing is kept.`]);
       assert.equal(api.compare.panel.isOpen, false, 'no page of empty figures');
+    });
+  });
+
+  describe('quorum.eval.corpus: a team\'s own corpus', () => {
+    const isChat = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/chat/completions');
+    const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    let prompter: ScriptedPrompter;
+
+    /** A corpus folder: each case an `expected.json` (as given) beside `app.py`. */
+    function corpus(cases: Record<string, unknown>): string {
+      const dir = mkdtempSync(join(tmpdir(), 'quorum-own-corpus-'));
+      writeFileSync(join(dir, 'README.md'), 'not a case');
+      mkdirSync(join(dir, 'notes'));
+      for (const [id, expected] of Object.entries(cases)) {
+        mkdirSync(join(dir, id));
+        writeFileSync(join(dir, id, 'app.py'), 'import sqlite3\ndef find(db, name):\n    return db.execute("SELECT * FROM users WHERE name = \'" + name + "\'")\n');
+        writeFileSync(join(dir, id, 'expected.json'), JSON.stringify(expected));
+      }
+      return dir;
+    }
+    const FLAWED = { language: 'python', file: 'app.py', findings: [{ startLine: 3, endLine: 3, kind: 'security', cwe: 'CWE-89' }] };
+    const CLEAN = { language: 'python', file: 'app.py', findings: [] };
+
+    beforeEach(async () => {
+      await closeAll();
+      prompter = new ScriptedPrompter()
+        .onPick('compare.agent', (items) => items.find((i) => i.label.includes('Security')))
+        .onPickMany('compare.models', (items) => items.filter((i) => i.label === 'oracle-perfect' || i.label === 'oracle-noisy'))
+        .onMessage('compare.confirm', (actions) => actions[0]);
+      api.usePrompter(prompter);
+    });
+    afterEach(async () => {
+      api.useWorkspaceTrust(undefined);
+      await setSetting(api, 'eval.corpus', undefined);
+    });
+
+    it('runs the corpus the setting names, relative to the workspace folder, and names it on the page', async () => {
+      const dir = corpus({ 'sql-flawed': FLAWED, 'sql-fixed': CLEAN });
+      const setting = relative(folder(), dir);
+      assert.ok(!setting.startsWith('/'), 'a relative path');
+      await setSetting(api, 'eval.corpus', setting);
+      const chatsBefore = gateway.requests.filter(isChat).length;
+      const report = await vscode.commands.executeCommand<EvalReport>('quorum.compareModels');
+      assert.ok(report);
+      assert.match(prompter.calls.find((c) => c.id === 'compare.confirm')?.text ?? '', /^Compare 2 models for Security over 2 cases \(4 requests\)/);
+      assert.equal(gateway.requests.filter(isChat).length - chatsBefore, 4);
+      assert.deepEqual(report.runs.map((r) => r.cases), [2, 2]);
+      assert.equal(report.runs.find((r) => r.model === 'oracle-perfect')?.recall, 0, 'the oracle knows only the shipped cases: it reports nothing here');
+      assert.ok(api.compare.panel.html.includes(`${setting} · 2 cases (1 clean)`), 'the page names the corpus');
+    });
+
+    it('a malformed case, or a folder without cases, stops before any question or request, naming the case and the field', async () => {
+      const bad = corpus({ 'sql-fixed': CLEAN, 'sql-flawed': { ...FLAWED, findings: [{ startLine: 3, endLine: 3, kind: 'security' }] } });
+      await setSetting(api, 'eval.corpus', bad);
+      const before = gateway.requests.length;
+      assert.equal(await vscode.commands.executeCommand('quorum.compareModels'), undefined);
+      assert.deepEqual(prompter.calls.map((c) => [c.kind, c.id]), [['message', 'compare.invalid']], 'nothing asked');
+      assert.equal(prompter.calls[0]?.text, `Quorum cannot compare models: the corpus of quorum.eval.corpus (${bad}): case "sql-flawed": findings.0.cwe: cwe is required for a security finding`);
+      assert.equal(prompter.calls[0]?.level, 'error');
+
+      const empty = corpus({});
+      await setSetting(api, 'eval.corpus', empty);
+      assert.equal(await vscode.commands.executeCommand('quorum.compareModels'), undefined);
+      assert.match(prompter.calls.at(-1)?.text ?? '', new RegExp(`^Quorum cannot compare models: the corpus of quorum\\.eval\\.corpus \\([^)]+\\): the corpus folder "[^"]+" holds no case`));
+      assert.equal(gateway.requests.length, before, 'no request at all, /models included');
+    });
+
+    it('is ignored in an untrusted workspace, which is said, and the shipped corpus is measured', async () => {
+      await setSetting(api, 'eval.corpus', corpus({ 'sql-flawed': FLAWED }));
+      api.useWorkspaceTrust(false);
+      prompter.onMessage('compare.confirm', () => undefined);
+      const n = (await loadCorpus(corpusDir())).cases.length;
+      assert.equal(await vscode.commands.executeCommand('quorum.compareModels'), undefined);
+      const told = prompter.messagesWith('compare.corpusUntrusted');
+      assert.equal(told.length, 1);
+      assert.equal(told[0]?.level, 'warning');
+      assert.match(told[0]?.text ?? '', /^This workspace is not trusted: quorum\.eval\.corpus \(".*quorum-own-corpus-[^"]*"\) is ignored and the shipped corpus is measured\.$/);
+      assert.match(prompter.calls.find((c) => c.id === 'compare.confirm')?.text ?? '', new RegExp(`over ${n} cases`));
     });
   });
 });

@@ -45,6 +45,16 @@ describe('settings', () => {
     assert.equal(issues[0]?.path, 'gateway.extraHeaders');
   });
 
+  it('quorum.eval.corpus: a path (trimmed), empty by default; a control character or a non-string is reported by path and ignored', () => {
+    assert.equal(parseSettings({}).settings.eval.corpus, '');
+    assert.equal(parseSettings({ eval: { corpus: '  eval/team-corpus ' } }).settings.eval.corpus, 'eval/team-corpus');
+    for (const corpus of ['eval/\u0000x', 'a\nb', 42, 'x'.repeat(1025)]) {
+      const { settings, issues } = parseSettings({ eval: { corpus } });
+      assert.equal(settings.eval.corpus, '', JSON.stringify(corpus));
+      assert.deepEqual(issues.map((i) => i.path), ['eval.corpus']);
+    }
+  });
+
   it('never throws on garbage', () => {
     for (const raw of [null, 42, 'x', [], { limits: 'fast' }, { prices: { 'gpt-4.1': { input: -1 } } }]) {
       const { settings } = parseSettings(raw);

@@ -8,7 +8,7 @@ import type { RunFigures } from './score';
 
 const ratio = z.number().min(0).max(1).nullable();
 
-const evalRunJsonSchema = z.strictObject({
+export const evalRunJsonSchema = z.strictObject({
   agent: z.string(),
   model: z.string(),
   cases: z.number().int().nonnegative(),

@@ -166,6 +166,20 @@ export const settingsSchema = z.object({
       confirmOverFiles: z.number().int().min(0).max(100_000).default(30),
     })
     .prefault({}),
+  eval: z
+    .object({
+      /**
+       * The labelled corpus "Compare Models…" runs (the corpus format of `quorum eval --corpus`): a folder, relative
+       * to the workspace folder (or absolute); empty for the shipped corpus. Ignored in an untrusted workspace.
+       */
+      corpus: z
+        .string()
+        .trim()
+        .max(1024)
+        .refine((p) => !/[\u0000-\u001f\u007f]/.test(p), 'the corpus path has a control character')
+        .default(''),
+    })
+    .prefault({}),
   privacy: z
     .object({
       exclude: z.array(z.string().trim().min(1).max(500)).max(200).default([...DEFAULT_PRIVACY_EXCLUDE]),

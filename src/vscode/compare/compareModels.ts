@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import { resolveAgents } from '../../core/agents/registry';
@@ -6,6 +7,7 @@ import type { CostLedger } from '../../core/cost/ledger';
 import type { ModelPrice } from '../../core/cost/prices';
 import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
 import { f1Label, lastResultFor } from '../../core/eval/lastResults';
+import { shownComparison } from '../../core/eval/shownComparison';
 import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
 import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../core/eval/runner';
 import type { Gateway } from '../../core/gateway/types';
@@ -35,6 +37,18 @@ interface CompareModelsDeps {
   panel: ComparePanel;
   /** The labelled corpus shipped with the extension. */
   corpusDir: string;
+  /** Whether the workspace is trusted: an untrusted one's `quorum.eval.corpus` is ignored. */
+  isTrusted: () => boolean;
+  /** The folder `quorum.eval.corpus` is relative to (the first workspace folder), when one is open. */
+  workspaceFolder: () => string | undefined;
+}
+
+/** The corpus a comparison runs: its folder and how the page names it. */
+interface CorpusChoice {
+  dir: string;
+  label: string;
+  /** From `quorum.eval.corpus` (not the shipped one). */
+  own: boolean;
 }
 
 interface AgentItem extends vscode.QuickPickItem {
@@ -55,6 +69,17 @@ export class CompareModels {
 
   async run(): Promise<EvalReport | undefined> {
     const { prompter, settings } = this.deps;
+    // The corpus first: a malformed case or an empty corpus stops here, before any question or request.
+    const source = this.corpusChoice();
+    if (!source) return undefined;
+    let corpus: Corpus;
+    try {
+      corpus = await loadCorpus(source.dir);
+    } catch (e) {
+      if (!(e instanceof CorpusError)) throw e;
+      void prompter.message('error', this.corpusProblem(source, e), { id: 'compare.invalid' });
+      return undefined;
+    }
     const scored = resolveAgents(settings.current).agents.filter((a) => a.output === 'findings');
     const agentItems: AgentItem[] = scored.map((a) => ({ agent: a.id, label: `$(person) ${escapeIcons(agentTitle(a.id, a.title))}`, description: escapeIcons(a.model) }));
     const pickedAgent = await prompter.pick(agentItems, {
@@ -67,13 +92,11 @@ export class CompareModels {
     const models = await this.pickModels(spec.id, spec.model);
     if (!models) return undefined;
 
-    let corpus: Corpus;
     let runs: EvalRunSpec[];
     try {
-      corpus = await loadCorpus(this.deps.corpusDir);
       runs = planRuns(settings.current, { compare: { [spec.id]: models } });
     } catch (e) {
-      if (!(e instanceof CorpusError) && !(e instanceof ReviewConfigError)) throw e;
+      if (!(e instanceof ReviewConfigError)) throw e;
       void prompter.message('error', vscode.l10n.t('Quorum cannot compare models: {0}', e.message), { id: 'compare.invalid' });
       return undefined;
     }
@@ -106,13 +129,37 @@ export class CompareModels {
     } else {
       await this.deps.measured.record(report.runs);
     }
-    this.deps.panel.show({
-      agent: { id: spec.id, title: agentTitle(spec.id, spec.title) },
-      currentModel: spec.model,
-      corpus: { label: vscode.l10n.t('shipped corpus'), cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length },
-      report,
-    });
+    const corpusShown = { label: source.label, cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length };
+    this.deps.panel.show(shownComparison({ id: spec.id, title: agentTitle(spec.id, spec.title) }, corpusShown, report), spec.model);
     return report;
+  }
+
+  /**
+   * The corpus to run: `quorum.eval.corpus` resolved against the workspace folder, or the shipped one (when the
+   * setting is empty, and — said once per run — in an untrusted workspace). Undefined when a relative path has no
+   * folder to be relative to (said).
+   */
+  private corpusChoice(): CorpusChoice | undefined {
+    const shipped: CorpusChoice = { dir: this.deps.corpusDir, label: vscode.l10n.t('shipped corpus'), own: false };
+    const setting = this.deps.settings.current.eval.corpus;
+    if (setting === '') return shipped;
+    if (!this.deps.isTrusted()) {
+      void this.deps.prompter.message('warning', vscode.l10n.t('This workspace is not trusted: quorum.eval.corpus ("{0}") is ignored and the shipped corpus is measured.', setting), { id: 'compare.corpusUntrusted' });
+      this.deps.log.warn(`Compare Models: quorum.eval.corpus ignored in an untrusted workspace`);
+      return shipped;
+    }
+    const folder = this.deps.workspaceFolder();
+    if (!isAbsolute(setting) && folder === undefined) {
+      void this.deps.prompter.message('error', vscode.l10n.t('Quorum cannot compare models: quorum.eval.corpus ("{0}") is relative to the workspace folder, and no folder is open.', setting), { id: 'compare.invalid' });
+      return undefined;
+    }
+    return { dir: folder === undefined ? setting : resolve(folder, setting), label: setting, own: true };
+  }
+
+  /** A corpus that cannot be used: which corpus, then the error (which names the case and the field). */
+  private corpusProblem(choice: CorpusChoice, e: CorpusError): string {
+    const which = choice.own ? vscode.l10n.t('the corpus of quorum.eval.corpus ({0})', choice.dir) : vscode.l10n.t('the shipped corpus');
+    return vscode.l10n.t('Quorum cannot compare models: {0}: {1}', which, e.message);
   }
 
   /** Says what a stopped comparison measured (per model) and spent, and that nothing is kept; returns the cases measured. */

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { comparePageHtml, type ComparePageInput } from '../../core/eval/comparePage';
-import type { EvalReport } from '../../core/eval/runner';
+import { comparePageHtml } from '../../core/eval/comparePage';
+import { parseShownComparison, type ShownComparison } from '../../core/eval/shownComparison';
 import { COMPARE_STRINGS, compareToHostSchema, type CompareStrings } from '../../shared/compareProtocol';
 import { describeIssues } from '../../shared/protocol';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
-import { panelResourceRoots } from '../panel/panelHtml';
+import { panelWebviewOptions } from '../panel/panelHtml';
 import { localStrings } from '../panel/panelStrings';
 
 const COMPARE_VIEW_TYPE = 'quorum.compare';
@@ -16,64 +16,101 @@ function localCompareStrings(): CompareStrings {
   return localStrings(COMPARE_STRINGS);
 }
 
-interface CompareResult {
-  agent: { id: string; title: string };
-  currentModel: string;
-  corpus: ComparePageInput['corpus'];
-  report: EvalReport;
+interface ComparePanelDeps {
+  extensionUri: vscode.Uri;
+  log: QuorumLog;
+  /** "Use for <agent>": sets the model; resolves to the settings target written, or undefined when not set. */
+  use: (agent: string, model: string) => Promise<unknown>;
+  /** Where the comparison shown is kept for a window reload (the workspace's state). */
+  state: vscode.Memento;
+  /** The agent's model now (a restored page marks it "current"). */
+  modelOf: (agent: string) => string | undefined;
+  /** Register the `WebviewPanelSerializer` (default true). Only one instance per window may. */
+  registerSerializer?: boolean;
 }
 
 /**
- * The Compare Models webview: one page rendered by the host from a finished eval (table, chart, thresholds,
- * failures), with a "Use for <agent>" button per model. Same rules as the review panel: CSP default-src 'none',
- * a fresh nonce per load, only `dist/` and `media/`, no command URIs; every message from the page is validated,
- * and only a model that was compared can be chosen.
+ * The Compare Models webview: one page rendered by the host from a finished (or stopped) eval — table, chart,
+ * thresholds, failures — with a "Use for <agent>" button per model. Same rules as the review panel: CSP
+ * default-src 'none', a fresh nonce per load, only `dist/` and `media/`, no command URIs; every message from the
+ * page is validated, and only a model that was compared can be chosen. The comparison shown is kept in the
+ * workspace's state, and a `WebviewPanelSerializer` shows it again after a window reload; a page with nothing
+ * (valid) to show is closed rather than left empty.
  */
 export class ComparePanel implements vscode.Disposable {
+  static readonly STATE_KEY = 'quorum.compare.shown';
   private panel: vscode.WebviewPanel | undefined;
-  private result: CompareResult | undefined;
+  private shown: ShownComparison | undefined;
+  private currentModel = '';
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly registration: vscode.Disposable | undefined;
   /** The page as last rendered (tests read the figures shown). */
   html = '';
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly log: QuorumLog,
-    private readonly use: (agent: string, model: string) => Promise<unknown>,
-  ) {}
+  constructor(private readonly deps: ComparePanelDeps) {
+    if (deps.registerSerializer !== false) {
+      this.registration = vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel) => this.restore(panel),
+      });
+    }
+  }
 
   /** Whether the page is open (tests). */
   get isOpen(): boolean {
     return this.panel !== undefined;
   }
 
-  show(result: CompareResult): void {
-    this.result = result;
+  show(shown: ShownComparison, currentModel: string): void {
+    this.shown = shown;
+    this.currentModel = currentModel;
+    this.keep(shown);
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, localCompareStrings().pageTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-        enableScripts: true,
-        enableCommandUris: false,
-        enableFindWidget: true,
-        localResourceRoots: panelResourceRoots(this.extensionUri),
-      });
-      this.panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-      this.subscriptions.push(
-        this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-        this.panel.onDidDispose(() => {
-          this.panel = undefined;
-          for (const d of this.subscriptions.splice(0)) d.dispose();
-        }),
-      );
+      this.adopt(vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, localCompareStrings().pageTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, panelWebviewOptions(this.deps.extensionUri)));
     }
-    this.render(result.currentModel);
-    this.panel.reveal(undefined, false);
+    this.render();
+    this.panel?.reveal(undefined, false);
   }
 
-  private render(currentModel: string): void {
+  /**
+   * A page VS Code brings back after a window reload: the kept comparison, with the agent's model of now as
+   * "current"; closed when nothing valid is kept, or when a page is already open.
+   */
+  restore(panel: vscode.WebviewPanel): void {
+    const shown = parseShownComparison(this.deps.state.get<unknown>(ComparePanel.STATE_KEY));
+    if (!shown || this.panel) {
+      this.deps.log.info(`compare page: ${shown ? 'already open' : 'no comparison kept to show'}; the restored page is closed`);
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = panelWebviewOptions(this.deps.extensionUri);
+    this.adopt(panel);
+    this.shown = shown;
+    this.currentModel = this.deps.modelOf(shown.agent.id) ?? '';
+    this.render();
+  }
+
+  private adopt(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    panel.title = localCompareStrings().pageTitle;
+    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'icon.png');
+    this.subscriptions.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = undefined;
+        for (const d of this.subscriptions.splice(0)) d.dispose();
+      }),
+    );
+  }
+
+  private keep(shown: ShownComparison): void {
+    Promise.resolve(this.deps.state.update(ComparePanel.STATE_KEY, shown)).catch((e: unknown) => this.deps.log.warn(`compare page: could not keep the comparison: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  private render(): void {
     const panel = this.panel;
-    const result = this.result;
-    if (!panel || !result) return;
-    const uri = (...parts: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
+    const shown = this.shown;
+    if (!panel || !shown) return;
+    const uri = (...parts: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...parts)).toString();
     this.html = comparePageHtml({
       cspSource: panel.webview.cspSource,
       nonce: randomBytes(18).toString('base64'),
@@ -81,12 +118,12 @@ export class ComparePanel implements vscode.Disposable {
       styleUris: [uri('media', 'panel.css'), uri('media', 'compare.css')],
       lang: vscode.env.language || 'en',
       strings: localCompareStrings(),
-      agent: result.agent,
-      currentModel,
-      corpus: result.corpus,
-      runs: result.report.runs,
-      failureCodes: result.report.failureCodes,
-      ...(result.report.cancelled ? { stopped: { measured: result.report.finished.reduce((s, n) => s + n, 0), total: result.report.runs.length * result.corpus.cases } } : {}),
+      agent: shown.agent,
+      currentModel: this.currentModel,
+      corpus: shown.corpus,
+      runs: shown.runs,
+      failureCodes: shown.failureCodes,
+      ...(shown.stopped ? { stopped: shown.stopped } : {}),
     });
     panel.webview.html = this.html;
   }
@@ -95,31 +132,32 @@ export class ComparePanel implements vscode.Disposable {
   async receive(raw: unknown): Promise<boolean> {
     const parsed = compareToHostSchema.safeParse(raw);
     if (!parsed.success) {
-      this.log.warn(`compare page: dropped an invalid message (${describeIssues(parsed.error)})`);
+      this.deps.log.warn(`compare page: dropped an invalid message (${describeIssues(parsed.error)})`);
       return false;
     }
     const m = parsed.data;
     if (m.type === 'log') {
-      this.log.warn(`compare page: ${m.message}`);
+      this.deps.log.warn(`compare page: ${m.message}`);
       return true;
     }
-    const result = this.result;
-    if (!result || m.agent !== result.agent.id || !result.report.runs.some((r) => r.agent === m.agent && r.model === m.model)) {
-      this.log.warn('compare page: refused "Use for" of a model that was not compared');
+    const shown = this.shown;
+    if (!shown || m.agent !== shown.agent.id || !shown.runs.some((r) => r.agent === m.agent && r.model === m.model)) {
+      this.deps.log.warn('compare page: refused "Use for" of a model that was not compared');
       return false;
     }
-    const target = await this.use(m.agent, m.model);
+    const target = await this.deps.use(m.agent, m.model);
     if (target === undefined) return false;
-    result.currentModel = m.model;
-    this.render(m.model);
+    this.currentModel = m.model;
+    this.render();
     const where = target === vscode.ConfigurationTarget.Global ? vscode.l10n.t('user settings') : vscode.l10n.t('workspace settings');
-    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Quorum: {0} now uses {1} ({2})', escapeIcons(result.agent.title), escapeIcons(m.model), where), 5000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Quorum: {0} now uses {1} ({2})', escapeIcons(shown.agent.title), escapeIcons(m.model), where), 5000);
     return true;
   }
 
+  /** Leaves the page open: on a window reload VS Code keeps it and the serializer restores it. */
   dispose(): void {
-    this.panel?.dispose();
     this.panel = undefined;
     for (const d of this.subscriptions.splice(0)) d.dispose();
+    this.registration?.dispose();
   }
 }

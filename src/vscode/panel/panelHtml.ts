@@ -5,7 +5,7 @@ import { renderWebviewHtml } from '../../shared/webviewHtml';
 export const PANEL_VIEW_TYPE = 'quorum.review';
 
 /** Only the bundle and the static assets may be loaded into the panel. */
-export function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 
