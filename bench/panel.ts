@@ -16,8 +16,9 @@
  * to the run's length plus a margin, and terminated when the measurement ends), as a build or a test run
  * beside the editor would.
  *
- * Run: npm run bench:panel   (options: --tokens N per agent, --rate N tokens/s per agent, --busy)
+ * Run: npm run bench:panel   (options: --tokens N per agent, --rate N tokens/s per agent, --busy, --trace FILE)
  */
+import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { closeBrowser, launch, openReady, settle } from '../test/webview/harness';
@@ -32,6 +33,9 @@ const arg = (name: string, fallback: number): number => {
 const TOKENS = arg('tokens', 8_000);
 const RATE = arg('rate', 200);
 const BUSY = process.argv.includes('--busy');
+/** --trace FILE: also record Blink's timeline events (style, layout, paint, scripts) and write the trace there,
+ * for a look at what the long tasks do (the timeline categories add their own overhead: not for the figures). */
+const TRACE_FILE = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
 
 /** One spinning worker per core, each stopping by itself after `maxMs` if nobody stops it first. */
 function cpuLoad(maxMs: number): { stop(): Promise<void> } {
@@ -117,7 +121,7 @@ async function main(): Promise<void> {
   const load = BUSY ? cpuLoad(((TOKENS / RATE) * 1000) * 3 + 60_000) : undefined;
   const browser = await launch();
   // 'toplevel' only: every task's RunTask event, without the timeline categories' per-event overhead.
-  await browser.startTracing(panel.page, { categories: ['toplevel'] });
+  await browser.startTracing(panel.page, { categories: TRACE_FILE ? ['toplevel', 'devtools.timeline', 'blink', 'v8.execute'] : ['toplevel'] });
   // The host side, simulated in the page: every 16 ms, one message with every delta that is due.
   const started = Date.now();
   await panel.page.evaluate(`new Promise((resolve) => {
@@ -144,7 +148,9 @@ async function main(): Promise<void> {
       }
     }, 16);
   })`);
-  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+  const traceBuffer = await browser.stopTracing();
+  if (TRACE_FILE) writeFileSync(TRACE_FILE, traceBuffer);
+  const trace = JSON.parse(traceBuffer.toString('utf8')) as { traceEvents: TraceEvent[] };
   const elapsedMs = Date.now() - started;
   await load?.stop();
   const stats = await panel.page.evaluate(`(() => { const b = window.__bench; b.running = false; return { frames: b.frames, longTasks: b.longTasks, updates: b.updates }; })()`) as { frames: number[]; longTasks: number[]; updates: number };

@@ -188,6 +188,15 @@ export function filterFindings(view: ReviewView, filter: FindingFilter): Finding
 }
 
 /** Spent so far: the ended agents' costs, or the review's total once it is done. */
+/**
+ * An agent whose answer is arriving: the text (and its token count) is then its own progress indicator, and
+ * the panel stops its spinners, which would restyle and repaint the page on the main thread 20 times a
+ * second, as often as the stream itself updates.
+ */
+export function streamsText(a: AgentView): boolean {
+  return a.state === 'running' && a.text.length > 0;
+}
+
 export function spentUsd(view: ReviewView): number {
   if (view.totals) return view.totals.costUsd;
   return view.agents.reduce((sum, a) => sum + (a.outcome?.costUsd ?? 0), 0);

@@ -3,7 +3,7 @@ import { AGENT_STATE_LABEL, SEVERITY_LABEL } from '../shared/labels';
 import { estimateLabel } from '../shared/panelStrings';
 import { AnswerProgress } from '../shared/answerProgress';
 import type { AgentErrorView, AgentOutcome, AgentView, ReviewView } from '../shared/protocol';
-import { costSourceKey, hiddenFindings, sortFindings } from '../shared/reviewReducer';
+import { costSourceKey, hiddenFindings, sortFindings, streamsText } from '../shared/reviewReducer';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
 import { findingSummary, severityIcon } from './findingsList';
 import { StreamingMarkdown, renderMarkdown } from './markdown';
@@ -17,6 +17,8 @@ const AGENT_ICONS: Record<string, string> = {
 const STATE_ICONS: Record<AgentView['state'], string> = {
   queued: 'clock', running: 'loading', done: 'pass', failed: 'error', cancelled: 'circle-slash',
 };
+/** The still icon of an agent (and a review) whose answer is arriving (see `streamsText`). */
+export const STREAMING_ICON = 'pulse';
 
 /** What an error says and which buttons fix it. */
 function describeError(agent: string, err: AgentErrorView): { text: string; actions: ButtonOptions[] } {
@@ -131,9 +133,6 @@ export class AgentCard {
       head, this.metrics, this.notice, this.answer, this.progress, this.findingsEl, this.extra, this.raw);
   }
 
-  /** When the card last rendered (performance.now()). */
-  updatedAt = -Infinity;
-
   /** The previous state, for announcements. */
   get state(): AgentView['state'] | undefined {
     return this.lastState;
@@ -149,24 +148,36 @@ export class AgentCard {
   }
 
   /**
-   * Reads the answer's geometry (the caller reads every card first, then writes, so the page is laid out at
-   * most once): whether the reader scrolled away from the end since the last look, and the full height.
+   * Where the reader is, read at the start of a frame (the layout is clean then) and only after a scroll:
+   * whether they scrolled away from the end we last showed.
    */
-  measure(): number {
+  readScroll(): void {
+    if (!this.scrolled) return;
+    this.scrolled = false;
     const body = this.markdown.element;
-    const height = body.scrollHeight;
-    if (this.scrolled) {
-      this.scrolled = false;
-      // Measured against the end we last scrolled to: new text below does not count as the reader moving.
-      this.following = this.scrolledTo - body.scrollTop - body.clientHeight < 24;
-    }
-    return height;
+    // Measured against the end we last scrolled to: new text below does not count as the reader moving.
+    this.following = this.scrolledTo - body.scrollTop < 24;
   }
 
-  scrollAnswerTo(top: number): void {
-    this.markdown.element.scrollTop = top;
-    this.scrolledTo = top;
+  /**
+   * Called after the frame's writes, for a card whose answer streams: shows the answer's end unless the
+   * reader scrolled up. The first card's reads lay the page out (once; the frame had to anyway); the scroll
+   * itself dirties no layout. An answer that fills its box gets a fixed size (`.filled`: the height it has
+   * reached, with size containment), so new text lays out that box alone, not the card, the grid and page.
+   */
+  followTail(): void {
+    const body = this.markdown.element;
+    if (!this.filled && body.scrollHeight > body.clientHeight) {
+      this.filled = true;
+      body.classList.add('filled');
+    }
+    if (!this.followsTail) return;
+    body.scrollTop = body.scrollHeight;
+    this.scrolledTo = body.scrollTop;
   }
+
+  /** The answer's box has its full height while it streams (see `followTail`). */
+  private filled = false;
 
   private scrolled = false;
   private scrolledTo = 0;
@@ -180,7 +191,6 @@ export class AgentCard {
 
   update(a: AgentView, view: ReviewView): void {
     const live = view.live;
-    this.updatedAt = performance.now();
     this.renderedRetry = a.retry;
     this.lastState = a.state;
     const o = a.outcome;
@@ -190,7 +200,9 @@ export class AgentCard {
     setText(this.modelEl, a.model);
     const cached = o?.cached === true;
     setAttr(this.root, 'class', `card state-${a.state}${cached ? ' cached' : ''}`);
-    setAttr(this.stateIcon, 'class', `codicon codicon-${cached ? 'database' : STATE_ICONS[a.state]}${a.state === 'running' ? ' codicon-modifier-spin' : ''}`);
+    // The icon spins while the agent waits for its first tokens; then the streaming answer shows progress.
+    const arriving = streamsText(a);
+    setAttr(this.stateIcon, 'class', `codicon codicon-${cached ? 'database' : arriving ? STREAMING_ICON : STATE_ICONS[a.state]}${a.state === 'running' && !arriving ? ' codicon-modifier-spin' : ''}`);
     const stateLabel = cached ? `${t(AGENT_STATE_LABEL[a.state])} · ${t('stateCached')}`
       : a.state === 'running' && a.chunks > 0 ? `${t('stateRunning')} · ${t('liveTokens', formatCount(a.chunks))}`
         : t(AGENT_STATE_LABEL[a.state]);
@@ -207,6 +219,11 @@ export class AgentCard {
     // Markdown: prose answers (streamed, or one Quorum could not read). Nothing else feeds the renderer.
     this.markdown.update(p === 'markdown' ? a.text : '', !streaming);
     this.markdown.element.hidden = p !== 'markdown';
+    // Only while it streams: a finished (or restarted) answer is laid out as its text needs.
+    if (this.filled && (!streaming || p !== 'markdown')) {
+      this.filled = false;
+      this.markdown.element.classList.remove('filled');
+    }
     this.placeholder.hidden = p !== 'empty';
     if (p === 'empty') {
       setText(this.placeholder, a.state === 'queued' ? t('waitingTurn') : a.state === 'running' ? (a.retry ? retryText(a.retry) : t('waitingFirstTokens')) : o?.error ? '' : t('noAnswer'));

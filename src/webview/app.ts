@@ -1,7 +1,7 @@
 import {
   SEVERITY_VALUES, describeIssues, hostToWebviewSchema, type HostToWebview, type ReviewView, type WebviewToHost,
 } from '../shared/protocol';
-import { applyViewEvent, noChanges, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
+import { applyViewEvent, noChanges, streamsText, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
 import * as z from 'zod/mini';
 import { AGENT_STATE_LABEL } from '../shared/labels';
 import { AgentCard } from './agentCard';
@@ -41,7 +41,15 @@ export class App {
   private pending: ViewChanges = noChanges();
   private frame = 0;
   private cards = new Map<string, AgentCard>();
-  private readonly toScroll = new Set<AgentCard>();
+  /** Cards with streamed text waiting for the stream's next tick. */
+  private readonly streamDue = new Set<string>();
+  /** When the stream's clock last ticked (performance.now()). */
+  private streamTickAt = -Infinity;
+  /** A tick is being rendered (cards the frame budget left over go out next frame). */
+  private streamTick = false;
+  private tickTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether some agent's answer was arriving at the last render. */
+  private arriving = false;
   private header: ReviewHeader | undefined;
   private findings: FindingsList | undefined;
   private cardsEl: HTMLElement | undefined;
@@ -128,7 +136,8 @@ export class App {
     this.frame = 0;
     this.pending = noChanges();
     this.cards.clear();
-    this.toScroll.clear();
+    this.streamDue.clear();
+    this.streamTick = false;
     this.root.setAttribute('aria-busy', 'false');
     document.title = t('panelTitle');
     const review = this.review;
@@ -175,29 +184,37 @@ export class App {
     if (changes.findings) for (const a of review.agents) if (a.state === 'done') changes.agents.add(a.agent);
     const announcements: string[] = [];
     const frameStart = performance.now();
+    // Streamed text goes out on one clock for every card: all cards with new text update in the same frame,
+    // every STREAM_INTERVAL_MS, so the page is styled, laid out and painted once per interval, not once per card.
+    if (frameStart - this.streamTickAt >= STREAM_INTERVAL_MS) {
+      this.streamTickAt = frameStart;
+      for (const id of this.streamDue) changes.agents.add(id);
+      this.streamDue.clear();
+      this.streamTick = true;
+    }
     let deferred = false;
-    const following: AgentCard[] = [];
-    // Cards that got new text last frame show its end now, unless their reader scrolled up: all reads (layout
-    // is clean at the start of a frame), then all writes.
-    const scroll = [...this.toScroll];
-    this.toScroll.clear();
-    const heights = scroll.map((c): [AgentCard, number] => [c, c.measure()]);
-    for (const [c, height] of heights) if (c.followsTail) c.scrollAnswerTo(height);
+    // Where readers scrolled to is read first, while the layout is still clean from the last frame.
+    for (const c of this.cards.values()) c.readScroll();
+    const streamed: AgentCard[] = [];
     for (const id of changes.agents) {
       const a = review.agents.find((x) => x.agent === id);
       const card = this.cards.get(id);
       if (!a || !card) continue;
-      // Streamed text re-renders a card at most every STREAM_INTERVAL_MS, and a frame stops taking on more
-      // cards once FRAME_BUDGET_MS is spent; state changes always go out at once. What waits, goes next frame.
+      // State changes go out at once. Streamed text waits for the stream's clock, and a frame stops taking on
+      // more cards once FRAME_BUDGET_MS is spent (those go first next frame, within the same tick).
       const news = card.hasNews(a, review.live);
-      if (!news && (frameStart - card.updatedAt < STREAM_INTERVAL_MS || performance.now() - frameStart > FRAME_BUDGET_MS)) {
-        this.pending.agents.add(id);
-        deferred = true;
+      if (!news && (!this.streamTick || performance.now() - frameStart > FRAME_BUDGET_MS)) {
+        if (this.streamTick) {
+          this.pending.agents.add(id);
+          deferred = true;
+        } else {
+          this.streamDue.add(id);
+        }
         continue;
       }
       const before = card.state;
       card.update(a, review);
-      if (card.streamsMarkdown) following.push(card);
+      if (card.streamsMarkdown) streamed.push(card);
       if (announce && before !== a.state) {
         if (a.state === 'running') announcements.push(t('announceStarted', a.title));
         else if (a.state === 'done') announcements.push(a.outcome?.findingCount === 1 ? t('announceDoneOne', a.title) : t('announceDone', a.title, a.outcome?.findingCount ?? 0));
@@ -206,16 +223,29 @@ export class App {
         else announcements.push(`${a.title}: ${t(AGENT_STATE_LABEL[a.state])}`);
       }
     }
-    // Scrolled at the start of the next frame, when the layout is already done: no forced layout here.
-    if (following.length > 0) {
-      for (const c of following) this.toScroll.add(c);
-      this.schedule();
-    }
-    if (changes.header) this.header.update(review, Date.now());
+    if (!deferred) this.streamTick = false;
+    if (this.streamDue.size > 0) this.scheduleTick();
+    // The header's icon stops spinning once answers arrive (see `streamsText`).
+    const arriving = review.agents.some(streamsText);
+    if (changes.header || arriving !== this.arriving) this.header.update(review, Date.now());
+    this.arriving = arriving;
     if (changes.findings || changes.layout) this.findings.render(review);
     if (announcements.length > 0) setText(this.announcer, announcements.join('. '));
+    // Last, after every write: cards that got new text show its end (unless their reader scrolled up). The
+    // first scroll lays the page out once, as this frame must anyway; the scrolls themselves dirty no layout.
+    for (const c of streamed) c.followTail();
     if (deferred) this.schedule();
     this.tick();
+  }
+
+  /** A frame when the stream's clock next ticks, for cards whose streamed text is waiting for it. */
+  private scheduleTick(): void {
+    if (this.tickTimer !== undefined) return;
+    const wait = Math.max(0, STREAM_INTERVAL_MS - (performance.now() - this.streamTickAt));
+    this.tickTimer = setTimeout(() => {
+      this.tickTimer = undefined;
+      this.schedule();
+    }, wait);
   }
 
   /** The elapsed clock ticks once a second while the review runs. */

@@ -2,7 +2,8 @@ import { formatMs, formatUsd } from '../shared/format';
 import { REVIEW_STATE_LABEL } from '../shared/labels';
 import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
-import { estimatedSpentUsd, spentUsd } from '../shared/reviewReducer';
+import { estimatedSpentUsd, spentUsd, streamsText } from '../shared/reviewReducer';
+import { STREAMING_ICON } from './agentCard';
 import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
 
@@ -71,7 +72,8 @@ export class ReviewHeader {
       setText(this.language, view.target.language);
       this.language.hidden = false;
     }
-    setAttr(this.statusIcon, 'class', `codicon codicon-${STATUS_ICONS[view.status]}`);
+    // Spins while the review waits for answers; still while answers arrive (they show the progress).
+    setAttr(this.statusIcon, 'class', `codicon codicon-${view.status === 'running' && view.agents.some(streamsText) ? STREAMING_ICON : STATUS_ICONS[view.status]}`);
     setText(this.statusText, t(REVIEW_STATE_LABEL[view.status]));
     setAttr(this.root, 'data-status', view.status);
     this.updateElapsed(view, now);
