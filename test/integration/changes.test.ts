@@ -345,6 +345,19 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     assert.ok(summary.target.regions.some((r) => r.file === 'notes/todo.md'));
   });
 
+  it('skips the files a nested .gitattributes marks generated or binary, as git reads them', async () => {
+    repo.write('src/gen/.gitattributes', 'api.ts linguist-generated\nblob.txt -diff\n');
+    repo.write('src/gen/api.ts', 'export const api = 1;\n').write('src/gen/blob.txt', 'text that git diffs as binary\n').write('src/gen/kept.ts', 'export const kept = 1;\n');
+    try {
+      const summary = await review('uncommitted');
+      const skipped = Object.fromEntries((summary.target.skipped ?? []).map((k) => [k.file, k.reason]));
+      assert.deepEqual([skipped['src/gen/api.ts'], skipped['src/gen/blob.txt']], ['generated', 'binary']);
+      assert.ok(summary.target.regions.some((r) => r.file === 'src/gen/kept.ts'));
+    } finally {
+      rmSync(join(repo.dir, 'src/gen'), { recursive: true, force: true });
+    }
+  });
+
   it('an unknown ref is named, nothing is sent', async () => {
     const before = gateway.requests.length;
     prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'ref'));

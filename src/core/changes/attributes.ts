@@ -1,32 +1,99 @@
-import ignore from 'ignore';
+import picomatch from 'picomatch';
 
 /**
- * Which paths a `.gitattributes` text marks `linguist-generated`, for sources that cannot ask git
- * (`git check-attr`): the Git extension's API. Patterns follow gitignore's matching; the last line that
- * matches a path decides (`-linguist-generated` or `=false` unsets). Only the repository root's file is read.
+ * What git attributes say of changed files, as far as a review of changes cares: which are generated
+ * (`linguist-generated`) and which git diffs as binary (`diff` unset: `-diff`, or the `binary` macro). The
+ * command line asks git (`git check-attr`); this reader is for sources that cannot (the Git extension's API)
+ * and for sides git cannot be asked about (a commit, with git before 2.40). It reads every `.gitattributes`
+ * from the repository's root down to each file's folder, as git does: patterns are relative to the file's
+ * folder, a pattern without a slash matches a name at any depth below it, a pattern never matches the files
+ * inside a folder it names (`dir/**` does), deeper files and later lines win, attribute by attribute.
+ * Not read: `.git/info/attributes`, `core.attributesFile`, macros other than `binary`, quoted patterns.
  */
-export function generatedByAttributes(text: string, paths: readonly string[]): Set<string> {
-  const rules: { matches: (path: string) => boolean; set: boolean }[] = [];
+export interface ChangeAttributes {
+  generated: Set<string>;
+  binary: Set<string>;
+}
+
+/** An attribute's state: set, unset, a value, or unspecified again (`!attr`). */
+type AttrState = true | false | string | undefined;
+
+interface AttrRule {
+  matches: (path: string) => boolean;
+  assign: [string, AttrState][];
+}
+
+const WANTED = new Set(['linguist-generated', 'diff']);
+/** Files read at once. */
+const PARALLEL = 4;
+
+function assignments(tokens: readonly string[]): [string, AttrState][] {
+  const out: [string, AttrState][] = [];
+  for (const t of tokens) {
+    if (t === 'binary') out.push(['diff', false]); // the built-in macro: -diff -merge -text
+    else if (t.startsWith('-')) out.push([t.slice(1), false]);
+    else if (t.startsWith('!')) out.push([t.slice(1), undefined]);
+    else {
+      const eq = t.indexOf('=');
+      out.push(eq < 0 ? [t, true] : [t.slice(0, eq), t.slice(eq + 1)]);
+    }
+  }
+  return out.filter(([name]) => WANTED.has(name));
+}
+
+/** The rules of the `.gitattributes` in folder `dir` ('' for the root). */
+function rulesOf(dir: string, text: string): AttrRule[] {
+  const rules: AttrRule[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const [pattern, ...attrs] = line.split(/\s+/);
-    if (!pattern || pattern.startsWith('!')) continue;
-    let set: boolean | undefined;
-    for (const a of attrs) {
-      if (a === 'linguist-generated' || a === 'linguist-generated=true') set = true;
-      else if (a === '-linguist-generated' || a === '!linguist-generated' || a === 'linguist-generated=false') set = false;
+    if (line === '' || line.startsWith('#') || line.startsWith('"') || line.startsWith('[attr]')) continue;
+    const [pattern = '', ...tokens] = line.split(/\s+/);
+    // Negative patterns are forbidden in attributes files; a trailing slash names a folder, never a file.
+    if (pattern.startsWith('!') || pattern.endsWith('/')) continue;
+    const assign = assignments(tokens);
+    if (assign.length === 0) continue;
+    const prefix = dir === '' ? '' : `${dir}/`;
+    let matches: (path: string) => boolean;
+    if (!pattern.includes('/')) {
+      const name = picomatch(pattern, { dot: true });
+      matches = (p) => p.startsWith(prefix) && name(p.slice(p.lastIndexOf('/') + 1));
+    } else {
+      const full = picomatch(pattern.replace(/^\//, ''), { dot: true });
+      matches = (p) => p.startsWith(prefix) && full(p.slice(prefix.length));
     }
-    if (set === undefined) continue;
-    const ig = ignore().add(pattern);
-    rules.push({ matches: (p) => ig.ignores(p), set });
+    rules.push({ matches, assign });
   }
-  const out = new Set<string>();
-  if (rules.length === 0) return out;
-  for (const p of paths) {
-    let generated = false;
-    for (const r of rules) if (r.matches(p)) generated = r.set;
-    if (generated) out.add(p);
+  return rules;
+}
+
+/** The folders whose `.gitattributes` apply to `path`, root first. */
+function foldersOf(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
+}
+
+/**
+ * The attributes of `paths` (repository-relative, forward slashes) from the `.gitattributes` files that `read`
+ * gives (`read('src/.gitattributes')`; undefined when there is none).
+ */
+export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>): Promise<ChangeAttributes> {
+  const folders = [...new Set(paths.flatMap(foldersOf))];
+  const texts = new Map<string, string | undefined>();
+  const queue = folders.values();
+  const worker = async () => {
+    for (const dir of queue) texts.set(dir, await read(dir === '' ? '.gitattributes' : `${dir}/.gitattributes`).catch(() => undefined));
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, folders.length) }, worker));
+  const rules = new Map(folders.map((dir) => [dir, rulesOf(dir, texts.get(dir) ?? '')] as const));
+  const out: ChangeAttributes = { generated: new Set(), binary: new Set() };
+  for (const path of paths) {
+    const state = new Map<string, AttrState>();
+    for (const dir of foldersOf(path)) {
+      for (const rule of rules.get(dir) ?? []) if (rule.matches(path)) for (const [name, value] of rule.assign) state.set(name, value);
+    }
+    const generated = state.get('linguist-generated');
+    if (generated === true || generated === 'true') out.generated.add(path);
+    if (state.get('diff') === false) out.binary.add(path);
   }
   return out;
 }

@@ -43,8 +43,8 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     if (reason) skipped.push({ file: c.path, reason });
     return !reason;
   });
-  const [generatedByAttributes, read] = await Promise.all([
-    byName.length > 0 ? source.generated(byName.map((c) => c.path), request) : new Set<string>(),
+  const [attributes, read] = await Promise.all([
+    byName.length > 0 ? source.attributes(byName.map((c) => c.path), request) : { generated: new Set<string>(), binary: new Set<string>() },
     Promise.all(byName.map((c) => source.read(request, c.path))),
   ]);
   const files: ChangedFileText[] = [];
@@ -53,7 +53,9 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     const skip = (reason: SkippedFile['reason']): void => {
       skipped.push({ file: c.path, reason });
     };
-    if (generatedByAttributes.has(c.path)) return skip('generated');
+    if (attributes.generated.has(c.path)) return skip('generated');
+    // Marked binary (`-diff`, `binary`): git shows no lines of it, and neither does Quorum.
+    if (attributes.binary.has(c.path)) return skip('binary');
     if (!bytes) return skip('unreadable');
     if (bytes.length > options.maxFileBytes) return skip('too-large');
     if (isBinary(bytes)) return skip('binary');

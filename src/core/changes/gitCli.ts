@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { attributesOf, type ChangeAttributes } from './attributes';
 import { ChangesError, type ChangeRequest, type DiffSource } from './types';
 import { errorCode } from '../../shared/guards';
 
@@ -134,20 +135,27 @@ export class GitCliSource implements DiffSource {
     }
   }
 
-  async generated(paths: readonly string[]): Promise<Set<string>> {
-    if (paths.length === 0) return new Set();
+  /**
+   * `git check-attr` for the working tree (`--cached` for the index): every `.gitattributes`, `.git/info/attributes`
+   * and `core.attributesFile`, as git reads them. For the last commit, whose attributes git 2.40+ alone can be asked
+   * for (`--source`), the commit's own `.gitattributes` files are read.
+   */
+  async attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes> {
+    if (paths.length === 0) return { generated: new Set(), binary: new Set() };
+    if (request.kind === 'last-commit') return attributesOf(paths, (file) => run(this.root, ['show', `HEAD:${file}`]).then(text, () => undefined));
+    const out: ChangeAttributes = { generated: new Set(), binary: new Set() };
     try {
-      const out = text(await run(this.root, ['check-attr', '-z', '--stdin', 'linguist-generated'], paths.join('\0') + '\0')).split('\0');
-      const found = new Set<string>();
-      for (let i = 0; i + 2 < out.length; i += 3) {
-        const value = out[i + 2];
-        const path = out[i];
-        if (path !== undefined && (value === 'set' || value === 'true')) found.add(path);
+      const args = ['check-attr', '-z', '--stdin', ...(request.kind === 'staged' ? ['--cached'] : []), 'linguist-generated', 'diff'];
+      const fields = text(await run(this.root, args, paths.join('\0') + '\0')).split('\0');
+      for (let i = 0; i + 2 < fields.length; i += 3) {
+        const [path, attr, value] = [fields[i] ?? '', fields[i + 1], fields[i + 2]];
+        if (attr === 'linguist-generated' && (value === 'set' || value === 'true')) out.generated.add(path);
+        if (attr === 'diff' && value === 'unset') out.binary.add(path);
       }
-      return found;
     } catch {
-      return new Set();
+      // Without attributes, files are judged by their names and contents.
     }
+    return out;
   }
 }
 

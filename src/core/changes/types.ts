@@ -1,3 +1,4 @@
+import type { ChangeAttributes } from './attributes';
 import type { LineRange, RemovedLines, SkippedFile } from '../review/types';
 
 /** What "changes" means: one definition for both faces. */
@@ -37,8 +38,11 @@ export interface DiffSource {
   untracked(request: ChangeRequest): Promise<string[]>;
   /** The NEW side of a file as bytes (the working tree, the index for `staged`, HEAD for `last-commit`). */
   read(request: ChangeRequest, path: string): Promise<Uint8Array | undefined>;
-  /** Paths that `.gitattributes` (of the request's new side) marks `linguist-generated` (empty when the source cannot tell). */
-  generated(paths: readonly string[], request: ChangeRequest): Promise<Set<string>>;
+  /**
+   * What the git attributes of the request's new side say of these paths: generated (`linguist-generated`) and
+   * binary for git's diff (`-diff`, `binary`). Empty sets when the source cannot tell.
+   */
+  attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes>;
 }
 
 type ChangesErrorCode = 'not-a-repository' | 'unknown-ref' | 'no-commits' | 'git-failed';

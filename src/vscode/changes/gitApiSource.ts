@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { generatedByAttributes } from '../../core/changes/attributes';
+import { attributesOf, type ChangeAttributes } from '../../core/changes/attributes';
 import { decodeText } from '../../core/changes/skip';
 import { unifiedDiffOfTexts } from '../../core/changes/textDiff';
 import { ChangesError, type ChangeRequest, type DiffSource } from '../../core/changes/types';
@@ -202,9 +202,14 @@ export class GitApiSource implements DiffSource {
     }
   }
 
-  /** From the root `.gitattributes` of the new side (the API has no `check-attr`). */
-  async generated(paths: readonly string[], request: ChangeRequest = { kind: 'uncommitted' }): Promise<Set<string>> {
-    const bytes = await this.read(request, '.gitattributes');
-    return bytes ? generatedByAttributes(decodeText(bytes), paths) : new Set();
+  /**
+   * From the `.gitattributes` files of the new side, root to each file's folder (the API has no `check-attr`):
+   * see `attributesOf` for what is and is not read.
+   */
+  attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes> {
+    return attributesOf(paths, async (file) => {
+      const bytes = await this.read(request, file);
+      return bytes ? decodeText(bytes) : undefined;
+    });
   }
 }

@@ -104,18 +104,54 @@ describe('changes: data from the editor (texts of a file, function scopes)', fun
   });
 });
 
-describe('changes: .gitattributes read without git', () => {
-  it('marks linguist-generated paths as git check-attr does, the last matching line deciding', async () => {
-    const { generatedByAttributes } = await import('../../../src/core/changes/attributes');
-    const text = '# generated code\n*.pb.go linguist-generated=true\ndist/** linguist-generated\ndist/keep.js -linguist-generated\n/root.ts linguist-generated\nsrc/*.ts text eol=lf\n';
-    const paths = ['api/x.pb.go', 'dist/a.js', 'dist/sub/b.js', 'dist/keep.js', 'root.ts', 'lib/root.ts', 'src/a.ts'];
-    assert.deepEqual([...generatedByAttributes(text, paths)].sort(), ['api/x.pb.go', 'dist/a.js', 'dist/sub/b.js', 'root.ts']);
+describe('changes: .gitattributes read without git', function () {
+  this.timeout(30_000);
+  const ROOT = '# generated code\n*.pb.go linguist-generated=true\ndist/** linguist-generated\ndist/keep.js -linguist-generated\n/root.ts linguist-generated\nsrc/*.ts text eol=lf\ngen linguist-generated\n*.dat binary\n';
+  const SUB = '*.ts linguist-generated\n/local.js linguist-generated\ndeep/** -linguist-generated\n*.dat diff\nraw.txt -diff\n';
+  const DEEP = 'x.ts linguist-generated\nz.ts !linguist-generated\n';
+  const paths = [
+    'api/x.pb.go', 'dist/a.js', 'dist/sub/b.js', 'dist/keep.js', 'root.ts', 'lib/root.ts', 'src/a.ts', 'gen/inside.ts', 'img.dat',
+    'sub/a.ts', 'sub/local.js', 'sub/x/local.js', 'sub/deep/y.ts', 'sub/deep/x.ts', 'sub/deep/z.ts', 'sub/img.dat', 'sub/raw.txt', 'other/raw.txt',
+  ];
+  const expected = {
+    generated: ['api/x.pb.go', 'dist/a.js', 'dist/sub/b.js', 'root.ts', 'sub/a.ts', 'sub/deep/x.ts', 'sub/local.js'],
+    binary: ['img.dat', 'sub/raw.txt'],
+  };
+  const sorted = (a: { generated: Set<string>; binary: Set<string> }) => ({ generated: [...a.generated].sort(), binary: [...a.binary].sort() });
+
+  it('reads every .gitattributes from the root to the file, as git check-attr does (nested files, anchors, folders, binary, -diff, !attr)', async () => {
+    const { attributesOf } = await import('../../../src/core/changes/attributes');
+    const files: Record<string, string> = { '.gitattributes': ROOT, 'sub/.gitattributes': SUB, 'sub/deep/.gitattributes': DEEP };
+    const read = async (file: string) => files[file];
+    assert.deepEqual(sorted(await attributesOf(paths, read)), expected);
     const repo = new TempRepo();
     try {
-      repo.write('.gitattributes', text);
+      for (const [f, t] of Object.entries(files)) repo.write(f, t);
       for (const p of paths) repo.write(p, 'x\n');
+      const git = await (await GitCliSource.open(repo.dir)).attributes(paths, { kind: 'uncommitted' });
+      assert.deepEqual(sorted(git), expected);
+    } finally {
+      repo.dispose();
+    }
+  });
+
+  it('skips files a nested .gitattributes marks generated or binary, on every side (working tree, index, last commit)', async () => {
+    const repo = new TempRepo();
+    try {
+      repo.write('lib/data.txt', 'a\n').write('lib/gen.ts', 'export const a = 1;\n').write('lib/ok.ts', 'export const b = 1;\n').commit();
+      repo.write('lib/.gitattributes', 'data.txt -diff\ngen.ts linguist-generated\nfresh.txt binary\n');
+      repo.write('lib/data.txt', 'b\n').write('lib/gen.ts', 'export const a = 2;\n').write('lib/ok.ts', 'export const b = 2;\n').write('lib/fresh.txt', 'plain text\n');
       const source = await GitCliSource.open(repo.dir);
-      assert.deepEqual([...(await source.generated(paths))].sort(), [...generatedByAttributes(text, paths)].sort());
+      const skipped = async (kind: 'uncommitted' | 'staged' | 'last-commit') => {
+        const set = await collectChanges(source, { kind }, { maxFileBytes: 1 << 20 });
+        return { files: set.files.map((f) => f.change.path), skipped: Object.fromEntries(set.skipped.map((k) => [k.file, k.reason])) };
+      };
+      const want = { files: ['lib/.gitattributes', 'lib/ok.ts'], skipped: { 'lib/data.txt': 'binary', 'lib/fresh.txt': 'binary', 'lib/gen.ts': 'generated' } };
+      assert.deepEqual(await skipped('uncommitted'), want);
+      repo.git('add', '-A');
+      assert.deepEqual(await skipped('staged'), want);
+      repo.commit('second');
+      assert.deepEqual(await skipped('last-commit'), want);
     } finally {
       repo.dispose();
     }
