@@ -88,24 +88,23 @@ async function main(): Promise<void> {
     await modal.locator('a.monaco-button, .monaco-button', { hasText: 'Run' }).first().click();
   };
   try {
-    await page.waitForTimeout(12000);
+    // Quorum is ready when its cost item is in the status bar (a loaded machine takes a while).
+    await page.locator('.statusbar-item', { hasText: '$0' }).first().waitFor({ timeout: 120000 });
+    await page.waitForTimeout(2000);
     await shot('00-start');
     await wb.runCommand('Quorum: Set Gateway API Key');
     await page.locator('.quick-input-widget input').first().fill(KEY);
     await page.keyboard.press('Enter');
     await page.waitForTimeout(800);
 
-    await step('pick a hostile id', async () => {
+    await step('hostile ids', async () => {
       await pickAgent();
-      say(`models offered: ${JSON.stringify(await rows())}`);
+      const offered = await rows();
+      say(`models offered: ${JSON.stringify(offered)}`);
+      say(`hostile ids offered: ${JSON.stringify(HOSTILE_IDS.filter((id) => offered.some((r) => r.includes(id))))}`);
       await shot('01-models-offered');
-      await tick('command:quorum.resetCost');
-      await accept();
-      await page.waitForTimeout(2500);
-      say(`hostile pick -> notifications: ${await toasts()}`);
-      say(`links in notifications: ${JSON.stringify(await toastLinks())}`);
-      await shot('02-hostile-pick');
-      await wb.runCommand('Notifications: Clear All Notifications');
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
     });
 
     await step('compare two oracles', async () => {
