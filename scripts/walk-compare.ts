@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       await shot('05-progress');
       await page.locator('.notifications-toasts .monaco-button, .notifications-toasts .action-label', { hasText: 'Cancel' }).first().click();
       await page.waitForTimeout(3000);
-      say(`after cancel -> notifications: ${await toasts()}; gateway streams open: ${gateway.inFlight}`);
+      say(`after cancel -> notifications: ${await toasts()}; links in them: ${JSON.stringify(await toastLinks())}; gateway streams open: ${gateway.inFlight}`);
       await shot('06-cancelled');
     });
   } finally {
