@@ -89,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
   });
   const compare = new CompareModels({
-    settings, gateway: () => gateway, ledger, prompter, keys: keyCommands, log, measured, panel: comparePanel,
+    settings, gateway: () => gateway, ledger, listedPrices, prompter, keys: keyCommands, log, measured, panel: comparePanel,
     budget: new BudgetGuard(settings, ledger, monthly, prompter),
     corpusDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
     isTrusted: () => shaper.isTrusted(),

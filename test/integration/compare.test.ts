@@ -33,7 +33,10 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
 
   before(async () => {
     api = await quorum();
-    gateway = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 100_000, oracles: corpusOracles(corpusDir()), models: ['oracle-perfect', 'oracle-noisy', 'gpt-4.1-mini'] });
+    gateway = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 100_000, oracles: corpusOracles(corpusDir()),
+      // Beside the oracles, ids Quorum cannot use (links, markup, bidi controls); and a price for one oracle, as gateways list them.
+      models: ['oracle-perfect', 'oracle-noisy', 'gpt-4.1-mini', '[x](command:quorum.resetCost)', '<img src=x onerror=alert(1)>', 'oracle\u202Eevil\u202C'],
+      modelFields: { 'oracle-noisy': { pricing: { prompt: '0.000001', completion: '0.000002' } } } });
     await setSetting(api, 'gateway.baseUrl', gateway.url);
     await setSetting(api, 'limits.maxConcurrent', 8);
     api.usePrompter(new ScriptedPrompter().onInput('apiKey.input', () => KEY));
@@ -74,9 +77,12 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
 
     // What was asked: the models with their prices (none known for these), then the estimate before anything was sent.
     const offered = prompter.calls.find((c) => c.id === 'compare.models')?.items ?? [];
-    assert.deepEqual(offered.map((i) => i.label).sort(), ['gemini-2.5-flash', 'gpt-4.1-mini', 'oracle-noisy', 'oracle-perfect']);
+    assert.deepEqual(offered.map((i) => i.label).sort(), ['gemini-2.5-flash', 'gpt-4.1-mini', 'oracle-noisy', 'oracle-perfect'], 'ids that are not model ids are not offered');
     assert.equal(offered.find((i) => i.label === 'oracle-perfect')?.description, 'price unknown');
+    assert.equal(offered.find((i) => i.label === 'oracle-noisy')?.description, "$1.00 in · $2.00 out / MTok (the gateway's list)");
     const confirm = prompter.calls.find((c) => c.id === 'compare.confirm');
+    assert.equal(confirm?.detail, 'No price is known for oracle-perfect: its share is not in the estimate.', "the gateway's listed price prices oracle-noisy's share");
+    assert.doesNotMatch(confirm?.text ?? '', /likely \$0\.00,/);
     assert.match(confirm?.text ?? '', new RegExp(`^Compare 2 models for Security over ${n} cases \\(${2 * n} requests\\)`));
     assert.equal(gateway.requests.filter((x) => x.path.endsWith('/chat/completions')).length - chatsBefore, 2 * n, 'every case once per model, through the shared client');
 
@@ -220,6 +226,8 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
       assert.ok(api.compare.panel.isOpen);
       assert.match(api.compare.panel.html, new RegExp(`Stopped after 3 of ${2 * n} cases: unfinished cases count as failures`));
       assert.equal(shownRows(api.compare.panel.html).get(first ?? '')?.[10], `${n - 3}/${n}`);
+      assert.ok(api.compare.panel.html.includes(`${first}: ${n - 3} of ${n} cases failed (cancelled ×${n - 3})`), 'unfinished cases are said to be cancelled');
+      assert.ok(api.compare.panel.html.includes(`${second}: ${n} of ${n} cases failed (cancelled ×${n})`));
     });
 
     it('says that nothing was measured, and opens no page, when no case had finished', async () => {

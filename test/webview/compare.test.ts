@@ -52,6 +52,11 @@ describe('webview: Compare Models page (headless Chromium, the panel CSP)', () =
     const box = await svg.boundingBox();
     assert.ok(box && box.width > 200 && box.height > 100, 'the chart is laid out');
     assert.equal(await svg.locator('g.point circle').count(), 2, 'one point per run with an F1');
+    const cut = await svg.evaluate((el) => {
+      const box = (el as SVGSVGElement).viewBox.baseVal;
+      return [...el.querySelectorAll('text')].map((t) => ({ text: t.textContent ?? '', b: t.getBBox() })).filter(({ b }) => b.x < box.x || b.x + b.width > box.x + box.width).map(({ text }) => text);
+    });
+    assert.deepEqual(cut, [], 'no label runs past the chart\'s edge (the most expensive point, a run without F1 at $0)');
     const fill = await svg.locator('g.point circle').first().evaluate((c) => getComputedStyle(c).fill);
     assert.equal(fill, 'rgb(55, 148, 255)', 'points take --vscode-charts-blue from the theme');
     assert.equal(await page.locator('#thresholds tbody tr').count(), 3);

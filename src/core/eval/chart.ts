@@ -54,18 +54,20 @@ export function costF1Chart(runs: readonly RunFigures[], labels: ChartLabels = C
   parts.push(`<text x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle" ${text}>${escapeXml(labels.xAxis)}</text>`);
   parts.push(`<text x="14" y="${PAD.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${PAD.top + plotH / 2})" ${text}>${escapeXml(labels.yAxis)}</text>`);
   let withoutF1 = 0;
+  /** Labels grow away from the nearer edge, so that none is cut off by the chart's border. */
+  const anchor = (at: number) => (at < PAD.left + plotW / 3 ? 'start' : at > PAD.left + (2 * plotW) / 3 ? 'end' : 'middle');
   runs.forEach((r, i) => {
     const label = escapeXml(`${r.agent} · ${r.model}`);
     if (r.f1 === null) {
       // Stacked, so that several runs without an F1 at the same cost stay readable.
-      parts.push(`<text x="${x(r.costUsd)}" y="${PAD.top + plotH - 6 - 14 * (withoutF1++ % 8)}" text-anchor="middle" ${text} class="no-f1">${escapeXml(labels.noF1.replace('{0}', `${r.agent} · ${r.model}`))}</text>`);
+      parts.push(`<text x="${x(r.costUsd)}" y="${PAD.top + plotH - 6 - 14 * (withoutF1++ % 8)}" text-anchor="${anchor(x(r.costUsd))}" ${text} class="no-f1">${escapeXml(labels.noF1.replace('{0}', `${r.agent} · ${r.model}`))}</text>`);
       return;
     }
     const cx = x(r.costUsd);
     const cy = y(r.f1);
     parts.push(
       `<g class="point" data-run="${i}"><circle cx="${cx}" cy="${cy}" r="5" fill="var(--chart-point, #3b82f6)"><title>${label}: F1 ${r.f1.toFixed(3)}, $${r.costUsd.toFixed(4)}</title></circle>` +
-        `<text x="${cx + 8}" y="${cy - 6}" ${text}>${label}</text></g>`,
+        (cx > PAD.left + plotW / 2 ? `<text x="${cx - 8}" y="${cy - 6}" text-anchor="end" ${text}>${label}</text></g>` : `<text x="${cx + 8}" y="${cy - 6}" ${text}>${label}</text></g>`),
     );
   });
   parts.push('</svg>');

@@ -2,6 +2,7 @@ import { singleTarget } from '../review/target';
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { CostLedger } from '../cost/ledger';
+import type { ListedPrices } from '../cost/listedPrices';
 import type { Gateway, StreamOptions } from '../gateway/types';
 import { ReviewPipeline } from '../review/pipeline';
 import type { ReviewTarget } from '../review/types';
@@ -23,6 +24,8 @@ export interface EvalDeps {
   settings: () => QuorumSettings;
   /** The session's ledger: every billed attempt is recorded here, and a case's cost is read from it. */
   ledger: CostLedger;
+  /** Prices the gateway's `/models` listed: the estimate prices a model the price table does not know with them. */
+  listedPrices?: ListedPrices;
   now?: () => number;
 }
 
@@ -117,7 +120,7 @@ class TimedGateway implements Gateway {
 
 function pipelineFor(deps: EvalDeps, gateway: Gateway): ReviewPipeline {
   // No cache: eval neither reads nor writes the review cache.
-  return new ReviewPipeline({ gateway, settings: () => withoutFallbacks(deps.settings()), ledger: deps.ledger, ...(deps.now ? { now: deps.now } : {}) });
+  return new ReviewPipeline({ gateway, settings: () => withoutFallbacks(deps.settings()), ledger: deps.ledger, ...(deps.listedPrices ? { listedPrices: deps.listedPrices } : {}), ...(deps.now ? { now: deps.now } : {}) });
 }
 
 /** The cost of an eval at most, before anything is sent. */
@@ -179,6 +182,14 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   };
 
   await Promise.all(options.runs.flatMap((run, i) => corpus.cases.map((c) => limit(() => one(i, run, c)))));
+  if (signal?.aborted) {
+    // The cases a cancel left unfinished count as failures (scoreRun); say why, beside the real error codes.
+    options.runs.forEach((_, i) => {
+      const unfinished = corpus.cases.length - (outcomes[i]?.size ?? 0);
+      const codes = failureCodes[i];
+      if (unfinished > 0 && codes) codes.cancelled = unfinished;
+    });
+  }
   return {
     runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, outcomes[i] ?? new Map())),
     failureCodes,

@@ -4,6 +4,7 @@ import { resolveOutputLanguage } from '../../core/agents/language';
 import { resolveAgents } from '../../core/agents/registry';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import type { CostLedger } from '../../core/cost/ledger';
+import type { ListedPrices } from '../../core/cost/listedPrices';
 import type { ModelPrice } from '../../core/cost/prices';
 import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
 import { f1Label, lastResultFor } from '../../core/eval/lastResults';
@@ -11,6 +12,7 @@ import { shownComparison } from '../../core/eval/shownComparison';
 import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
 import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../core/eval/runner';
 import type { Gateway } from '../../core/gateway/types';
+import { modelIdSchema } from '../../core/settings/schema';
 import { ReviewConfigError } from '../../core/review/errors';
 import { formatUsd } from '../../shared/format';
 import { escapeIcons } from '../../shared/untrustedText';
@@ -29,6 +31,8 @@ interface CompareModelsDeps {
   /** The one shared gateway client (its rate limits, retries and the session's ledger). */
   gateway: () => Gateway;
   ledger: CostLedger;
+  /** What the gateway's `/models` listed prices at (learnt when the models are offered): the estimate uses them. */
+  listedPrices: ListedPrices;
   prompter: Prompter;
   keys: ApiKeyCommands;
   budget: BudgetGuard;
@@ -103,7 +107,7 @@ export class CompareModels {
     if (!(await this.deps.keys.ensureKey())) return undefined;
 
     const language = resolveOutputLanguage(settings.current.review.language, vscode.env.language);
-    const evalDeps: EvalDeps = { gateway: this.deps.gateway(), settings: () => settings.current, ledger: this.deps.ledger };
+    const evalDeps: EvalDeps = { gateway: this.deps.gateway(), settings: () => settings.current, ledger: this.deps.ledger, listedPrices: this.deps.listedPrices };
     const estimate = estimateEval(corpus, evalDeps, runs, language);
     const unpriced = estimate.perRun.filter((r) => !r.priced).map((r) => r.model);
     const go = vscode.l10n.t('Run');
@@ -188,7 +192,10 @@ export class CompareModels {
         this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the price table`);
       }
       const measured = this.deps.measured.all();
-      return buildModelChoices({ gatewayModels: listed, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
+      // An id Quorum would refuse (markup, links, bidi controls…) cannot be compared: not offered, only counted in the log.
+      const usable = listed?.filter((id) => modelIdSchema.safeParse(id).success);
+      if (listed && usable && usable.length < listed.length) this.deps.log.warn(`Compare Models: ${listed.length - usable.length} model id(s) from /models are not valid model ids and are not offered`);
+      return buildModelChoices({ gatewayModels: usable, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
         const last = lastResultFor(measured, agent, c.id);
         const price = c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown');
         return {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../../core/settings/schema';
 import { escapeIcons } from '../../shared/untrustedText';
+import { revealBidi } from '../../shared/bidi';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
@@ -143,7 +144,7 @@ export class ModelSwitcher {
         const marks = [c.current ? currentMark(c.id) : undefined, c.suggested ? vscode.l10n.t('closest match') : undefined, listed && !c.listed ? vscode.l10n.t('not listed by the gateway') : undefined].filter(Boolean);
         out.push({
           model: c.id,
-          label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${escapeIcons(c.id)}`,
+          label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${escapeIcons(revealBidi(c.id))}`,
           description: this.describe(agent, c.id, c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown')),
           detail: marks.length > 0 ? marks.join(' · ') : undefined,
         });
