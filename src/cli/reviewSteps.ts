@@ -48,9 +48,9 @@ function describeRedactions(redactions: readonly Redaction[]): string {
   return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
 }
 
-/** `--dry-run`: what would be sent for `target`, printed; nothing is sent. */
-function printWhatWillBeSent(r: CliReview, target: ReviewTarget): void {
-  const data = whatWillBeSent(r.pipeline, { ...r.shaped, target }, r.options, { baseUrl: r.baseUrl, redactSecrets: r.settings.privacy.redactSecrets, ...(r.rulesOff ? { rulesOff: r.rulesOff } : {}) });
+/** `--dry-run`: what would be sent for `target` (a review of changes: each of its `batches`), printed; nothing is sent. */
+function printWhatWillBeSent(r: CliReview, target: ReviewTarget, batches?: readonly ReviewTarget[]): void {
+  const data = whatWillBeSent(r.pipeline, { ...r.shaped, target }, r.options, { baseUrl: r.baseUrl, redactSecrets: r.settings.privacy.redactSecrets, ...(r.rulesOff ? { rulesOff: r.rulesOff } : {}) }, batches);
   r.io.stdout.write(r.scrub(renderWhatWillBeSent(data)) + '\n');
 }
 
@@ -105,7 +105,7 @@ export async function reviewChanges(r: CliReview, plan: ChangesPlan): Promise<nu
     return finish(r, empty, false);
   }
   if (args.dryRun) {
-    for (const batch of plan.batches) printWhatWillBeSent(r, batch);
+    printWhatWillBeSent(r, plan.target, plan.batches);
     return EXIT.ok;
   }
   let planned = estimateChanges(pipeline, plan, options);

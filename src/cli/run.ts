@@ -25,6 +25,7 @@ import { runEvalCli } from './evalRun';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../core/prompt/shape';
+import { loadTokenizer } from '../core/tokens/count';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -76,7 +77,10 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
   if (!args.changes) return { target: await readTarget(args.file, args.lines) };
   // The whole repository is reviewed, whatever folder of it the command runs from.
   const source = await GitCliSource.open(resolve(io.cwd ?? process.cwd(), args.repo ?? '.'));
-  const set = await collectChanges(source, args.changes, { maxFileBytes: settings.changes.maxFileKb * 1024 });
+  const collecting = collectChanges(source, args.changes, { maxFileBytes: settings.changes.maxFileKb * 1024 });
+  // The estimate needs the tokenizer (a few hundred ms of CPU to load): it loads while git works.
+  loadTokenizer();
+  const set = await collecting;
   const changes = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
   return { target: changes.target, changes, root: source.root };
 }

@@ -256,6 +256,33 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     assert.equal(gateway.requests.length, before);
   });
 
+  it('Show What Will Be Sent for changes shows each request (batch) as it is sent, with the regions it holds', async () => {
+    await setSetting(api, 'changes.batchTokens', 500);
+    repo.write('src/big.ts', lines(120, (i) => `export const big${i} = ${i}; // a longer line of big.ts, number ${i}`));
+    try {
+      prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'uncommitted'));
+      const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('quorum.showWhatWillBeSentForChanges');
+      assert.ok(doc, 'the preview opened');
+      const text = doc.getText();
+      const count = Number(/^## Request 1 of (\d+)$/m.exec(text)?.[1] ?? 0);
+      assert.ok(count >= 3, `${count} requests`);
+      const requests = text.split(/^## Request \d+ of \d+$/m).slice(1);
+      assert.equal(requests.length, count);
+      for (const r of requests) {
+        // Each request's messages hold the files it lists, and no other.
+        const holds = new Set([...(/\*\*Holds:\*\* ([^\n]*)/.exec(r)?.[1] ?? '').matchAll(/([\w./]+) \(lines? /g)].map((m) => m[1]));
+        const sent = new Set([...r.matchAll(/^File: (.+)$/gm)].map((m) => m[1]));
+        assert.ok(holds.size > 0);
+        assert.deepEqual([...sent].sort(), [...holds].sort());
+        assert.equal(r.match(/^### .+ \((analyst|architecture|security|coding)\)$/gm)?.length, 4);
+      }
+      assert.match(text, /big120/);
+    } finally {
+      rmSync(join(repo.dir, 'src/big.ts'));
+      await setSetting(api, 'changes.batchTokens', undefined);
+    }
+  });
+
   it('the coding agent\'s proposals across files: one multi-file preview, one edit, a region whose lines changed refused', async () => {
     const summary = await review('uncommitted');
     const coding = summary.agents.find((a) => a.agent === 'coding');
@@ -295,6 +322,27 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
       prompter.onPick('changes.repository', (items) => items.find((i) => i.label === repo.dir.split('/').pop()));
       rmSync(first.dir, { recursive: true, force: true });
     }
+  });
+
+  it('with git.untrackedChanges hidden, untracked files are left out as the user chose, and the pick says so', async () => {
+    const git = vscode.workspace.getConfiguration('git');
+    await git.update('untrackedChanges', 'hidden', vscode.ConfigurationTarget.Global);
+    try {
+      let detail = '';
+      prompter.onPick('changes.kind', (items) => {
+        const item = items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'uncommitted');
+        detail = item?.detail ?? '';
+        return item;
+      });
+      const summary = await vscode.commands.executeCommand<ReviewSummary | undefined>('quorum.reviewChanges');
+      assert.match(detail, /untracked files left out \(git\.untrackedChanges is hidden\)/);
+      assert.deepEqual([...new Set(summary?.target.regions.map((r) => r.file))].sort(), ['src/app.ts', 'src/db.py']);
+    } finally {
+      await git.update('untrackedChanges', undefined, vscode.ConfigurationTarget.Global);
+    }
+    // Shown again, they are reviewed again.
+    const summary = await review('uncommitted');
+    assert.ok(summary.target.regions.some((r) => r.file === 'notes/todo.md'));
   });
 
   it('an unknown ref is named, nothing is sent', async () => {

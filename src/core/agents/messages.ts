@@ -194,6 +194,20 @@ export function buildMessages({ agent, target, language, inputs = [], rules = ''
   const format = agent.output === 'code' ? codeFormat(target) : findingsFormat(target);
   const common = redacted ? `${COMMON_RULES}\n${PLACEHOLDER_RULE}` : COMMON_RULES;
   const system = [agent.systemPrompt.trim(), rules, common, format, languageRule(language)].filter((p) => p !== '').join('\n\n');
+  const code = codePart(target);
+  const user = inputs.length > 0 ? [code, '', 'Reviews of this code by the other agents:', '', ...inputs.map((i) => describeInput(i, !plainRegion(target)))].join('\n') : code;
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}
+
+/** The code of each target, as its user message starts: every agent of a review is sent the same (targets are not changed once made). */
+const codeParts = new WeakMap<ReviewTarget, string>();
+
+function codePart(target: ReviewTarget): string {
+  const known = codeParts.get(target);
+  if (known !== undefined) return known;
   const plain = plainRegion(target);
   const parts: string[] = [];
   if (plain) parts.push(describeRegion(plain));
@@ -202,11 +216,7 @@ export function buildMessages({ agent, target, language, inputs = [], rules = ''
     parts.push(`Reviewed: ${target.label} (${target.regions.length} region${target.regions.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'})`);
     for (const region of target.regions) parts.push('', describeRegion(region));
   }
-  if (inputs.length > 0) {
-    parts.push('', 'Reviews of this code by the other agents:', '', ...inputs.map((i) => describeInput(i, !plain)));
-  }
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: parts.join('\n') },
-  ];
+  const code = parts.join('\n');
+  codeParts.set(target, code);
+  return code;
 }

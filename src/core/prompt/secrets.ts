@@ -1,4 +1,5 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { findSecretSpans, type SecretSpan } from './secretRules';
@@ -105,6 +106,15 @@ function kindOf(ruleId: string, messageId: string): string | undefined {
   if (known) return known;
   return rule.replace(/[^a-z0-9]+/gi, '-').toLowerCase() + '-secret';
 }
+
+/**
+ * secretlint times every lint with performance marks (about 32 per call) and its profiler keeps them all, in the
+ * process's performance timeline and in a list it searches from the start on every mark: in a long-lived
+ * extension host, redaction grew slower with every review and its marks were never freed (60 regions cost 100 ms
+ * of CPU, 10 ms without). Quorum never reads those timings, so the profiler is given nowhere to mark.
+ */
+// `perf` is private in secretlint's types (a plain field at run time); a unit test checks that no mark is left.
+(secretLintProfiler as unknown as { perf: { mark(name: string): void; measure(name: string): void } }).perf = { mark: () => undefined, measure: () => undefined };
 
 async function secretlintSpans(text: string): Promise<SecretSpan[]> {
   const result = await lintSource({

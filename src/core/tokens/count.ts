@@ -22,6 +22,11 @@ function encoder(): Counter {
   return counter;
 }
 
+/** Loads the encoding now: a caller that waits on something else (git) can have the load done meanwhile. */
+export function loadTokenizer(): void {
+  encoder();
+}
+
 /**
  * Counts of long texts, most recently used last: planning counts the same code more than once (every agent of
  * a batch is sent the same user message; an estimate is made again when the gateway's prices arrive), and a BPE

@@ -125,7 +125,7 @@ export class ChangesCommands {
     if (!chosen) return undefined;
     const prepared = await this.prepare(chosen.target, chosen.source);
     if (!prepared?.plan) return undefined;
-    return this.deps.sent.showFor(prepared.uri, prepared.plan.target, prepared.root);
+    return this.deps.sent.showFor(prepared.uri, prepared.plan.target, prepared.root, prepared.plan);
   }
 
   /** Re-run from a panel: the same request, as the changes are now. */
@@ -149,10 +149,20 @@ export class ChangesCommands {
     const api = await this.deps.repositories.api();
     const repository = api ? await this.deps.repositories.pick(api, hint) : undefined;
     if (!repository) return undefined;
+    const source = new GitApiSource(repository);
+    const hidden = source.untrackedHidden();
     const items: KindItem[] = [
-      { change: 'uncommitted', label: `$(git-commit) ${vscode.l10n.t('Uncommitted changes')}`, detail: vscode.l10n.t('Working tree and index against HEAD, untracked files included') },
+      {
+        change: 'uncommitted',
+        label: `$(git-commit) ${vscode.l10n.t('Uncommitted changes')}`,
+        detail: hidden ? vscode.l10n.t('Working tree and index against HEAD; untracked files left out (git.untrackedChanges is hidden)') : vscode.l10n.t('Working tree and index against HEAD, untracked files included'),
+      },
       { change: 'staged', label: `$(diff-added) ${vscode.l10n.t('Staged changes')}`, detail: vscode.l10n.t('Index against HEAD, numbered as in the index') },
-      { change: 'ref', label: `$(git-branch) ${vscode.l10n.t('Against a branch or tag…')}`, detail: vscode.l10n.t('From the merge base with HEAD to the working tree: what a pull request would show, plus what is not committed') },
+      {
+        change: 'ref',
+        label: `$(git-branch) ${vscode.l10n.t('Against a branch or tag…')}`,
+        detail: vscode.l10n.t('From the merge base with HEAD to the working tree: what a pull request would show, plus what is not committed') + (hidden ? ` ${vscode.l10n.t('(untracked files left out: git.untrackedChanges is hidden)')}` : ''),
+      },
       { change: 'last-commit', label: `$(history) ${vscode.l10n.t('Last commit')}`, detail: vscode.l10n.t('HEAD~1..HEAD') },
     ];
     const kind = await this.deps.prompter.pick(items, { id: 'changes.kind', placeHolder: vscode.l10n.t('Which changes should Quorum review?') });
@@ -163,7 +173,7 @@ export class ChangesCommands {
       if (!ref) return undefined;
       request = { kind: 'ref', ref };
     }
-    return { target: new ChangesTarget(repository.rootUri, request), source: new GitApiSource(repository) };
+    return { target: new ChangesTarget(repository.rootUri, request), source };
   }
 
   /** A branch, tag or remote branch of the repository (most recent first), or one typed in. */
@@ -211,7 +221,8 @@ export class ChangesCommands {
       const skipped = set.skipped.map((k) => `${k.file} (${skipReasonLabel(k.reason)})`).join(', ');
       void this.deps.prompter.message(
         'info',
-        set.skipped.length > 0 ? vscode.l10n.t('Nothing to review in {0}: every changed file is skipped: {1}', changesTitle(target.request), skipped) : vscode.l10n.t('There are no changes to review ({0}).', changesTitle(target.request)),
+        (set.skipped.length > 0 ? vscode.l10n.t('Nothing to review in {0}: every changed file is skipped: {1}', changesTitle(target.request), skipped) : vscode.l10n.t('There are no changes to review ({0}).', changesTitle(target.request)))
+          + (source.untrackedHidden() && (target.request.kind === 'uncommitted' || target.request.kind === 'ref') ? ` ${vscode.l10n.t('Untracked files are left out: git.untrackedChanges is hidden.')}` : ''),
         { id: 'changes.nothing' },
       );
       return undefined;
@@ -272,7 +283,7 @@ export class ChangesCommands {
     const choice = await this.deps.prompter.message('warning', vscode.l10n.t('Review changes to {0} files?', plan.files), { id: 'changes.manyFiles', modal: true, detail }, go, show);
     if (choice === show) {
       const first = plan.target.regions[0]?.file;
-      if (first) await this.deps.sent.showFor(vscode.Uri.joinPath(root, ...first.split('/')), plan.target, root);
+      if (first) await this.deps.sent.showFor(vscode.Uri.joinPath(root, ...first.split('/')), plan.target, root, plan);
     }
     return choice === go;
   }

@@ -149,17 +149,35 @@ export class GitApiSource implements DiffSource {
     return text.endsWith('\n') || text === '' ? text : text + '\n';
   }
 
+  /**
+   * The extension's view of the repository (its untracked files) may lag behind the disk: its status is refreshed
+   * once per source, before the diff and the untracked files (read at once) are taken.
+   */
+  private refreshed: Promise<void> | undefined;
+  private refresh(): Promise<void> {
+    this.refreshed ??= this.repository.status();
+    return this.refreshed;
+  }
+
   async diff(request: ChangeRequest): Promise<string> {
-    // The extension's view of the repository (its untracked files) may lag behind the disk.
-    await this.repository.status();
+    await this.refresh();
     const base = await this.base(request);
     const listed = await this.list(request, base);
     const patches = await mapLimit(listed, PARALLEL, (c) => this.patch(request, base, c));
     return patches.join('');
   }
 
+  /**
+   * Whether the user hid untracked files from the Source Control view (`git.untrackedChanges: hidden`): then they
+   * are left out of the review too — Quorum does not send files the user chose not to see as changes.
+   */
+  untrackedHidden(): boolean {
+    return vscode.workspace.getConfiguration('git', this.repository.rootUri).get<string>('untrackedChanges') === 'hidden';
+  }
+
   async untracked(request: ChangeRequest): Promise<string[]> {
-    if (request.kind === 'staged' || request.kind === 'last-commit') return [];
+    if (request.kind === 'staged' || request.kind === 'last-commit' || this.untrackedHidden()) return [];
+    await this.refresh();
     const { workingTreeChanges, untrackedChanges } = this.repository.state;
     const all = [...readChanges(workingTreeChanges), ...readChanges(untrackedChanges ?? [])];
     const paths = all.filter((c) => c.status === GitStatus.UNTRACKED).flatMap((c) => this.relative(c.uri) ?? []);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withShapedTarget, type ChangesPlan } from '../../core/changes/plan';
 import { whatWillBeSent } from '../../core/prompt/dryRun';
 import type { ShapeOutcome } from '../../core/prompt/shape';
 import type { ReviewPipeline } from '../../core/review/pipeline';
@@ -52,10 +53,11 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
   }
 
   /**
-   * For any target of a document, or of a repository (`root`: a review of changes, every region it would send). Returns the
-   * opened document, or undefined when the file is never sent (the user is told which rule says so).
+   * For any target of a document, or of a repository (`root` and `plan`: a review of changes, each request it would
+   * send, batch by batch). Returns the opened document, or undefined when the file is never sent (the user is told
+   * which rule says so).
    */
-  async showFor(uri: vscode.Uri, target: ReviewTarget, root?: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+  async showFor(uri: vscode.Uri, target: ReviewTarget, root?: vscode.Uri, plan?: ChangesPlan): Promise<vscode.TextDocument | undefined> {
     const { outcome, context } = await this.deps.shaper.shape(uri, target, root);
     if (!outcome.ok) {
       this.refuse(outcome);
@@ -69,7 +71,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
         baseUrl: settings.gateway.baseUrl,
         redactSecrets: settings.privacy.redactSecrets,
         ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}),
-      });
+      }, plan ? withShapedTarget(plan, outcome.shaped.target).batches : undefined);
       markdown = renderWhatWillBeSent(data, sentStrings());
     } catch (error) {
       void this.deps.prompter.message('error', vscode.l10n.t('Quorum could not prepare the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'sent.failed' });

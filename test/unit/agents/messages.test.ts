@@ -29,6 +29,20 @@ describe('prompt building', () => {
     assert.match(user?.content ?? '', /Reviewed lines: 98-100/);
   });
 
+  it('sends every agent of a target the same code, and each target its own (a copy with other text is not taken for it)', () => {
+    const agent = { systemPrompt: 'x', output: 'findings' as const };
+    const [, first] = buildMessages({ agent, target, language: 'en' });
+    const [, again] = buildMessages({ agent: { systemPrompt: 'y', output: 'code' }, target, language: 'ko' });
+    assert.equal(again?.content, first?.content);
+    const region = target.regions[0];
+    assert.ok(region);
+    const other: ReviewTarget = { ...target, regions: [{ ...region, text: 'function g(b) {\n  return b;\n}' }] };
+    const [, changed] = buildMessages({ agent, target: other, language: 'en' });
+    assert.match(changed?.content ?? '', / 98 \| function g\(b\) \{/);
+    const [, withInputs] = buildMessages({ agent, target, language: 'en', inputs: [{ agent: 'security', title: 'Security', status: 'ok', findings: [], text: '' }] });
+    assert.equal(withInputs?.content, `${first?.content}\n\nReviews of this code by the other agents:\n\n### Security (security)\nNo findings.`);
+  });
+
   it('asks the coding agent for a replacement of exactly the reviewed range', () => {
     const [system] = buildMessages({ agent: { systemPrompt: 'Code.', output: 'code' }, target, language: 'en' });
     assert.match(system?.content ?? '', /improvedCode/);

@@ -120,6 +120,24 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.match(md, /\| Security \|[^\n]*\(nothing billed\)/);
   });
 
+  it('--dry-run shows each request (batch) as it is sent: the regions it holds and its messages, nothing sent', async () => {
+    repo.write('README.md', 'r\n').commit();
+    // Two files of about 7,000 tokens each: two batches of 12,000.
+    repo.write('a.ts', numbered(700, (i) => `export const alpha${i} = ${i}; // a.ts line`)).write('b.ts', numbered(700, (i) => `export const beta${i} = ${i}; // b.ts line`));
+    const run = await quorum(['review', '--changes', '--dry-run'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.match(/^# What Quorum will send$/gm)?.length, 1);
+    assert.match(run.stdout, /\*\*Reviewed:\*\* Uncommitted changes \(2 regions of 2 files, in 2 requests per agent\)/);
+    const [, first = '', second = ''] = run.stdout.split(/^## Request \d of 2$/m);
+    assert.match(first, /\*\*Holds:\*\* a\.ts \(lines 1-700\)/);
+    assert.match(first, /alpha699/);
+    assert.doesNotMatch(first, /beta1 /);
+    assert.match(second, /\*\*Holds:\*\* b\.ts \(lines 1-700\)/);
+    assert.doesNotMatch(second, /alpha1 /);
+    assert.equal(second.match(/^### [A-Z][a-z]+ \((analyst|architecture|security|coding)\)$/gm)?.length, 4);
+    assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);
