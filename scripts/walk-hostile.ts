@@ -147,7 +147,8 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
   };
   try {
-    await page.waitForTimeout(5000);
+    // The .vsix is installed and activated once the workbench is up: wait for Quorum's cost item (slow under load).
+    for (let waited = 0; waited < 90_000 && !/\$\d/.test(await wb.statusBarText()); waited += 1000) await page.waitForTimeout(1000);
     say(`status bar at start: ${JSON.stringify((await wb.statusBarText()).replace(/\s+/g, ' '))}`);
 
     await step('wrong key', async () => {
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
         await page.waitForTimeout(500);
         await page.keyboard.press('Control+.');
         await page.waitForTimeout(1500);
-        const items = (await page.locator('.action-widget').innerText().catch(() => '(none)')).replace(/\s+/g, ' ');
+        const items = (await page.locator('.context-view .action-widget, .context-view').first().innerText().catch(() => '(none)')).replace(/\s+/g, ' ');
         say(`quick fixes at ${line}: ${items}`);
         await shot(`05-quick-fix-${line.replace(':', '-')}`);
         await page.keyboard.press('Escape');

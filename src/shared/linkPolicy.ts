@@ -64,7 +64,7 @@ export function isPrivateHost(hostname: string): boolean {
   return false;
 }
 
-type LinkRefusal = 'not-http' | 'credentials' | 'private-host';
+export type LinkRefusal = 'not-http' | 'credentials' | 'private-host';
 
 /** Why a parsed link may not be opened, or undefined when it may (after VS Code's own trust prompt). */
 export function linkRefusal(url: { protocol: string; username: string; password: string; hostname: string }): LinkRefusal | undefined {

@@ -1,6 +1,6 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
-import { linkRefusal } from '../shared/linkPolicy';
+import { linkRefusal, type LinkRefusal } from '../shared/linkPolicy';
 
 /**
  * Model answers are untrusted. They are rendered by markdown-it with raw HTML off and images off, links
@@ -13,15 +13,26 @@ md.disable(['image']);
 md.linkify.set({ fuzzyEmail: false });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
-/** An absolute http(s) link without credentials to a public host (the host checks again before opening). */
-export function isOpenableHref(href: string): boolean {
-  if (!/^https?:\/\//i.test(href)) return false;
+/** Why a link from model output is not a link here, or undefined for an absolute http(s) link without credentials to a public host (the host checks again before opening). */
+function refusalOf(href: string): LinkRefusal | 'malformed' | undefined {
+  if (!/^https?:\/\//i.test(href)) return 'not-http';
   try {
-    return linkRefusal(new URL(href)) === undefined;
+    return linkRefusal(new URL(href));
   } catch {
-    return false;
+    return 'malformed';
   }
 }
+
+export function isOpenableHref(href: string): boolean {
+  return refusalOf(href) === undefined;
+}
+
+const REFUSED_TITLE: Record<LinkRefusal | 'malformed', string> = {
+  'not-http': 'Not a link (only http and https links open)',
+  credentials: 'Not a link (it carries a user name or password)',
+  'private-host': 'Not a link (a loopback or private network address)',
+  malformed: 'Not a link (not a valid address)',
+};
 
 const ALLOWED_TAGS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
   's', 'del', 'a', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span'];
@@ -29,9 +40,12 @@ const ALLOWED_TAGS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li',
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
     const href = node.getAttribute('href') ?? '';
-    // Not openable (credentials, private or loopback hosts): shown as text, not as a link.
-    if (!isOpenableHref(href)) node.removeAttribute('href');
-    else node.setAttribute('title', href);
+    // Not openable (credentials, private or loopback hosts): shown as text, not as a link; the title says why.
+    const refused = refusalOf(href);
+    if (refused) {
+      node.removeAttribute('href');
+      node.setAttribute('title', `${REFUSED_TITLE[refused]}: ${href}`);
+    } else node.setAttribute('title', href);
     node.setAttribute('rel', 'noreferrer noopener');
   }
   if (node.tagName === 'CODE') {

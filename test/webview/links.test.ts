@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { linkRefusal } from '../../src/shared/linkPolicy';
 import { FINDINGS, doneReview, snapshot } from './fixtures';
 import { actions, closeBrowser, openReady, settle, type PanelPage } from './harness';
+import { DARK } from './themes';
 
 const PUBLIC = 'https://owasp.org/www-community/attacks/SQL_Injection';
 const NOT_CLICKABLE = [
@@ -43,7 +44,7 @@ describe('webview: links in model output open only through the host', () => {
   after(closeBrowser);
 
   it('loopback, private and credential links are text, not links', async () => {
-    panel = await openReady();
+    panel = await openReady({ themeClass: DARK.bodyClass, themeVars: DARK.vars });
     await panel.send(snapshot(hostileReview()));
     await settle(panel);
     const hrefs = await panel.page.locator('#app a[href]').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
@@ -51,6 +52,18 @@ describe('webview: links in model output open only through the host', () => {
     assert.ok(hrefs.includes(PUBLIC), 'the public link is a link');
     const text = await panel.page.locator('#app').innerText();
     for (const bad of NOT_CLICKABLE) assert.ok(text.includes(bad.replace(/\/$/, '')) || text.includes(`link ${NOT_CLICKABLE.indexOf(bad)}`), `${bad} is shown`);
+    // They do not look like links either: the text's own colour, and a title that says why and where it pointed.
+    const refused = await panel.page.locator('#app a:not([href])').evaluateAll((els) => els.map((e) => ({
+      title: e.getAttribute('title') ?? '', color: getComputedStyle(e).color, parent: getComputedStyle(e.parentElement ?? e).color,
+    })));
+    assert.ok(refused.length >= NOT_CLICKABLE.length / 2, `the refused Markdown links are kept as text (${refused.length})`);
+    for (const r of refused) {
+      assert.equal(r.color, r.parent, `a refused link is coloured as its text, not as a link (${r.title})`);
+      assert.match(r.title, /^Not a link \((it carries a user name or password|a loopback or private network address)\): https?:\/\//);
+    }
+    const linkColor = await panel.page.locator(`#app a[href="${PUBLIC}"]`).first().evaluate((e) => getComputedStyle(e).color);
+    assert.ok(refused.every((r) => r.color !== linkColor), 'no refused link has the colour of a link');
+    assert.ok(refused.some((r) => r.title.includes('127.0.0.1:8080/admin')), 'the title names where it pointed');
   });
 
   it('left click, middle click and Enter: VS Code never opens the link itself; the host is asked for public links only', async () => {
