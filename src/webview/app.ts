@@ -22,6 +22,8 @@ export interface VsCodeApi {
 const STREAM_INTERVAL_MS = 100;
 /** Main-thread time a frame may spend on cards with streamed text before leaving the rest to the next. */
 const FRAME_BUDGET_MS = 6;
+/** At most this many cards' streamed text per frame: a tick of four streaming cards takes two frames. */
+const STREAM_CARDS_PER_FRAME = 2;
 
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
 const uiStateSchema = z.object({
@@ -203,7 +205,7 @@ export class App {
       // State changes go out at once. Streamed text waits for the stream's clock, and a frame stops taking on
       // more cards once FRAME_BUDGET_MS is spent (those go first next frame, within the same tick).
       const news = card.hasNews(a, review.live);
-      if (!news && (!this.streamTick || performance.now() - frameStart > FRAME_BUDGET_MS)) {
+      if (!news && (!this.streamTick || streamed.length >= STREAM_CARDS_PER_FRAME || performance.now() - frameStart > FRAME_BUDGET_MS)) {
         if (this.streamTick) {
           this.pending.agents.add(id);
           deferred = true;
