@@ -90,4 +90,16 @@ describe('review targets: regions across files', () => {
     assert.deepEqual(parsed.replacements, [{ file: 'src/db/users.ts', startLine: 10, endLine: 13, code: 'A\nB' }]);
     assert.equal(parsed.rationale, 'r');
   });
+
+  it('keeps a replacement written as advice out of the replacements (Apply would paste it over code), in the rationale; a Markdown file takes words', () => {
+    const withNotes: ReviewTarget = { ...changes, regions: [...changes.regions, { file: 'docs/guide.md', language: 'markdown', startLine: 1, endLine: 1, text: 'old words', changedLines: [{ start: 1, end: 1 }] }] };
+    const answer = JSON.stringify({ rationale: 'r', replacements: [
+      { file: 'lib/util.py', startLine: 2, endLine: 2, code: 'Use a parameterized query instead: cur.execute(...) — see the docs' },
+      { file: 'src/db/users.ts', startLine: 11, endLine: 11, code: 'b2' },
+      { file: 'docs/guide.md', startLine: 1, endLine: 1, code: 'Use the new words instead of the old ones.' },
+    ] });
+    const parsed = parseCodeAnswer(answer, withNotes);
+    assert.deepEqual(parsed.replacements?.map((r) => r.file), ['src/db/users.ts', 'docs/guide.md']);
+    assert.equal(parsed.rationale, 'r\n\nlib/util.py:2-2: Use a parameterized query instead: cur.execute(...) — see the docs');
+  });
 });
