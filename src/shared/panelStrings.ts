@@ -150,6 +150,7 @@ export const PANEL_STRINGS = {
   rulesDropped: 'Left out (over quorum.rules.maxTokens): {0}',
   redactedSecrets: 'Secrets replaced by placeholders before sending (kind, lines): {0}',
   changesSummary: '{0}: {1} files, +{2} −{3}, {4} skipped',
+  changesSummaryOneFile: '{0}: 1 file, +{2} −{3}, {4} skipped',
   skippedFiles: 'Skipped: {0}',
   skipDeleted: 'deleted',
   skipBinary: 'binary',

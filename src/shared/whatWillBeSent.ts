@@ -64,7 +64,7 @@ export const WHAT_WILL_BE_SENT_EN = {
   cost: 'Estimated cost',
   inputs: "After they answer, this agent's message also gets the results of",
   message: 'Message',
-  changesScope: '{0} regions of {1} files, in {2} requests per agent',
+  changesScope: 'regions: {0} · files: {1} · requests per agent: {2}',
   request: 'Request {0} of {1}',
   requestHolds: 'Holds',
 } as const;

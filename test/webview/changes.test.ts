@@ -36,6 +36,15 @@ describe('webview: a review of changes', () => {
     assert.doesNotMatch(head, /lines 1–13|typescript/);
   });
 
+  it('says "1 file" for a review of one file', async () => {
+    panel = await openReady();
+    const one = changesReview();
+    if (one.changes) one.changes = { ...one.changes, label: 'Staged changes', files: ['src/db.py'], added: 1, removed: 1, skipped: [] };
+    await panel.send(snapshot(one));
+    await settle(panel);
+    assert.match(await panel.page.locator('header.review-head .target').innerText(), /^Staged changes: 1 file, \+1 −1, 0 skipped/);
+  });
+
   it('findings are grouped by file, in the order the files were reviewed, most severe first within each', async () => {
     panel = await openReady();
     await panel.send(snapshot(changesReview()));

@@ -1,5 +1,6 @@
 import { filesOf, matchFile } from '../review/target';
 import type { CodeReplacement, Region } from '../review/types';
+import { looksLikeProse, PROSE_LANGUAGES } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString, stripReasoning } from './json';
 
@@ -15,7 +16,7 @@ interface ParsedCodeAnswer {
 
 /** Where the coding agent may replace code: the reviewed regions. */
 interface CodeScope {
-  regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine' | 'changedLines' | 'removed'>[];
+  regions: readonly (Pick<Region, 'file' | 'startLine' | 'endLine' | 'changedLines' | 'removed'> & { language?: string })[];
 }
 
 const CODE_KEYS = ['improvedCode', 'improved_code', 'code', 'fixedCode', 'fixed_code', 'newCode', 'new_code', 'replacement'];
@@ -50,6 +51,22 @@ function toReplacement(raw: unknown, scope: CodeScope): CodeReplacement | undefi
   return { file, startLine: start, endLine: end, code: cleanCode(code ?? '', start) };
 }
 
+/**
+ * Advice written where code belongs ("Use a parameterized query instead: cur.execute(...)") is not offered as a
+ * replacement (Apply would paste it over the lines): it is kept with the rationale, headed by its file and lines.
+ * Files whose language is prose (Markdown, plain text) take words.
+ */
+function splitAdvice(replacements: readonly CodeReplacement[], scope: CodeScope): { code: CodeReplacement[]; advice: string[] } {
+  const code: CodeReplacement[] = [];
+  const advice: string[] = [];
+  for (const r of replacements) {
+    const language = scope.regions.find((g) => g.file === r.file)?.language ?? '';
+    if (!PROSE_LANGUAGES.has(language) && looksLikeProse(r.code)) advice.push(`${r.file}:${r.startLine}-${r.endLine}: ${r.code.trim()}`);
+    else code.push(r);
+  }
+  return { code, advice };
+}
+
 function replacementList(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value;
   if (!isRecord(value)) return undefined;
@@ -74,8 +91,9 @@ export function parseCodeAnswer(text: string, scope: CodeScope): ParsedCodeAnswe
       if (!only || !single.parsed || single.improvedCode === undefined) return { parsed: false };
       return { parsed: true, replacements: [{ file: only.file, startLine: only.startLine, endLine: only.endLine, code: single.improvedCode }], ...(single.rationale ? { rationale: single.rationale } : {}) };
     }
-    const replacements = (replacementList(json) ?? []).map((r) => toReplacement(r, scope)).filter((r): r is CodeReplacement => r !== undefined);
-    const rationale = isRecord(json) ? pickString(json, RATIONALE_KEYS.filter((k) => k !== 'changes'))?.trim() : undefined;
+    const listed = (replacementList(json) ?? []).map((r) => toReplacement(r, scope)).filter((r): r is CodeReplacement => r !== undefined);
+    const { code: replacements, advice } = splitAdvice(listed, scope);
+    const rationale = [isRecord(json) ? pickString(json, RATIONALE_KEYS.filter((k) => k !== 'changes'))?.trim() : undefined, ...advice].filter((t) => t).join('\n\n');
     return { parsed: true, replacements, ...(rationale ? { rationale } : {}) };
   }
   const single = parsePlain(text, plain.startLine);

@@ -1,5 +1,5 @@
 import { filesOf, matchFile } from '../review/target';
-import { SEVERITIES, type Finding, type Region, type Severity } from '../review/types';
+import { SEVERITIES, type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString } from './json';
@@ -115,8 +115,9 @@ function firstSentence(text: string): string {
   return sentence.length > 100 ? sentence.slice(0, 97) + '...' : sentence;
 }
 
-/** Where findings may point: the reviewed regions (file and lines). */
+/** Where findings may point: the reviewed regions (file and lines), and what kind of review sent them. */
 interface FindingScope {
+  kind?: ReviewTarget['kind'];
   regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
 }
 
@@ -135,6 +136,10 @@ function regionFor(raw: Record<string, unknown>, start: number | undefined, scop
   const files = filesOf(scope);
   const named = pickString(raw, FILE_KEYS) ?? (isRecord(raw.location) ? pickString(raw.location, FILE_KEYS) : undefined);
   let file = named !== undefined ? matchFile(files, named) : undefined;
+  // A file the review did not send (another file of the repository, a skipped one) is not pinned on one it did:
+  // in a review of changes, or of several files, the file a finding names decides. A selection's only file takes
+  // any name (models name a snippet loosely).
+  if (named !== undefined && file === undefined && (scope.kind === 'changes' || files.length > 1)) return undefined;
   if (file === undefined && files.length === 1) file = files[0];
   if (file === undefined && start !== undefined) {
     const holding = [...new Set(scope.regions.filter((r) => distanceTo(r, start) === 0).map((r) => r.file))];

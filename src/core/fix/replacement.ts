@@ -40,6 +40,9 @@ function proseLine(line: string): boolean {
   return false;
 }
 
+/** Languages whose files are prose, where a replacement in words is what the file holds (the prose check is off). */
+export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'plaintext', 'restructuredtext', 'latex', 'asciidoc']);
+
 /** True when the text reads as advice rather than code. */
 export function looksLikeProse(text: string): boolean {
   const code = codeOnly(text.replace(/\r\n?/g, '\n'));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fitReplacement, type ReplacementVerdict } from '../../core/fix/replacement';
+import { fitReplacement, PROSE_LANGUAGES, type ReplacementVerdict } from '../../core/fix/replacement';
 import { syntaxErrorCount } from '../../core/fix/syntax';
 import { findBidi } from '../../shared/bidi';
 import type { Prompter } from '../prompter';
@@ -16,9 +16,6 @@ function replacementText(replacement: string, eol: vscode.EndOfLine): string {
   const text = replacement.replace(/\r?\n$/, '');
   return eol === vscode.EndOfLine.CRLF ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
 }
-
-/** Languages whose files are prose, where a replacement in words is what the file holds. */
-const PROSE_LANGUAGES = new Set(['markdown', 'plaintext', 'restructuredtext', 'latex', 'asciidoc']);
 
 /** Whether a fix may be applied as code to its lines (and the code to apply, at the lines' indentation). */
 export function fitFix(fix: Pick<TrackedFix, 'replacement' | 'original'>, languageId: string): ReplacementVerdict {

@@ -127,7 +127,7 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     const run = await quorum(['review', '--changes', '--dry-run'], repo.dir, env);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout.match(/^# What Quorum will send$/gm)?.length, 1);
-    assert.match(run.stdout, /\*\*Reviewed:\*\* Uncommitted changes \(2 regions of 2 files, in 2 requests per agent\)/);
+    assert.match(run.stdout, /\*\*Reviewed:\*\* Uncommitted changes \(regions: 2 · files: 2 · requests per agent: 2\)/);
     const [, first = '', second = ''] = run.stdout.split(/^## Request \d of 2$/m);
     assert.match(first, /\*\*Holds:\*\* a\.ts \(lines 1-700\)/);
     assert.match(first, /alpha699/);

@@ -65,6 +65,20 @@ describe('review targets: regions across files', () => {
     ]);
   });
 
+  it('drops a finding on a file the review did not send, instead of pinning it on one it did (one file of changes too)', () => {
+    const answer = JSON.stringify({ findings: [
+      { file: 'src/other-not-changed.ts', severity: 'critical', title: 'Elsewhere', startLine: 2, endLine: 2, confidence: 0.9 },
+      { file: 'package-lock.json', severity: 'high', title: 'Skipped file', startLine: 1, confidence: 0.9 },
+      { file: 'lib/util.py', severity: 'low', title: 'Here', startLine: 2 },
+    ] });
+    assert.deepEqual(parseFindings(answer, 'analyst', changes).findings.map((f) => f.title), ['Here']);
+    const oneFile: ReviewTarget = { ...changes, regions: changes.regions.filter((r) => r.file === 'lib/util.py') };
+    assert.deepEqual(parseFindings(answer, 'analyst', oneFile).findings.map((f) => [f.file, f.title]), [['lib/util.py', 'Here']]);
+    // A selection's only file takes whatever name the model gives it.
+    const selection = singleTarget({ file: 'a.ts', language: 'typescript', text: 'x\ny', startLine: 1, endLine: 2 });
+    assert.deepEqual(parseFindings(JSON.stringify({ findings: [{ file: 'snippet.ts', severity: 'low', title: 'T', startLine: 2 }] }), 'analyst', selection).findings.map((f) => f.file), ['a.ts']);
+  });
+
   it('reads the coding agent\'s replacements per region, keeping only those inside a reviewed region', () => {
     const answer = JSON.stringify({ rationale: 'r', replacements: [
       { file: 'src/db/users.ts', startLine: 10, endLine: 13, code: '  10 | A\n  11 | B' },
@@ -75,5 +89,17 @@ describe('review targets: regions across files', () => {
     assert.equal(parsed.parsed, true);
     assert.deepEqual(parsed.replacements, [{ file: 'src/db/users.ts', startLine: 10, endLine: 13, code: 'A\nB' }]);
     assert.equal(parsed.rationale, 'r');
+  });
+
+  it('keeps a replacement written as advice out of the replacements (Apply would paste it over code), in the rationale; a Markdown file takes words', () => {
+    const withNotes: ReviewTarget = { ...changes, regions: [...changes.regions, { file: 'docs/guide.md', language: 'markdown', startLine: 1, endLine: 1, text: 'old words', changedLines: [{ start: 1, end: 1 }] }] };
+    const answer = JSON.stringify({ rationale: 'r', replacements: [
+      { file: 'lib/util.py', startLine: 2, endLine: 2, code: 'Use a parameterized query instead: cur.execute(...) — see the docs' },
+      { file: 'src/db/users.ts', startLine: 11, endLine: 11, code: 'b2' },
+      { file: 'docs/guide.md', startLine: 1, endLine: 1, code: 'Use the new words instead of the old ones.' },
+    ] });
+    const parsed = parseCodeAnswer(answer, withNotes);
+    assert.deepEqual(parsed.replacements?.map((r) => r.file), ['src/db/users.ts', 'docs/guide.md']);
+    assert.equal(parsed.rationale, 'r\n\nlib/util.py:2-2: Use a parameterized query instead: cur.execute(...) — see the docs');
   });
 });
