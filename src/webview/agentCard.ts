@@ -324,8 +324,9 @@ export class AgentCard {
 
     // Improved code
     const extra: Node[] = [];
+    // The rationale shows without code too: advice the agent wrote where code belongs is kept there, not applied.
+    if (o?.rationale && a.state !== 'running') extra.push(h('div', { class: 'markdown rationale' }, renderMarkdown(o.rationale)));
     if (o?.improvedCode) {
-      if (o.rationale) extra.push(h('div', { class: 'markdown rationale' }, renderMarkdown(o.rationale)));
       extra.push(h('div', { class: 'code-head' },
         h('h4', {}, icon('sparkle'), ' ', t('improvedCode')),
         h('div', { class: 'actions' },

@@ -154,4 +154,16 @@ describe('webview: agent cards show findings, not JSON', () => {
     assert.doesNotMatch(done, /improvedCode|\{"/);
     assert.equal(await card(panel, 'coding').locator('details.raw-answer').isVisible(), true);
   });
+
+  it('the coding agent\'s advice shows as text when it proposed no code to apply (no Apply button)', async () => {
+    panel = await openReady();
+    await panel.send(snapshot(baseReview()));
+    const advice = 'r\n\nsrc/db.py:2-2: Use a parameterized query instead: [docs](command:quorum.resetCost)';
+    await panel.send(events(2, { kind: 'ended', agent: 'coding', title: 'Coding', outcome: outcome({ state: 'done', model: 'deepseek-v3.2', text: '{}', rationale: advice }) }));
+    await settle(panel);
+    const coding = card(panel, 'coding');
+    assert.match(await coding.locator('.rationale').innerText(), /src\/db\.py:2-2: Use a parameterized query instead/);
+    assert.equal(await coding.locator('[data-action="applyImproved"]').count(), 0);
+    assert.equal(await coding.locator('.rationale a[href^="command:"]').count(), 0);
+  });
 });
