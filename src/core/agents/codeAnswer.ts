@@ -87,7 +87,7 @@ export function parseCodeAnswer(text: string, scope: CodeScope): ParsedCodeAnswe
     if (json === undefined) {
       // One region answered in the single-region shape is still that region's code.
       const only = scope.regions.length === 1 ? scope.regions[0] : undefined;
-      const single = only ? parsePlain(text, only.startLine) : { parsed: false };
+      const single = only ? adviceAsRationale(parsePlain(text, only.startLine), only.language) : { parsed: false };
       if (!only || !single.parsed || single.improvedCode === undefined) return { parsed: false };
       return { parsed: true, replacements: [{ file: only.file, startLine: only.startLine, endLine: only.endLine, code: single.improvedCode }], ...(single.rationale ? { rationale: single.rationale } : {}) };
     }
@@ -96,9 +96,20 @@ export function parseCodeAnswer(text: string, scope: CodeScope): ParsedCodeAnswe
     const rationale = [isRecord(json) ? pickString(json, RATIONALE_KEYS.filter((k) => k !== 'changes'))?.trim() : undefined, ...advice].filter((t) => t).join('\n\n');
     return { parsed: true, replacements, ...(rationale ? { rationale } : {}) };
   }
-  const single = parsePlain(text, plain.startLine);
+  const single = adviceAsRationale(parsePlain(text, plain.startLine), plain.language);
   if (!single.parsed || single.improvedCode === undefined) return single;
   return { ...single, replacements: [{ file: plain.file, startLine: plain.startLine, endLine: plain.endLine, code: single.improvedCode }] };
+}
+
+/**
+ * A single region's "improved code" that reads as advice ("Use a parameterized query: cur.execute(...)") is not
+ * offered as code to apply: it joins the rationale, as a review of changes does with such a region (splitAdvice).
+ */
+function adviceAsRationale(answer: ParsedCodeAnswer, language: string | undefined): ParsedCodeAnswer {
+  const code = answer.improvedCode;
+  if (code === undefined || PROSE_LANGUAGES.has(language ?? '') || !looksLikeProse(code)) return answer;
+  const rationale = [answer.rationale, code.trim()].filter((t) => t).join('\n\n');
+  return { parsed: true, ...(rationale ? { rationale } : {}) };
 }
 
 function parsePlain(text: string, startLine: number): ParsedCodeAnswer {

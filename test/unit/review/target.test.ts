@@ -102,4 +102,18 @@ describe('review targets: regions across files', () => {
     assert.deepEqual(parsed.replacements?.map((r) => r.file), ['src/db/users.ts', 'docs/guide.md']);
     assert.equal(parsed.rationale, 'r\n\nlib/util.py:2-2: Use a parameterized query instead: cur.execute(...) — see the docs');
   });
+
+  it('a selection\'s improved code written as advice is not offered as code (no improvedCode, no replacement), it joins the rationale; a Markdown selection takes words', () => {
+    const selection = { regions: [{ file: 'app.py', language: 'python', startLine: 10, endLine: 11 }] };
+    const advice = JSON.stringify({ rationale: 'SQL built by concatenation.', improvedCode: 'Use a parameterized query: cur.execute("SELECT * FROM t WHERE id = %s", (uid,))' });
+    const parsed = parseCodeAnswer(advice, selection);
+    assert.equal(parsed.parsed, true);
+    assert.equal(parsed.improvedCode, undefined);
+    assert.equal(parsed.replacements, undefined);
+    assert.equal(parsed.rationale, 'SQL built by concatenation.\n\nUse a parameterized query: cur.execute("SELECT * FROM t WHERE id = %s", (uid,))');
+    const code = parseCodeAnswer(JSON.stringify({ rationale: 'r', improvedCode: 'cur.execute("SELECT * FROM t WHERE id = %s", (uid,))\nrows = cur.fetchall()' }), selection);
+    assert.equal(code.improvedCode, 'cur.execute("SELECT * FROM t WHERE id = %s", (uid,))\nrows = cur.fetchall()');
+    const words = parseCodeAnswer(JSON.stringify({ improvedCode: 'Use the new words instead of the old ones.' }), { regions: [{ file: 'README.md', language: 'markdown', startLine: 1, endLine: 1 }] });
+    assert.equal(words.improvedCode, 'Use the new words instead of the old ones.');
+  });
 });
