@@ -62,6 +62,18 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join(to, f));
 }
 
+/**
+ * The tokenizer's rank table (src/core/tokens/count.ts reads it beside the running code): beside the bundles in
+ * dist/, and beside the integration tests' bundles, which carry the core too.
+ */
+function copyRankTable() {
+  const from = path.join(__dirname, 'src', 'core', 'tokens', 'cl100k_base.json');
+  for (const dir of ['dist', ...(tests ? ['out/test/integration'] : [])]) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(from, path.join(dir, 'cl100k_base.json'));
+  }
+}
+
 async function main() {
   const configs = [
     { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTypescript] },
@@ -89,12 +101,14 @@ async function main() {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
   if (watch) {
     copyCodicons();
+    copyRankTable();
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
   copyCodicons();
+  copyRankTable();
   fs.chmodSync('dist/cli.js', 0o755);
 }
 

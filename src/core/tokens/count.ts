@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
 import type { ChatMessage } from '../gateway/types';
 
 /**
@@ -7,17 +10,38 @@ import type { ChatMessage } from '../gateway/types';
  * to 1.07 MB — more than the whole .vsix may weigh — while cl100k's zips to 0.44 MB. Other providers'
  * models use tokenizers of their own anyway, so every figure counted here is labelled an estimate.
  *
- * The encoding is loaded on first use, not at import: building its tables takes about a second of CPU, which
- * extension activation and `quorum --help` must not pay.
+ * The encoding is loaded on first use, not at import (extension activation and `quorum --help` must not pay for
+ * it), from `cl100k_base.json` beside this code: the library's own rank table, copied by
+ * `npm run tokenizer:table`. The library ships it as a 1.1 MB JavaScript array literal that V8 parses and
+ * compiles before it runs; JSON.parse reads the same table in about a third of the time, which is most of
+ * a cold load (measured by `npm run bench:changes`, tokenizerLoadMs). esbuild.js copies the file beside the
+ * bundles.
  */
 type Counter = (text: string) => number;
 let counter: Counter | undefined;
 
+/** The table's file name, beside this module in the sources and beside the bundles in dist/. */
+const RANK_TABLE_FILE = 'cl100k_base.json';
+
+/** The rank table: each rank's token, as text or (when not valid UTF-8) as its bytes. */
+function readRankTable(): RawBytePairRanks {
+  const table: unknown = JSON.parse(readFileSync(join(__dirname, RANK_TABLE_FILE), 'utf8'));
+  if (!Array.isArray(table) || !table.every((t) => typeof t === 'string' || Array.isArray(t))) {
+    throw new Error(`${RANK_TABLE_FILE} is not a rank table: run npm run tokenizer:table`);
+  }
+  return table;
+}
+
 function encoder(): Counter {
   if (!counter) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-    const mod: { countTokens: Counter } = require('gpt-tokenizer/encoding/cl100k_base');
-    counter = mod.countTokens;
+    const { GptEncoding }: typeof import('gpt-tokenizer/GptEncoding') = require('gpt-tokenizer/GptEncoding');
+    // The library checks the table's size against the encoding's vocabulary.
+    const api = GptEncoding.getEncodingApi('cl100k_base', () => readRankTable());
+    // Text that spells a special token (`<|endoftext|>` in a tokenizer's own sources, in a model's answer) is
+    // counted as the ordinary text it is when sent; by default the library throws on it.
+    const plain = { disallowedSpecial: new Set<string>() };
+    counter = (text) => api.countTokens(text, plain);
   }
   return counter;
 }

@@ -118,6 +118,17 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.ok(!run.stdout.includes(KEY) && !run.stderr.includes(KEY), 'the key is never printed');
   });
 
+  it('reviews code that spells a special token (<|endoftext|>) as the ordinary text it is, estimate included', async () => {
+    const file = join(dir, 'tokenizer_test.py');
+    writeFileSync(file, 'EOT = "<|endoftext|>"\n\n\ndef strip_eot(text):\n    return text.replace(EOT, "")\n');
+    const run = await quorum(['review', file, '--format', 'json', '--dry-run'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const reviewed = await quorum(['review', file, '--format', 'json'], env);
+    assert.equal(reviewed.code, 0, reviewed.stderr);
+    assert.equal(parseJson(reviewed).agents.filter((a) => a.status === 'ok').length, 4);
+    assert.ok(chat(tg).every((r) => JSON.stringify(r.body).includes('<|endoftext|>')));
+  });
+
   it('exits 1 when a finding is at or above --fail-on, 0 when none is', async () => {
     assert.equal((await quorum(['review', fixture, '--format', 'json', '--fail-on', 'high'], env)).code, 1);
     tg.script((req) => (req.model === 'gemini-2.5-flash' ? { text: findings() } : req.model ? REPLIES[req.model] : undefined));

@@ -152,4 +152,15 @@ describe('package.json manifest', () => {
     assert.equal(typeof ts.transpileModule, 'function');
     assert.ok(readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n').includes('!dist/typescript.js'));
   });
+
+  it("ships the tokenizer's rank table beside the bundles as JSON, and not the library's 1.1 MB JavaScript copy of it", function () {
+    this.timeout(120_000);
+    ensureBuilt();
+    for (const bundle of ['extension.js', 'cli.js']) {
+      // A few of the table's first ranks as the library writes them: absent when the library's table is not bundled.
+      assert.doesNotMatch(readFileSync(join(root, 'dist', bundle), 'utf8'), /"!",\s*"\\"",\s*"#",\s*"\$"/, bundle);
+    }
+    assert.deepEqual(readFileSync(join(root, 'dist', 'cl100k_base.json')), readFileSync(join(root, 'src', 'core', 'tokens', 'cl100k_base.json')));
+    assert.ok(readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n').includes('!dist/cl100k_base.json'));
+  });
 });
