@@ -81,6 +81,7 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
   // The estimate needs the tokenizer (a few hundred ms of CPU to load): it loads while git works.
   loadTokenizer();
   const set = await collecting;
+  if (source.untrackedLeftOut) io.stderr.write('quorum: untracked files are left out: status.showUntrackedFiles is "no" in the git config\n');
   const changes = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
   return { target: changes.target, changes, root: source.root };
 }

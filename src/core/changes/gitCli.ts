@@ -123,10 +123,23 @@ export class GitCliSource implements DiffSource {
     return decode(await run(this.root, [...args, '--']));
   }
 
+  /** Whether `untracked` left the untracked files out because the repository sets `status.showUntrackedFiles=no`. */
+  untrackedLeftOut = false;
+
+  /**
+   * Untracked files that git does not ignore — none when the repository hides them from `git status`
+   * (`status.showUntrackedFiles=no`), as the extension follows `git.untrackedChanges: hidden`. `ls-files` does not
+   * read that setting and no process that already runs can tell it, so `git config` is asked only when there are
+   * untracked files to leave out: a tree without any runs no more git than before.
+   */
   async untracked(request: ChangeRequest): Promise<string[]> {
     if (request.kind === 'staged' || request.kind === 'last-commit') return [];
-    const out = text(await run(this.root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z']));
-    return out.split('\0').filter((p) => p !== '');
+    const listed = text(await run(this.root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter((p) => p !== '');
+    if (listed.length === 0) return listed;
+    const setting = await git(this.root, ['config', '--get', 'status.showUntrackedFiles']);
+    // `no`, or (git 2.46+) a spelling of false; unset (exit 1), `normal` and `all` show them.
+    this.untrackedLeftOut = setting.code === 0 && /^(no|false|off|0)$/i.test(text(setting.stdout).trim());
+    return this.untrackedLeftOut ? [] : listed;
   }
 
   async read(request: ChangeRequest, path: string): Promise<Uint8Array | undefined> {

@@ -171,6 +171,38 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.deepEqual([last.targets.length, last.skipped], [8, []]);
   });
 
+  it('leaves untracked files out when the repository sets status.showUntrackedFiles=no, and says so once on stderr', async () => {
+    repo.write('a.ts', numbered(5)).commit();
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write('a.ts', numbered(5, (i) => (i === 3 ? 'three' : `line ${i}`))).write('new.ts', 'export const n = 1;\n').write('src/other.py', 'x = 1\n');
+    tg.script((req) => ({ text: req.model === 'deepseek-v3.2' ? '{"rationale":"r","replacements":[]}' : '{"findings":[]}' }));
+    const files = (out: JsonOutput) => out.targets.map((t) => t.file);
+    const note = /untracked files are left out: status\.showUntrackedFiles is "no"/g;
+    const included = await quorum(['review', '--changes', '--format', 'json'], repo.dir, env);
+    assert.deepEqual(files(json(included.stdout)), ['a.ts', 'new.ts', 'src/other.py']);
+    assert.doesNotMatch(included.stderr, note);
+    for (const value of ['no', 'false', 'No']) {
+      repo.git('config', 'status.showUntrackedFiles', value);
+      for (const argv of [['--changes'], ['--changes', '--base', 'main']]) {
+        const run = await quorum(['review', ...argv, '--format', 'json'], repo.dir, env);
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(files(json(run.stdout)), ['a.ts'], `${value} ${argv.join(' ')}`);
+        assert.equal(run.stderr.match(note)?.length, 1, run.stderr);
+      }
+    }
+    // Only "no" (or false) leaves them out; "all" and "normal" show them, as git status does.
+    repo.git('config', 'status.showUntrackedFiles', 'normal');
+    const normal = await quorum(['review', '--changes', '--format', 'json'], repo.dir, env);
+    assert.deepEqual(files(json(normal.stdout)), ['a.ts', 'new.ts', 'src/other.py']);
+    assert.doesNotMatch(normal.stderr, note);
+    // A review of the index or of the last commit never holds untracked files: nothing to say.
+    repo.git('config', 'status.showUntrackedFiles', 'no');
+    repo.git('add', 'a.ts');
+    const staged = await quorum(['review', '--changes', '--staged', '--format', 'json'], repo.dir, env);
+    assert.deepEqual(files(json(staged.stdout)), ['a.ts']);
+    assert.doesNotMatch(staged.stderr, note);
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);
