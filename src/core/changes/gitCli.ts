@@ -9,7 +9,12 @@ import { errorCode } from '../../shared/guards';
 
 /** Git's empty tree: what a repository without commits (or a root commit) is compared with. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-const DIFF = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--src-prefix=a/', '--dst-prefix=b/'];
+/**
+ * `core.quotePath=true` (git's default, whatever the user set): every name with a byte over 0x7f is quoted and
+ * octal-escaped, so the names in the diff are ASCII and read back the same (`gitPath.ts`) even when the diff's
+ * text has to be read as Latin-1 because a file's content is not UTF-8.
+ */
+const DIFF = ['-c', 'core.quotePath=true', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--src-prefix=a/', '--dst-prefix=b/'];
 
 interface Ran {
   /** The exit code (0 when it succeeded). */

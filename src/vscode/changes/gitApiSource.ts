@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { attributesOf, type ChangeAttributes } from '../../core/changes/attributes';
+import { headerPath } from '../../core/changes/gitPath';
 import { decodeText } from '../../core/changes/skip';
 import { unifiedDiffOfTexts } from '../../core/changes/textDiff';
 import { ChangesError, type ChangeRequest, type DiffSource } from '../../core/changes/types';
@@ -133,11 +134,16 @@ export class GitApiSource implements DiffSource {
 
   /** One file's patch, as git writes it (through the API), or made from its two texts for a rename. */
   private async patch(request: ChangeRequest, base: string, c: ListedChange): Promise<string> {
-    if (c.kind === 'deleted') return `diff --git a/${c.path} b/${c.path}\ndeleted file mode 100644\n--- a/${c.path}\n+++ /dev/null\n`;
+    if (c.kind === 'deleted') {
+      const [a, b] = [headerPath(`a/${c.path}`), headerPath(`b/${c.path}`)];
+      return `diff --git ${a} ${b}\ndeleted file mode 100644\n--- ${a}\n+++ /dev/null\n`;
+    }
     if (c.kind === 'renamed' && c.oldPath) {
       const [before, after] = await Promise.all([this.bytes(base, c.oldPath), this.read(request, c.path)]);
       const binary = (b: Uint8Array | undefined) => !b || b.subarray(0, 8192).includes(0);
-      if (binary(before) || binary(after) || !before || !after) return `diff --git a/${c.oldPath} b/${c.path}\nrename from ${c.oldPath}\nrename to ${c.path}\n`;
+      if (binary(before) || binary(after) || !before || !after) {
+        return `diff --git ${headerPath(`a/${c.oldPath}`)} ${headerPath(`b/${c.path}`)}\nrename from ${headerPath(c.oldPath)}\nrename to ${headerPath(c.path)}\n`;
+      }
       return unifiedDiffOfTexts(c.oldPath, c.path, decodeText(before), decodeText(after));
     }
     const path = this.fsPath(c.path);

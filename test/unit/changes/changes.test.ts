@@ -3,6 +3,7 @@ import { collectChanges } from '../../../src/core/changes/collect';
 import { GitCliSource } from '../../../src/core/changes/gitCli';
 import { planChanges } from '../../../src/core/changes/plan';
 import { parseUnifiedDiff } from '../../../src/core/changes/parse';
+import { unifiedDiffOfTexts } from '../../../src/core/changes/textDiff';
 import { ChangesError, type ChangeRequest } from '../../../src/core/changes/types';
 import { buildMessages } from '../../../src/core/agents/messages';
 import { numbered, TempRepo } from './gitRepo';
@@ -137,8 +138,7 @@ describe('changes: the diff model on real git repositories', function () {
 
   it('reads the index and HEAD of many files at once, each file its own bytes (names with spaces, tabs, line breaks)', async () => {
     const names = ['src/one.ts', 'src/two words.ts', 'src/ünï.py', 'src/empty.txt', 'src/no-eol.c', 'src/image.png', 'src/tab\there.go', 'src/line\nbreak.rb'];
-    // The diff lists names with a tab or a line break escaped (reviewed as unreadable: see parse.ts); reading works.
-    const listed = names.slice(0, 6);
+    const listed = names;
     const plain = (n: string) => !n.endsWith('.png') && !n.endsWith('empty.txt');
     repo.write('keep.ts', 'keep\n').commit('base');
     const content = (name: string, v: string) => (name.endsWith('empty.txt') ? '' : name.endsWith('no-eol.c') ? `${v} without an end` : numbered(12, (i) => `${v} ${name} ${i}`));
@@ -155,7 +155,7 @@ describe('changes: the diff model on real git repositories', function () {
       assert.equal(text(last.set, name), content(name, 'v1').replace(/\n$/, ''), `HEAD of ${JSON.stringify(name)}`);
       assert.equal(text(staged.set, name), content(name, 'v2').replace(/\n$/, ''), `index of ${JSON.stringify(name)}`);
     }
-    assert.deepEqual(last.set.files.map((f) => f.change.path), ['src/no-eol.c', 'src/one.ts', 'src/two words.ts', 'src/ünï.py']);
+    assert.deepEqual(last.set.files.map((f) => f.change.path), ['src/line\nbreak.rb', 'src/no-eol.c', 'src/one.ts', 'src/tab\there.go', 'src/two words.ts', 'src/ünï.py']);
     assert.ok(last.set.skipped.some((k) => k.file === 'src/image.png' && k.reason === 'binary'));
     // Read together, as collect reads them: the same bytes as one by one, undefined for what is not there.
     const source = await GitCliSource.open(repo.dir);
@@ -194,6 +194,28 @@ describe('changes: the diff model on real git repositories', function () {
     repo.write('a', 'a\n').commit();
     const source = await GitCliSource.open(repo.dir);
     await assert.rejects(collectChanges(source, { kind: 'ref', ref: 'no-such-branch' }, { maxFileBytes: MAX }), (e: unknown) => e instanceof ChangesError && e.code === 'unknown-ref' && /no-such-branch/.test(e.message));
+  });
+
+  it('reads the names git quotes in any header: octal bytes, escapes, a rename between quoted and plain names, mnemonic prefixes, binary files', () => {
+    const diff = [
+      'diff --git "a/caf\\303\\251 \\"q\\".py" "b/caf\\303\\251 \\"q\\".py"', 'index 1..2 100644', '--- "a/caf\\303\\251 \\"q\\".py"', '+++ "b/caf\\303\\251 \\"q\\".py"', '@@ -1 +1 @@', '-a', '+b',
+      'diff --git a/plain.ts "b/tab\\tname.ts"', 'similarity index 90%', 'rename from plain.ts', 'rename to "tab\\tname.ts"', '--- a/plain.ts', '+++ "b/tab\\tname.ts"', '@@ -2 +2 @@', '-x', '+y',
+      'diff --git "a/back\\\\slash" b/moved', 'similarity index 100%', 'rename from "back\\\\slash"', 'rename to moved',
+      'diff --git c/two words b/x.md w/two words b/x.md', 'index 1..2 100644', '--- c/two words b/x.md\t', '+++ w/two words b/x.md\t', '@@ -0,0 +1 @@', '+new',
+      'diff --git "a/bin\\001.png" "b/bin\\001.png"', 'new file mode 100644', 'index 0..1', 'Binary files /dev/null and "b/bin\\001.png" differ',
+      'diff --git "a/gone\\nline" "b/gone\\nline"', 'deleted file mode 100644', '--- "a/gone\\nline"', '+++ /dev/null', '@@ -1 +0,0 @@', '-z',
+    ].join('\n') + '\n';
+    assert.deepEqual(parseUnifiedDiff(diff).map((c) => [c.path, c.oldPath, c.status, c.added]), [
+      ['café "q".py', undefined, 'modified', [{ start: 1, end: 1 }]],
+      ['tab\tname.ts', 'plain.ts', 'renamed', [{ start: 2, end: 2 }]],
+      ['moved', 'back\\slash', 'renamed', []],
+      ['two words b/x.md', undefined, 'modified', [{ start: 1, end: 1 }]],
+      ['bin\u0001.png', undefined, 'added', []],
+      ['gone\nline', undefined, 'deleted', []],
+    ]);
+    // What the extension writes for a rename it diffs itself reads back the same way.
+    const [renamed] = parseUnifiedDiff(unifiedDiffOfTexts('old\t"x"\\.ts', 'new\nname.ts', 'a\nb\n', 'a\nB\n'));
+    assert.deepEqual([renamed?.path, renamed?.oldPath, renamed?.added], ['new\nname.ts', 'old\t"x"\\.ts', [{ start: 2, end: 2 }]]);
   });
 
   it('parses a diff of any context size the same way (the Git extension sends 3 lines)', () => {

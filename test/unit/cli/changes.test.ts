@@ -138,6 +138,39 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
   });
 
+  it('reviews files whose names git quotes (tab, line break, double quote, backslash, control and non-ASCII bytes) under their real names, renamed ones too', async () => {
+    const names = { quote: 'src/say "hi".py', backslash: 'src/back\\slash.py', tab: 'src/tab\there.py', newline: 'src/line\nbreak.py', control: 'src/bell\x07.py', accents: 'src/ünï.py', from: 'old\tname.ts', to: 'new "name"\\x.ts' };
+    repo.write(names.quote, numbered(5)).write(names.backslash, numbered(5)).write(names.accents, numbered(5)).write(names.from, numbered(40));
+    repo.write('latin.txt', Buffer.from('caf\xe9\n', 'latin1')).commit();
+    repo.write(names.quote, numbered(5, (i) => (i === 2 ? 'two' : `line ${i}`))).write(names.backslash, numbered(5, (i) => (i === 3 ? 'three' : `line ${i}`)));
+    // A file that is not UTF-8 in the same diff: the diff's text is then read as Latin-1, the names must not be.
+    repo.write(names.accents, numbered(5, (i) => (i === 4 ? 'four' : `line ${i}`))).write('latin.txt', Buffer.from('na\xefve\n', 'latin1'));
+    repo.write(names.tab, 'tab = 1\n').write(names.newline, 'newline = 1\n').write(names.control, 'bell = 1\n');
+    repo.remove(names.from).write(names.to, numbered(40, (i) => (i === 20 ? 'twenty' : `line ${i}`)));
+    repo.git('add', names.to, names.from);
+    tg.script((req) => {
+      if (req.model === 'deepseek-v3.2') return { text: JSON.stringify({ rationale: 'r', replacements: [] }) };
+      return { text: JSON.stringify({ findings: [
+        { file: names.tab, severity: 'high', title: 'Tab finding', startLine: 1, endLine: 1 },
+        { file: names.to, severity: 'medium', title: 'Rename finding', startLine: 20, endLine: 20 },
+      ] }) };
+    });
+    const run = await quorum(['review', '--changes', '--format', 'json'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    const out = json(run.stdout);
+    assert.deepEqual(out.skipped, []);
+    assert.deepEqual(out.targets.map((t) => [t.file, t.startLine, t.endLine]).sort(), [
+      [names.backslash, 1, 5], [names.control, 1, 1], [names.newline, 1, 1], [names.quote, 1, 5], [names.accents, 1, 5], [names.tab, 1, 1], ['latin.txt', 1, 1], [names.to, 10, 30],
+    ].sort());
+    assert.deepEqual(out.findings.map((f) => [f.file, f.startLine, f.title]).sort(), [[names.to, 20, 'Rename finding'], [names.tab, 1, 'Tab finding']].sort());
+    // The staged side and the last commit name them the same way.
+    const staged = json((await quorum(['review', '--changes', '--staged', '--format', 'json'], repo.dir, env)).stdout);
+    assert.deepEqual(staged.targets.map((t) => t.file), [names.to]);
+    repo.commit('all');
+    const last = json((await quorum(['review', '--changes', '--last-commit', '--format', 'json'], repo.dir, env)).stdout);
+    assert.deepEqual([last.targets.length, last.skipped], [8, []]);
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);
