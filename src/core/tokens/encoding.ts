@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
 
 /** Counts the BPE tokens of a text. */
-export type Counter = (text: string) => number;
+type Counter = (text: string) => number;
 
 /**
  * The `cl100k_base` encoding, loaded when first needed, not at import: it takes 0.1–0.15 s of CPU, which
