@@ -19,7 +19,8 @@
  *                            reviewSteps.ts), from a cold tokenizer as in a fresh CLI process: from opening the
  *                            repository to the first chat request reaching the gateway. Its steps: planDiffMs (git: the
  *                            root, the diff from the merge base, untracked files, attributes, file contents; the
- *                            tokenizer's one-time load, tokenizerLoadMs, runs while git works), planSplitMs
+ *                            tokenizer's one-time load, tokenizerLoadMs, runs in the gaps while git works, one step
+ *                            per event-loop turn, and whatever remains runs at the first count), planSplitMs
  *                            (regions and batches), planShapeMs (repository rules, exclusions, secret redaction),
  *                            planEstimateMs (every request's messages and BPE counts, prices), planSendMs (the run's start-up until its first request
  *                            arrives: the HTTP client's first connection). planCpuMs is this process's CPU time over
@@ -202,13 +203,10 @@ async function main(): Promise<void> {
     // ---- what the CLI does before its first request, in its order ---------------------------------------------
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
+    // As the CLI does: the tokenizer loads in the gaps while git runs (its steps' time summed here).
+    const tokenizerLoad = loadTokenizer();
     const source = await GitCliSource.open(repo.dir);
-    const collecting = collectChanges(source, request, { maxFileBytes: settings.changes.maxFileKb * 1024 });
-    // As the CLI does: the tokenizer loads while git works (timed here on its own).
-    const tk = performance.now();
-    loadTokenizer();
-    const tokenizerLoadMs = Math.round(performance.now() - tk);
-    const set = await collecting;
+    const set = await collectChanges(source, request, { maxFileBytes: settings.changes.maxFileKb * 1024 });
     const t1 = performance.now();
     const planned0 = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
     const t2 = performance.now();
@@ -267,7 +265,7 @@ async function main(): Promise<void> {
       planShapeMs: Math.round(t3 - t2),
       planEstimateMs: Math.round(t4 - t3),
       planSendMs: Math.round(first.at - t4),
-      tokenizerLoadMs,
+      tokenizerLoadMs: Math.round(await tokenizerLoad),
       failed,
       load1: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     };

@@ -3,11 +3,13 @@ import { access, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { CostLedger } from '../core/cost/ledger';
+import { ListedPrices } from '../core/cost/listedPrices';
 import { CorpusError, loadCorpus, type Corpus } from '../core/eval/corpus';
 import { evalHtmlReport } from '../core/eval/html';
 import { planRuns, type EvalRunSpec } from '../core/eval/plan';
 import { toEvalJson } from '../core/eval/report';
-import { estimateEval, runEval, type EvalProgress } from '../core/eval/runner';
+import type { RunFigures } from '../core/eval/score';
+import { estimateEval, learnEvalPrices, runEval, type EvalProgress } from '../core/eval/runner';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
 import { createGateway } from '../core/gateway/client';
 import { ReviewConfigError } from '../core/review/errors';
@@ -90,38 +92,22 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
   }
 
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
-  const ledger = new CostLedger(() => settings.prices);
-  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger });
-  const deps = { gateway, settings: () => settings, ledger };
+  // Prices the gateway lists in `/models` price what `quorum.prices` and the table do not, as in a review.
+  const listedPrices = new ListedPrices();
+  const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
+  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger, listedPrices });
+  const deps = { gateway, settings: () => settings, ledger, listedPrices };
   const bar = new EvalProgressBar(io.stderr);
   try {
+    await learnEvalPrices(corpus, deps, runs, language, io.signal);
     const estimate = estimateEval(corpus, deps, runs, language);
     const clean = corpus.cases.filter((c) => c.expected.length === 0).length;
     say(`eval of ${runs.map((r) => `${r.agent} on ${r.model}`).join(', ')} over ${corpus.cases.length} cases (${clean} clean) via ${new URL(baseUrl).host}`);
-    say(`estimated cost: likely ${formatDollars(estimate.likelyUsd)}, at most ${formatDollars(estimate.costUsd)} for ${estimate.requests} requests${estimate.perRun.some((r) => !r.priced) ? ' (some models have no price; their share is unknown)' : ''}`);
+    say(estimateLine(estimate));
     const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p) });
     bar.close();
     if (report.cancelled) say(`interrupted after ${report.finished.reduce((s, n) => s + n, 0)} of ${report.runs.length * corpus.cases.length} cases; the figures count unfinished cases as failures`);
-    const table = formatEvalTable(report.runs);
-    const document =
-      args.format === 'json'
-        ? JSON.stringify(toEvalJson(report.runs), null, 2) + '\n'
-        : args.format === 'html'
-          ? evalHtmlReport(report.runs, { corpus: args.corpus ?? 'shipped corpus', generatedAt: new Date().toISOString() })
-          : table;
-    if (outFile !== undefined) {
-      const out = outFile;
-      try {
-        await writeFile(out, scrub(document), 'utf8');
-      } catch (e) {
-        say(`cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`);
-        return EXIT_USAGE;
-      }
-      say(`wrote ${args.format} to ${out}`);
-      io.stdout.write(scrub(table));
-    } else {
-      io.stdout.write(scrub(document));
-    }
+    if (!(await writeResults(args, report.runs, outFile, io, scrub, say))) return EXIT_USAGE;
     say(`spent ${formatDollars(report.spentUsd)}`);
     return report.cancelled ? EXIT_INTERRUPTED : EXIT_OK;
   } catch (e) {
@@ -134,4 +120,35 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
   } finally {
     gateway.dispose();
   }
+}
+
+/** The estimate before anything is sent: likely and at most, naming the models no price is known for. */
+function estimateLine(estimate: ReturnType<typeof estimateEval>): string {
+  const unpriced = [...new Set(estimate.perRun.filter((r) => !r.priced).map((r) => r.model))];
+  const note = unpriced.length > 0 ? ` (no price is known for ${unpriced.join(', ')}: its share is not in the estimate)` : '';
+  return `estimated cost: likely ${formatDollars(estimate.likelyUsd)}, at most ${formatDollars(estimate.costUsd)} for ${estimate.requests} requests${note}`;
+}
+
+/** The chosen format on stdout, or written to `--output` with the table on stdout. False when the file cannot be written. */
+async function writeResults(args: EvalArgs, runs: RunFigures[], outFile: string | undefined, io: EvalIo, scrub: (t: string) => string, say: (t: string) => void): Promise<boolean> {
+  const table = formatEvalTable(runs);
+  const document =
+    args.format === 'json'
+      ? JSON.stringify(toEvalJson(runs), null, 2) + '\n'
+      : args.format === 'html'
+        ? evalHtmlReport(runs, { corpus: args.corpus ?? 'shipped corpus', generatedAt: new Date().toISOString() })
+        : table;
+  if (outFile === undefined) {
+    io.stdout.write(scrub(document));
+    return true;
+  }
+  try {
+    await writeFile(outFile, scrub(document), 'utf8');
+  } catch (e) {
+    say(`cannot write ${outFile}: ${e instanceof Error ? e.message : String(e)}`);
+    return false;
+  }
+  say(`wrote ${args.format} to ${outFile}`);
+  io.stdout.write(scrub(table));
+  return true;
 }

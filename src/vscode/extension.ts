@@ -17,6 +17,7 @@ import { ProjectDismissals } from './findings/projectDismissals';
 import { resolveAgents } from '../core/agents/registry';
 import { CompareModels } from './compare/compareModels';
 import { ComparePanel } from './compare/comparePanel';
+import { EvalCorpus } from './compare/evalCorpus';
 import { MeasuredModels } from './compare/measuredModels';
 import { BudgetGuard } from './review/budgetGuard';
 import { ApiKeyCommands } from './gateway/apiKeyCommands';
@@ -77,8 +78,14 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const fixes = new FixService(store, prompter);
   const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
   const measured = new MeasuredModels(context.globalState);
-  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, () => measured.all());
   const shaper = new PromptShaper(settings, prompter, log);
+  const evalCorpus = new EvalCorpus({
+    settings,
+    shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
+    isTrusted: () => shaper.isTrusted(),
+    workspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+  });
+  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, (agent, model) => measured.label(agent, model, evalCorpus.current()));
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
   const regionEdits = new RegionEdits(store, prompter);
@@ -91,9 +98,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const compare = new CompareModels({
     settings, gateway: () => gateway, ledger, listedPrices, prompter, keys: keyCommands, log, measured, panel: comparePanel,
     budget: new BudgetGuard(settings, ledger, monthly, prompter),
-    corpusDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
-    isTrusted: () => shaper.isTrusted(),
-    workspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    corpus: evalCorpus,
   });
   controller.attachPanels(panels);
   fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);

@@ -110,7 +110,7 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
     api.usePrompter(switching);
     await vscode.commands.executeCommand('quorum.switchModel');
     const listed = switching.calls.find((c) => c.id === 'switchModel.model')?.items ?? [];
-    assert.equal(listed.find((i) => i.label.includes('oracle-perfect'))?.description, 'F1 1.00 · price unknown');
+    assert.equal(listed.find((i) => i.label.includes('oracle-perfect'))?.description, 'F1 1.00 on shipped corpus · price unknown');
     assert.equal(listed.find((i) => i.label.includes('gpt-4.1-mini'))?.description, '$0.40 in · $1.60 out / MTok', 'no F1 where none was measured');
 
     // "Use for Security" from the page: only a compared model, only a valid message.
@@ -291,6 +291,32 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
       assert.deepEqual(report.runs.map((r) => r.cases), [2, 2]);
       assert.equal(report.runs.find((r) => r.model === 'oracle-perfect')?.recall, 0, 'the oracle knows only the shipped cases: it reports nothing here');
       assert.ok(api.compare.panel.html.includes(`${setting} · 2 cases (1 clean)`), 'the page names the corpus');
+    });
+
+    it('Switch Model shows the F1 measured on the corpus in use, naming it, and none measured on another corpus', async () => {
+      /** What Switch Model says beside oracle-perfect's price for the Security agent. */
+      const shown = async () => {
+        const switching = new ScriptedPrompter().onPick('switchModel.agent', (items) => items.find((i) => i.label.includes('Security')));
+        api.usePrompter(switching);
+        await vscode.commands.executeCommand('quorum.switchModel');
+        api.usePrompter(prompter);
+        return switching.calls.find((c) => c.id === 'switchModel.model')?.items?.find((i) => i.label.includes('oracle-perfect'))?.description;
+      };
+      const setting = relative(folder(), corpus({ 'sql-flawed': FLAWED, 'sql-fixed': CLEAN }));
+      await setSetting(api, 'eval.corpus', setting);
+      assert.ok(await vscode.commands.executeCommand<EvalReport>('quorum.compareModels'));
+      // The oracle knows only the shipped cases: on this corpus it reports nothing (F1 undefined), not its shipped 1.00.
+      assert.equal(await shown(), `F1 – on ${setting} · price unknown`);
+      // Another corpus, never measured: no figure at all.
+      await setSetting(api, 'eval.corpus', corpus({ 'sql-fixed': CLEAN }));
+      assert.equal(await shown(), 'price unknown');
+      // Back on the shipped corpus: its own figure (the first test's), kept beside the other corpus's.
+      await setSetting(api, 'eval.corpus', undefined);
+      assert.equal(await shown(), 'F1 1.00 on shipped corpus · price unknown');
+      // In an untrusted workspace the setting is ignored, and so are the figures measured on it.
+      await setSetting(api, 'eval.corpus', setting);
+      api.useWorkspaceTrust(false);
+      assert.equal(await shown(), 'F1 1.00 on shipped corpus · price unknown');
     });
 
     it('a malformed case, or a folder without cases, stops before any question or request, naming the case and the field', async () => {

@@ -2,9 +2,10 @@ import * as z from 'zod';
 import type { RunFigures } from './score';
 
 /**
- * The last measured figures of each agent × model (from "Compare Models…"), kept by the editor between sessions
- * so that Switch Model can show the F1 beside the price. Stored data is read back through this schema: anything
- * that does not parse is dropped, never trusted.
+ * The last measured figures of each agent × model on each corpus (from "Compare Models…"), kept by the editor
+ * between sessions so that Switch Model can show the F1 beside the price — only the F1 measured on the corpus a
+ * comparison would run now, since a figure on another corpus does not apply. Stored data is read back through
+ * this schema: anything that does not parse is dropped, never trusted.
  */
 
 const MAX_LAST_RESULTS = 200;
@@ -22,6 +23,8 @@ const lastResultSchema = z.object({
   failures: z.number().int().nonnegative(),
   /** ISO time of the measurement. */
   measuredAt: z.string().max(40),
+  /** Which corpus the figures were measured on (the editor's key for it); absent in figures kept before it was noted: they match no corpus. */
+  corpus: z.string().min(1).max(4096).optional(),
 });
 export type LastResult = z.infer<typeof lastResultSchema>;
 
@@ -34,8 +37,8 @@ export function parseLastResults(raw: unknown): LastResult[] {
   return parsed.success ? parsed.data.results : [];
 }
 
-/** The stored list with these runs' figures in place of earlier ones for the same agent × model (newest first, capped). */
-export function recordResults(previous: readonly LastResult[], runs: readonly RunFigures[], now: Date): LastResults {
+/** The stored list with these runs' figures on `corpus` in place of earlier ones for the same agent × model × corpus (newest first, capped). */
+export function recordResults(previous: readonly LastResult[], runs: readonly RunFigures[], corpus: string, now: Date): LastResults {
   const fresh: LastResult[] = runs.map((r) => ({
     agent: r.agent,
     model: r.model,
@@ -46,14 +49,17 @@ export function recordResults(previous: readonly LastResult[], runs: readonly Ru
     cases: r.cases,
     failures: r.failures,
     measuredAt: now.toISOString(),
+    corpus,
   }));
-  const replaced = new Set(fresh.map((r) => `${r.agent}\u0000${r.model}`));
-  const kept = previous.filter((r) => !replaced.has(`${r.agent}\u0000${r.model}`));
+  const key = (r: LastResult) => `${r.agent}\u0000${r.model}\u0000${r.corpus ?? ''}`;
+  const replaced = new Set(fresh.map(key));
+  const kept = previous.filter((r) => !replaced.has(key(r)));
   return { version: 1, results: [...fresh, ...kept].slice(0, MAX_LAST_RESULTS) };
 }
 
-export function lastResultFor(results: readonly LastResult[], agent: string, model: string): LastResult | undefined {
-  return results.find((r) => r.agent === agent && r.model === model);
+/** The last figures of `agent` on `model` measured on `corpus`; none measured on another corpus, or on an unknown one. */
+export function lastResultFor(results: readonly LastResult[], agent: string, model: string, corpus: string): LastResult | undefined {
+  return results.find((r) => r.agent === agent && r.model === model && r.corpus === corpus);
 }
 
 /** `F1 0.72` (two decimals), or `F1 –` when the run had none. */

@@ -123,6 +123,27 @@ function pipelineFor(deps: EvalDeps, gateway: Gateway): ReviewPipeline {
   return new ReviewPipeline({ gateway, settings: () => withoutFallbacks(deps.settings()), ledger: deps.ledger, ...(deps.listedPrices ? { listedPrices: deps.listedPrices } : {}), ...(deps.now ? { now: deps.now } : {}) });
 }
 
+/** What a case of `run` asks the pipeline: that agent on that model, never the cache. */
+function runOptions(run: EvalRunSpec, language: string) {
+  return { agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language };
+}
+
+/**
+ * Before the estimate: reads the gateway's `/models` when a model of `runs` has no price in `quorum.prices` or
+ * the table — the review's own `learnPrices` (the same list, the same 30-minute reuse and 5 s wait), so that a
+ * price the gateway lists prices the estimate and the answers. True when it read the list. Never throws.
+ */
+export async function learnEvalPrices(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string, signal?: AbortSignal): Promise<boolean> {
+  const first = corpus.cases[0];
+  if (!first) return false;
+  const pipeline = pipelineFor(deps, deps.gateway);
+  let learnt = false;
+  for (const run of runs) {
+    if (await pipeline.learnPrices(pipeline.estimate(caseTarget(first), { ...runOptions(run, language), ...(signal ? { signal } : {}) }))) learnt = true;
+  }
+  return learnt;
+}
+
 /** The cost of an eval at most, before anything is sent. */
 export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string): EvalEstimate {
   const pipeline = pipelineFor(deps, deps.gateway);
@@ -131,7 +152,7 @@ export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly Eval
     let likelyUsd = 0;
     let priced = true;
     for (const c of corpus.cases) {
-      const e = pipeline.estimate(caseTarget(c), { agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language }).estimate;
+      const e = pipeline.estimate(caseTarget(c), runOptions(run, language)).estimate;
       const agent = e.perAgent[run.agent];
       costUsd += e.costUsd;
       likelyUsd += e.likelyUsd;
@@ -158,7 +179,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   const one = async (runIndex: number, run: EvalRunSpec, c: EvalCase): Promise<void> => {
     if (signal?.aborted) return;
     const reviewId = `eval-${randomUUID()}`;
-    const plan = pipeline.estimate(caseTarget(c), { reviewId, agents: [run.agent], modelOverrides: { [run.agent]: run.model }, noCache: true, language: options.language, ...(signal ? { signal } : {}) });
+    const plan = pipeline.estimate(caseTarget(c), { reviewId, ...runOptions(run, options.language), ...(signal ? { signal } : {}) });
     const summary = await pipeline.run(plan, () => undefined);
     const result = summary.agents.find((a) => a.agent === run.agent);
     const costUsd = deps.ledger.entries({ reviewId, agent: run.agent }).reduce((s, e) => s + e.costUsd, 0);

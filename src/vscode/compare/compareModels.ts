@@ -1,4 +1,3 @@
-import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import { resolveAgents } from '../../core/agents/registry';
@@ -7,7 +6,6 @@ import type { CostLedger } from '../../core/cost/ledger';
 import type { ListedPrices } from '../../core/cost/listedPrices';
 import type { ModelPrice } from '../../core/cost/prices';
 import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
-import { f1Label, lastResultFor } from '../../core/eval/lastResults';
 import { shownComparison } from '../../core/eval/shownComparison';
 import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
 import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../core/eval/runner';
@@ -24,6 +22,7 @@ import type { Prompter } from '../prompter';
 import type { BudgetGuard } from '../review/budgetGuard';
 import type { SettingsService } from '../settings';
 import type { ComparePanel } from './comparePanel';
+import type { CorpusChoice, EvalCorpus } from './evalCorpus';
 import type { MeasuredModels } from './measuredModels';
 
 interface CompareModelsDeps {
@@ -39,20 +38,8 @@ interface CompareModelsDeps {
   log: QuorumLog;
   measured: MeasuredModels;
   panel: ComparePanel;
-  /** The labelled corpus shipped with the extension. */
-  corpusDir: string;
-  /** Whether the workspace is trusted: an untrusted one's `quorum.eval.corpus` is ignored. */
-  isTrusted: () => boolean;
-  /** The folder `quorum.eval.corpus` is relative to (the first workspace folder), when one is open. */
-  workspaceFolder: () => string | undefined;
-}
-
-/** The corpus a comparison runs: its folder and how the page names it. */
-interface CorpusChoice {
-  dir: string;
-  label: string;
-  /** From `quorum.eval.corpus` (not the shipped one). */
-  own: boolean;
+  /** Which corpus `quorum.eval.corpus` selects (the shipped one, or the team's own). */
+  corpus: EvalCorpus;
 }
 
 interface AgentItem extends vscode.QuickPickItem {
@@ -93,7 +80,7 @@ export class CompareModels {
     });
     const spec = pickedAgent && scored.find((a) => a.id === pickedAgent.agent);
     if (!spec) return undefined;
-    const models = await this.pickModels(spec.id, spec.model);
+    const models = await this.pickModels(spec.id, spec.model, source);
     if (!models) return undefined;
 
     let runs: EvalRunSpec[];
@@ -131,7 +118,7 @@ export class CompareModels {
       this.deps.log.info(`Compare Models: stopped after ${measured} of ${runs.length * corpus.cases.length} cases (${formatUsd(report.spentUsd)} spent); nothing kept`);
       if (measured === 0) return report;
     } else {
-      await this.deps.measured.record(report.runs);
+      await this.deps.measured.record(report.runs, source.key);
     }
     const corpusShown = { label: source.label, cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length };
     this.deps.panel.show(shownComparison({ id: spec.id, title: agentTitle(spec.id, spec.title) }, corpusShown, report), spec.model);
@@ -144,20 +131,16 @@ export class CompareModels {
    * folder to be relative to (said).
    */
   private corpusChoice(): CorpusChoice | undefined {
-    const shipped: CorpusChoice = { dir: this.deps.corpusDir, label: vscode.l10n.t('shipped corpus'), own: false };
-    const setting = this.deps.settings.current.eval.corpus;
-    if (setting === '') return shipped;
-    if (!this.deps.isTrusted()) {
-      void this.deps.prompter.message('warning', vscode.l10n.t('This workspace is not trusted: quorum.eval.corpus ("{0}") is ignored and the shipped corpus is measured.', setting), { id: 'compare.corpusUntrusted' });
-      this.deps.log.warn(`Compare Models: quorum.eval.corpus ignored in an untrusted workspace`);
-      return shipped;
-    }
-    const folder = this.deps.workspaceFolder();
-    if (!isAbsolute(setting) && folder === undefined) {
-      void this.deps.prompter.message('error', vscode.l10n.t('Quorum cannot compare models: quorum.eval.corpus ("{0}") is relative to the workspace folder, and no folder is open.', setting), { id: 'compare.invalid' });
+    const resolved = this.deps.corpus.resolve();
+    if (!resolved.choice) {
+      void this.deps.prompter.message('error', vscode.l10n.t('Quorum cannot compare models: quorum.eval.corpus ("{0}") is relative to the workspace folder, and no folder is open.', resolved.relativeWithoutFolder), { id: 'compare.invalid' });
       return undefined;
     }
-    return { dir: folder === undefined ? setting : resolve(folder, setting), label: setting, own: true };
+    if (resolved.ignoredUntrusted !== undefined) {
+      void this.deps.prompter.message('warning', vscode.l10n.t('This workspace is not trusted: quorum.eval.corpus ("{0}") is ignored and the shipped corpus is measured.', resolved.ignoredUntrusted), { id: 'compare.corpusUntrusted' });
+      this.deps.log.warn(`Compare Models: quorum.eval.corpus ignored in an untrusted workspace`);
+    }
+    return resolved.choice;
   }
 
   /** A corpus that cannot be used: which corpus, then the error (which names the case and the field). */
@@ -178,8 +161,8 @@ export class CompareModels {
     return measured;
   }
 
-  /** 2–5 models from the gateway's `/models` (or the price table), with prices and the last F1 measured for this agent. */
-  private async pickModels(agent: string, current: string): Promise<string[] | undefined> {
+  /** 2–5 models from the gateway's `/models` (or the price table), with prices and the last F1 measured for this agent on `corpus`. */
+  private async pickModels(agent: string, current: string, corpus: CorpusChoice): Promise<string[] | undefined> {
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
       const listedPrices: Record<string, ModelPrice> = {};
@@ -191,17 +174,16 @@ export class CompareModels {
         const d = errorData(error);
         this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the price table`);
       }
-      const measured = this.deps.measured.all();
       // An id Quorum would refuse (markup, links, bidi controls…) cannot be compared: not offered, only counted in the log.
       const usable = listed?.filter((id) => modelIdSchema.safeParse(id).success);
       if (listed && usable && usable.length < listed.length) this.deps.log.warn(`Compare Models: ${listed.length - usable.length} model id(s) from /models are not valid model ids and are not offered`);
       return buildModelChoices({ gatewayModels: usable, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
-        const last = lastResultFor(measured, agent, c.id);
+        const measured = this.deps.measured.label(agent, c.id, corpus);
         const price = c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown');
         return {
           model: c.id,
           label: escapeIcons(c.id),
-          description: last ? `${f1Label(last)} · ${price}` : price,
+          description: measured ? `${measured} · ${price}` : price,
           detail: c.current ? vscode.l10n.t('current') : undefined,
           picked: c.current,
         };

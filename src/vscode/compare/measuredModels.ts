@@ -1,13 +1,15 @@
-import type * as vscode from 'vscode';
-import { parseLastResults, recordResults, type LastResult, type LastResults } from '../../core/eval/lastResults';
+import * as vscode from 'vscode';
+import { f1Label, lastResultFor, parseLastResults, recordResults, type LastResult, type LastResults } from '../../core/eval/lastResults';
 import type { RunFigures } from '../../core/eval/score';
+import { escapeIcons } from '../../shared/untrustedText';
+import type { CorpusChoice } from './evalCorpus';
 
 /** How long after a write the store checks that `globalState` still holds it, and how often it tries again. */
 const RECHECK_MS = 1_000;
 const RECHECKS = 5;
 
 /**
- * The last measured figures per agent × model, kept in `globalState` and validated each time they are read.
+ * The last measured figures per agent × model × corpus, kept in `globalState` and validated each time they are read.
  *
  * A write to `globalState` made right after a burst of others (a comparison prices an attempt per case, and the
  * monthly spend is written each time) can be undone by the late echo of an earlier write: seen in a remote
@@ -25,8 +27,18 @@ export class MeasuredModels implements vscode.Disposable {
     return this.latest?.results ?? parseLastResults(this.state.get<unknown>(MeasuredModels.KEY));
   }
 
-  async record(runs: readonly RunFigures[], now = new Date()): Promise<void> {
-    this.latest = recordResults(this.all(), runs, now);
+  /**
+   * What Switch Model and Compare Models show beside a model's price: the agent's last F1 on it, measured on the
+   * corpus in use, naming that corpus (`F1 0.72 on shipped corpus`); undefined when none was measured on it.
+   */
+  label(agent: string, model: string, corpus: CorpusChoice | undefined): string | undefined {
+    const last = corpus ? lastResultFor(this.all(), agent, model, corpus.key) : undefined;
+    return last && corpus ? vscode.l10n.t('{0} on {1}', f1Label(last), escapeIcons(corpus.label)) : undefined;
+  }
+
+  /** Keeps the figures of finished runs on the corpus `corpus` (a CorpusChoice's key). */
+  async record(runs: readonly RunFigures[], corpus: string, now = new Date()): Promise<void> {
+    this.latest = recordResults(this.all(), runs, corpus, now);
     await this.state.update(MeasuredModels.KEY, this.latest);
     this.recheck(RECHECKS);
   }

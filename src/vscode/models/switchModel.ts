@@ -8,7 +8,6 @@ import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
-import { f1Label, lastResultFor, type LastResult } from '../../core/eval/lastResults';
 import type { ModelPrice } from '../../core/cost/prices';
 import { isRecord } from '../../shared/guards';
 
@@ -69,8 +68,8 @@ export class ModelSwitcher {
     private readonly gateway: () => Gateway,
     private readonly prompter: Prompter,
     private readonly log: QuorumLog,
-    /** The last measured figures per agent × model ("Compare Models…"), shown beside the prices. */
-    private readonly measured: () => readonly LastResult[] = () => [],
+    /** The agent's last measured F1 on a model ("Compare Models…") on the corpus in use, shown beside the price. */
+    private readonly measured: (agent: string, model: string) => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -173,10 +172,10 @@ export class ModelSwitcher {
     return parsed.success ? parsed.data : undefined;
   }
 
-  /** The price, after the agent's last measured F1 on that model when there is one: `F1 0.72 · $0.40 in · $1.60 out / MTok`. */
+  /** The price, after the agent's last measured F1 on that model when there is one: `F1 0.72 on shipped corpus · $0.40 in · $1.60 out / MTok`. */
   private describe(agent: string | undefined, model: string, price: string): string {
-    const last = agent ? lastResultFor(this.measured(), agent, model) : undefined;
-    return last ? `${f1Label(last)} · ${price}` : price;
+    const measured = agent ? this.measured(agent, model) : undefined;
+    return measured ? `${measured} · ${price}` : price;
   }
 
   private async pickTarget(rows: readonly AgentRow[]): Promise<vscode.ConfigurationTarget | undefined> {

@@ -66,15 +66,28 @@ describe('Compare Models: the page and the figures kept', () => {
   });
 
   it('keeps the last figures per agent × model, newest first, and drops stored data that does not parse', () => {
-    const first = recordResults([], [figures('a', 0.5, 1), figures('b', null, 2)], new Date('2026-12-01T00:00:00Z'));
-    const second = recordResults(parseLastResults(first), [figures('a', 0.75, 1)], new Date('2026-12-02T00:00:00Z'));
+    const first = recordResults([], [figures('a', 0.5, 1), figures('b', null, 2)], 'shipped', new Date('2026-12-01T00:00:00Z'));
+    const second = recordResults(parseLastResults(first), [figures('a', 0.75, 1)], 'shipped', new Date('2026-12-02T00:00:00Z'));
     assert.deepEqual(second.results.map((r) => [r.model, r.f1, r.measuredAt.slice(0, 10)]), [['a', 0.75, '2026-12-02'], ['b', null, '2026-12-01']]);
-    assert.equal(lastResultFor(second.results, 'security', 'a')?.f1, 0.75);
-    assert.equal(lastResultFor(second.results, 'analyst', 'a'), undefined, 'per agent');
+    assert.equal(lastResultFor(second.results, 'security', 'a', 'shipped')?.f1, 0.75);
+    assert.equal(lastResultFor(second.results, 'analyst', 'a', 'shipped'), undefined, 'per agent');
     assert.equal(f1Label({ f1: 0.724 }), 'F1 0.72');
     assert.equal(f1Label({ f1: null }), 'F1 –');
     assert.deepEqual(parseLastResults({ version: 1, results: [{ ...second.results[0], f1: 3 }] }), []);
     assert.deepEqual(parseLastResults('garbage'), []);
     assert.deepEqual(parseLastResults(undefined), []);
+  });
+
+  it('keeps figures per corpus: a figure measured on one corpus is never the figure of another', () => {
+    const shipped = recordResults([], [figures('a', 0.5, 1)], 'shipped', new Date('2026-12-01T00:00:00Z'));
+    const both = recordResults(parseLastResults(shipped), [figures('a', 0.25, 1)], '/work/team-corpus', new Date('2026-12-02T00:00:00Z'));
+    assert.equal(lastResultFor(both.results, 'security', 'a', 'shipped')?.f1, 0.5, 'the other corpus did not replace it');
+    assert.equal(lastResultFor(both.results, 'security', 'a', '/work/team-corpus')?.f1, 0.25);
+    assert.equal(lastResultFor(both.results, 'security', 'a', '/work/other-corpus'), undefined);
+    // Figures kept before the corpus was noted are read, but apply to no corpus.
+    const { corpus: _unknown, ...older } = both.results[1]!;
+    const read = parseLastResults({ version: 1, results: [older] });
+    assert.equal(read.length, 1);
+    assert.equal(lastResultFor(read, 'security', 'a', 'shipped'), undefined);
   });
 });

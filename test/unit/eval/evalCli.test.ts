@@ -5,6 +5,12 @@ import { join, resolve } from 'node:path';
 import { runCli } from '../../../src/cli/run';
 import { loadCorpus, type Corpus } from '../../../src/core/eval/corpus';
 import { evalJsonSchema, type EvalJson } from '../../../src/core/eval/report';
+import { estimateEval } from '../../../src/core/eval/runner';
+import { formatDollars } from '../../../src/core/eval/table';
+import { createGateway } from '../../../src/core/gateway/client';
+import { CostLedger } from '../../../src/core/cost/ledger';
+import { parseSettings } from '../../../src/core/settings/parse';
+import { planRuns } from '../../../src/core/eval/plan';
 import { corpusOracles, FAIL_PREFIX, ORACLE_COST_USD } from '../../fixtures/gateway/oracle';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 
@@ -169,6 +175,57 @@ describe('quorum eval (CLI, against oracle models on the test gateway)', functio
       assert.equal(r.code, 0, r.stderr);
       const run = evalJsonSchema.parse(JSON.parse(r.stdout)).runs[0];
       assert.deepEqual({ f: run?.failures, r: run?.recall, p: run?.precision, p50: run?.p50Ms, cost: run?.costUsd }, { f: corpus.cases.length, r: 0, p: null, p50: null, cost: 0 });
+    } finally {
+      tg.script(undefined);
+    }
+  });
+});
+
+describe('quorum eval: the estimate prices a model at the price the gateway lists in /models', function () {
+  this.timeout(60_000);
+  const LISTED = { pricing: { prompt: '0.000001', completion: '0.000002' } }; // $1 in, $2 out per million tokens
+  let tg: TestGateway;
+  let corpus: Corpus;
+  before(async () => {
+    corpus = await loadCorpus(shipped);
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 100_000, oracles: corpusOracles(shipped), models: ['oracle-perfect', 'oracle-noisy', 'gpt-4.1'], modelFields: { 'oracle-noisy': LISTED } });
+  });
+  after(() => tg.close());
+
+  /** The estimate line for `compare`, worked out by core with `prices` as the user's own price table. */
+  function expectedLine(compare: Record<string, string[]>, prices: Record<string, { input: number; output: number }>): string {
+    const { settings } = parseSettings({ gateway: { baseUrl: tg.url }, prices });
+    const ledger = new CostLedger(() => settings.prices);
+    const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger });
+    try {
+      const e = estimateEval(corpus, { gateway, settings: () => settings, ledger }, planRuns(settings, { compare }), 'en');
+      assert.ok(e.perRun.some((r) => r.priced && r.costUsd > 0), 'the priced share is not nothing');
+      return `estimated cost: likely ${formatDollars(e.likelyUsd)}, at most ${formatDollars(e.costUsd)} for ${e.requests} requests`;
+    } finally {
+      gateway.dispose();
+    }
+  }
+
+  it('reads /models once before the estimate and counts the listed price, as a review does; unpriced models are named', async () => {
+    tg.requests.length = 0;
+    const r = await quorum(['eval', '--compare', 'security=oracle-perfect,oracle-noisy', '--format', 'json'], { QUORUM_BASE_URL: tg.url });
+    assert.equal(r.code, 0, r.stderr);
+    const models = tg.requests.filter((q) => q.path.endsWith('/models'));
+    assert.equal(models.length, 1, 'one /models read');
+    assert.ok(tg.requests.indexOf(models[0]!) < tg.requests.findIndex((q) => q.path.endsWith('/chat/completions')), '/models is read before any case is sent');
+    // The same figure as with the listed price written in quorum.prices: { input: 1, output: 2 } per million.
+    const line = expectedLine({ security: ['oracle-perfect', 'oracle-noisy'] }, { 'oracle-noisy': { input: 1, output: 2 } });
+    assert.ok(r.stderr.includes(`quorum: ${line} (no price is known for oracle-perfect: its share is not in the estimate)\n`), r.stderr);
+  });
+
+  it('does not read /models when the price table knows every model', async () => {
+    tg.requests.length = 0;
+    tg.script((req) => (req.model === 'gpt-4.1' ? { kind: 'error', status: 501, message: 'not in this test' } : undefined));
+    try {
+      const r = await quorum(['eval', '--compare', 'security=gpt-4.1', '--format', 'json'], { QUORUM_BASE_URL: tg.url });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(tg.requests.filter((q) => q.path.endsWith('/models')).length, 0);
+      assert.ok(r.stderr.includes(`quorum: ${expectedLine({ security: ['gpt-4.1'] }, {})}\n`), r.stderr);
     } finally {
       tg.script(undefined);
     }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from '../../../src/core/tokens/count';
@@ -32,5 +33,32 @@ describe('the tokenizer reads its own copy of the library rank table', () => {
       '<|endoftext|> is a special token written as text',
     ];
     for (const t of texts) assert.equal(countTokens(t), reference.countTokens(t, { disallowedSpecial: new Set() }), JSON.stringify(t.slice(0, 40)));
+  });
+});
+
+describe('the tokenizer loads in steps, in the gaps of other work', function () {
+  this.timeout(60_000);
+
+  /** A fresh process, so that the encoding starts cold whatever other tests have counted. */
+  function cold(script: string): { status: number | null; stdout: string; stderr: string } {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it('lets I/O callbacks run between its steps, and a count made meanwhile finishes the load at once', () => {
+    const r = cold(`
+      import { countTokens, loadTokenizer } from './src/core/tokens/count.ts';
+      const order = [];
+      const loading = loadTokenizer().then(() => order.push('loaded'));
+      // An I/O callback (a timer here) queued after the load began runs before the load's last step.
+      setTimeout(() => order.push('timer'), 0);
+      await new Promise((r) => setTimeout(r, 0));
+      const n = countTokens('const answer = 42;');
+      await loading;
+      console.log(JSON.stringify({ order, n }));
+    `);
+    assert.equal(r.status, 0, r.stderr);
+    const out: unknown = JSON.parse(r.stdout);
+    assert.deepEqual(out, { order: ['timer', 'loaded'], n: 6 });
   });
 });
