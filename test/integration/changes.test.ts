@@ -358,6 +358,61 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     }
   });
 
+  it('honours .git/info/attributes above every .gitattributes and core.attributesFile below them, as git does, in a linked worktree too', async () => {
+    // Each file contradicts another: only git's precedence gives what is expected (and `git check-attr` agrees).
+    const globalDir = mkdtempSync(join(tmpdir(), 'quorum-attributes-'));
+    const globalFile = join(globalDir, 'attributes');
+    writeFileSync(globalFile, '*.dat -diff\nsrc/attr/kept.ts linguist-generated\nsrc/attr/global.ts linguist-generated\n');
+    repo.write('.git/info/attributes', 'src/attr/forced.ts linguist-generated\n');
+    repo.git('config', 'core.attributesFile', globalFile);
+    repo.write('src/attr/.gitattributes', 'kept.ts -linguist-generated\nforced.ts -linguist-generated\n');
+    for (const f of ['kept.ts', 'forced.ts', 'global.ts', 'plain.ts']) repo.write(`src/attr/${f}`, `export const v = '${f}';\n`);
+    repo.write('src/attr/blob.dat', 'text that git diffs as binary\n');
+    const expected = { 'src/attr/blob.dat': 'binary', 'src/attr/forced.ts': 'generated', 'src/attr/global.ts': 'generated' };
+    const attrSkips = (summary: ReviewSummary) => Object.fromEntries((summary.target.skipped ?? []).filter((k) => k.file.startsWith('src/attr/')).map((k) => [k.file, k.reason]));
+    const attrFiles = (summary: ReviewSummary) => [...new Set(summary.target.regions.map((r) => r.file).filter((f) => f.startsWith('src/attr/')))].sort();
+    const checkAttr = repo.git('check-attr', 'linguist-generated', 'diff', '--', 'src/attr/kept.ts', 'src/attr/forced.ts', 'src/attr/global.ts', 'src/attr/blob.dat');
+    assert.match(checkAttr, /forced\.ts: linguist-generated: set/);
+    assert.match(checkAttr, /kept\.ts: linguist-generated: unset/);
+    const worktree = join(globalDir, 'linked');
+    try {
+      const summary = await review('uncommitted');
+      assert.deepEqual(attrSkips(summary), expected);
+      assert.deepEqual(attrFiles(summary), ['src/attr/.gitattributes', 'src/attr/kept.ts', 'src/attr/plain.ts']);
+
+      // A linked worktree (its own branch): `.git` is a file naming its git folder, whose `commondir` holds info/attributes.
+      repo.git('worktree', 'add', '-q', '-b', 'attr-worktree', worktree);
+      const inWorktree = (...args: string[]) => execFileSync('git', args, { cwd: worktree, encoding: 'utf8' });
+      const writeInWorktree = (path: string, text: string) => {
+        mkdirSync(dirname(join(worktree, path)), { recursive: true });
+        writeFileSync(join(worktree, path), text);
+      };
+      writeInWorktree('src/attr/.gitattributes', 'kept.ts -linguist-generated\nforced.ts -linguist-generated\n');
+      for (const f of ['kept.ts', 'forced.ts', 'global.ts', 'plain.ts', 'blob.dat']) writeInWorktree(`src/attr/${f}`, `${f}\n`);
+      inWorktree('add', 'src/attr');
+      inWorktree('commit', '-q', '-m', 'attr');
+      for (const f of ['kept.ts', 'forced.ts', 'global.ts', 'plain.ts', 'blob.dat']) writeInWorktree(`src/attr/${f}`, `${f} edited\n`);
+      const git = vscode.extensions.getExtension<{ getAPI(v: 1): { openRepository(uri: vscode.Uri): Promise<unknown> } }>('vscode.git');
+      assert.ok(await git?.exports.getAPI(1).openRepository(vscode.Uri.file(worktree)), 'the Git extension opened the linked worktree');
+      prompter.onPick('changes.repository', (items) => items.find((i) => i.label === 'linked'));
+      const linked = await review('uncommitted');
+      assert.deepEqual(attrSkips(linked), expected);
+      assert.deepEqual(attrFiles(linked), ['src/attr/kept.ts', 'src/attr/plain.ts']);
+    } finally {
+      prompter.onPick('changes.repository', (items) => items.find((i) => i.label === repo.dir.split('/').pop()));
+      try {
+        repo.git('worktree', 'remove', '--force', worktree);
+        repo.git('branch', '-q', '-D', 'attr-worktree');
+      } catch {
+        // The worktree was not made.
+      }
+      repo.git('config', '--unset', 'core.attributesFile');
+      rmSync(join(repo.dir, '.git/info/attributes'), { force: true });
+      rmSync(join(repo.dir, 'src/attr'), { recursive: true, force: true });
+      rmSync(globalDir, { recursive: true, force: true });
+    }
+  });
+
   it('an unknown ref is named, nothing is sent', async () => {
     const before = gateway.requests.length;
     prompter.onPick('changes.kind', (items) => items.find((i) => (i as vscode.QuickPickItem & { change?: string }).change === 'ref'));

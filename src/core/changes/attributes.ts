@@ -7,8 +7,10 @@ import picomatch from 'picomatch';
  * and for sides git cannot be asked about (a commit, with git before 2.40). It reads every `.gitattributes`
  * from the repository's root down to each file's folder, as git does: patterns are relative to the file's
  * folder, a pattern without a slash matches a name at any depth below it, a pattern never matches the files
- * inside a folder it names (`dir/**` does), deeper files and later lines win, attribute by attribute.
- * Not read: `.git/info/attributes`, `core.attributesFile`, macros other than `binary`, quoted patterns.
+ * inside a folder it names (`dir/**` does), deeper files and later lines win, attribute by attribute. The
+ * repository-wide files, whose patterns are relative to the root, are read when the source gives their texts, with
+ * git's precedence: the `core.attributesFile` (global) below every `.gitattributes`, `$GIT_DIR/info/attributes`
+ * above them all. Not read: the system-wide file, macros other than `binary`, quoted patterns.
  */
 export interface ChangeAttributes {
   generated: Set<string>;
@@ -72,11 +74,19 @@ function foldersOf(path: string): string[] {
   return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
 }
 
+/** The texts of the attribute files that apply to the whole repository (patterns relative to its root). */
+export interface RepositoryAttributeFiles {
+  /** The file `core.attributesFile` names (or git's default, `~/.config/git/attributes`): lowest precedence. */
+  global?: string;
+  /** `$GIT_DIR/info/attributes` (the common git folder's, in a linked worktree): highest precedence. */
+  info?: string;
+}
+
 /**
  * The attributes of `paths` (repository-relative, forward slashes) from the `.gitattributes` files that `read`
- * gives (`read('src/.gitattributes')`; undefined when there is none).
+ * gives (`read('src/.gitattributes')`; undefined when there is none) and the repository-wide files' texts.
  */
-export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>): Promise<ChangeAttributes> {
+export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>, repository: RepositoryAttributeFiles = {}): Promise<ChangeAttributes> {
   const folders = [...new Set(paths.flatMap(foldersOf))];
   const texts = new Map<string, string | undefined>();
   const queue = folders.values();
@@ -85,11 +95,14 @@ export async function attributesOf(paths: readonly string[], read: (file: string
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, folders.length) }, worker));
   const rules = new Map(folders.map((dir) => [dir, rulesOf(dir, texts.get(dir) ?? '')] as const));
+  const [global, info] = [rulesOf('', repository.global ?? ''), rulesOf('', repository.info ?? '')];
   const out: ChangeAttributes = { generated: new Set(), binary: new Set() };
   for (const path of paths) {
     const state = new Map<string, AttrState>();
-    for (const dir of foldersOf(path)) {
-      for (const rule of rules.get(dir) ?? []) if (rule.matches(path)) for (const [name, value] of rule.assign) state.set(name, value);
+    // Lowest precedence first: a later rule wins.
+    const layers = [global, ...foldersOf(path).map((dir) => rules.get(dir) ?? []), info];
+    for (const layer of layers) {
+      for (const rule of layer) if (rule.matches(path)) for (const [name, value] of rule.assign) state.set(name, value);
     }
     const generated = state.get('linguist-generated');
     if (generated === true || generated === 'true') out.generated.add(path);

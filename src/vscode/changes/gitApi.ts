@@ -55,6 +55,10 @@ export interface GitRepository {
   getRefs(query: GitRefQuery, token?: vscode.CancellationToken): Promise<unknown>;
   /** `git show REF:PATH` as bytes (`''` for the index). */
   buffer(ref: string, path: string): Promise<unknown>;
+  /** `git config --local --get KEY` (`''` when unset); not in every version of the API. */
+  getConfig?(key: string): Promise<unknown>;
+  /** `git config --global --get KEY` (`''` when unset). */
+  getGlobalConfig?(key: string): Promise<unknown>;
 }
 
 export interface GitApi {
@@ -85,6 +89,15 @@ export const readPatch = (v: unknown): string => parse(z.string(), v, 'a diff');
 export const readRefs = (v: unknown): GitRef[] => parse(z.array(refSchema), v, 'a list of refs');
 export const readCommit = (v: unknown): { hash: string; parents: string[] } => parse(commitSchema, v, 'a commit');
 export const readBytes = (v: unknown): Uint8Array => parse(z.custom<Uint8Array>((b) => b instanceof Uint8Array, 'bytes'), v, 'file contents');
+/** A config value from `getConfig`/`getGlobalConfig` (`''` when unset, missing or not a string). */
+export async function readConfigValue(answer: Promise<unknown> | undefined): Promise<string> {
+  try {
+    const r = z.string().max(4096).safeParse(await answer);
+    return r.success ? r.data.trim() : '';
+  } catch {
+    return '';
+  }
+}
 export const readMergeBase = (v: unknown): string | undefined => {
   const r = z.optional(z.string()).safeParse(v);
   return r.success && r.data && /^[0-9a-f]{40,64}$/.test(r.data.trim()) ? r.data.trim() : undefined;

@@ -5,6 +5,7 @@ import { decodeText } from '../../core/changes/skip';
 import { unifiedDiffOfTexts } from '../../core/changes/textDiff';
 import { ChangesError, type ChangeRequest, type DiffSource } from '../../core/changes/types';
 import { relativePath } from '../privacy/promptShaper';
+import { repositoryAttributeFiles } from './attributeFiles';
 import { GitStatus, readBytes, readChanges, readCommit, readMergeBase, readPatch, type GitChange, type GitRepository } from './gitApi';
 
 /** Git's empty tree: what a repository without commits is compared with. */
@@ -209,13 +210,15 @@ export class GitApiSource implements DiffSource {
   }
 
   /**
-   * From the `.gitattributes` files of the new side, root to each file's folder (the API has no `check-attr`):
-   * see `attributesOf` for what is and is not read.
+   * From the `.gitattributes` files of the new side, root to each file's folder, with `core.attributesFile` below
+   * them and `.git/info/attributes` above, as git reads them (the API has no `check-attr`): see `attributesOf` and
+   * `attributeFiles.ts` for what is and is not read.
    */
-  attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes> {
+  async attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes> {
+    const repositoryFiles = await repositoryAttributeFiles(this.repository);
     return attributesOf(paths, async (file) => {
       const bytes = await this.read(request, file);
       return bytes ? decodeText(bytes) : undefined;
-    });
+    }, repositoryFiles);
   }
 }

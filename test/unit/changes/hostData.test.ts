@@ -135,6 +135,27 @@ describe('changes: .gitattributes read without git', function () {
     }
   });
 
+  it('reads core.attributesFile below every .gitattributes and .git/info/attributes above them all, as git check-attr does', async () => {
+    const { attributesOf } = await import('../../../src/core/changes/attributes');
+    // Each file contradicts another: only git's precedence gives the expected sets.
+    const GLOBAL = '*.gen.ts linguist-generated\nsub/plain.ts linguist-generated\n*.bin -diff\nsub/text.bin diff\nglobal.ts linguist-generated\n';
+    const INFO = 'sub/*.txt -diff\nsub/forced.ts linguist-generated\nsub/freed.gen.ts -linguist-generated\n';
+    const files: Record<string, string> = { 'sub/.gitattributes': 'plain.ts -linguist-generated\nforced.ts -linguist-generated\ntext.bin -diff\n' };
+    const paths = ['a.gen.ts', 'sub/plain.ts', 'sub/forced.ts', 'sub/freed.gen.ts', 'x.bin', 'sub/text.bin', 'sub/notes.txt', 'global.ts', 'other.ts'];
+    const expected = { generated: ['a.gen.ts', 'global.ts', 'sub/forced.ts'], binary: ['sub/notes.txt', 'sub/text.bin', 'x.bin'] };
+    assert.deepEqual(sorted(await attributesOf(paths, async (f) => files[f], { global: GLOBAL, info: INFO })), expected);
+    const repo = new TempRepo();
+    try {
+      for (const [f, t] of Object.entries(files)) repo.write(f, t);
+      repo.write('.git/info/attributes', INFO).write('../global-attributes-' + repo.dir.split('/').pop(), GLOBAL);
+      repo.git('config', 'core.attributesFile', join(repo.dir, '..', 'global-attributes-' + repo.dir.split('/').pop()));
+      assert.deepEqual(sorted(await (await GitCliSource.open(repo.dir)).attributes(paths, { kind: 'uncommitted' })), expected);
+    } finally {
+      rmSync(join(repo.dir, '..', 'global-attributes-' + repo.dir.split('/').pop()), { force: true });
+      repo.dispose();
+    }
+  });
+
   it('skips files a nested .gitattributes marks generated or binary, on every side (working tree, index, last commit)', async () => {
     const repo = new TempRepo();
     try {
