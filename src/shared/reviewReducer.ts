@@ -30,8 +30,28 @@ function ensureAgent(view: ReviewView, agent: string, changes: ViewChanges): Age
   return a;
 }
 
+type ViewEventOf<K extends ReviewViewEvent['kind']> = Extract<ReviewViewEvent, { kind: K }>;
+type AgentEvent = ViewEventOf<'queued' | 'started' | 'delta' | 'retrying' | 'ended'>;
+type ReviewLevelEvent = Exclude<ReviewViewEvent, AgentEvent>;
+
 /** Applies one event; returns what it changed. Events for agents never queued create their card. */
 export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes: ViewChanges = noChanges()): ViewChanges {
+  switch (event.kind) {
+    case 'queued':
+    case 'started':
+    case 'delta':
+    case 'retrying':
+    case 'ended':
+      applyAgentEvent(view, event, changes);
+      break;
+    default:
+      applyReviewEvent(view, event, changes);
+  }
+  return changes;
+}
+
+/** An agent's card through its life: queued, started, streaming, retrying, ended. */
+function applyAgentEvent(view: ReviewView, event: AgentEvent, changes: ViewChanges): void {
   switch (event.kind) {
     case 'queued': {
       const a = ensureAgent(view, event.agent, changes);
@@ -78,14 +98,6 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       changes.agents.add(a.agent);
       break;
     }
-    case 'finding': {
-      if (!view.findings.some((f) => f.id === event.finding.id)) {
-        view.findings.push(event.finding);
-        changes.findings = true;
-        changes.agents.add(event.agent);
-      }
-      break;
-    }
     case 'ended': {
       const a = ensureAgent(view, event.agent, changes);
       a.title = event.title;
@@ -97,6 +109,20 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       a.outcome = event.outcome;
       changes.agents.add(a.agent);
       changes.header = true;
+      break;
+    }
+  }
+}
+
+/** The review's own events: findings, the end of the review, what the user dismissed or applied, what is hidden. */
+function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: ViewChanges): void {
+  switch (event.kind) {
+    case 'finding': {
+      if (!view.findings.some((f) => f.id === event.finding.id)) {
+        view.findings.push(event.finding);
+        changes.findings = true;
+        changes.agents.add(event.agent);
+      }
       break;
     }
     case 'review-done': {
@@ -136,7 +162,6 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
       break;
     }
   }
-  return changes;
 }
 
 export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes'>> & { estimateUsd?: number; likelyUsd?: number; uri?: string; privacy?: ReviewView['privacy'] }): ReviewView {
@@ -187,7 +212,6 @@ export function filterFindings(view: ReviewView, filter: FindingFilter): Finding
     && (filter.severities.length === 0 || filter.severities.includes(f.severity)));
 }
 
-/** Spent so far: the ended agents' costs, or the review's total once it is done. */
 /**
  * An agent whose answer is arriving: the text (and its token count) is then its own progress indicator, and
  * the panel stops its spinners, which would restyle and repaint the page on the main thread 20 times a
@@ -197,6 +221,7 @@ export function streamsText(a: AgentView): boolean {
   return a.state === 'running' && a.text.length > 0;
 }
 
+/** Spent so far: the ended agents' costs, or the review's total once it is done. */
 export function spentUsd(view: ReviewView): number {
   if (view.totals) return view.totals.costUsd;
   return view.agents.reduce((sum, a) => sum + (a.outcome?.costUsd ?? 0), 0);

@@ -48,6 +48,58 @@ function gatewayLogger(log: QuorumLog): GatewayLogger {
   };
 }
 
+/** The long-lived core objects of the window: the price list, the ledger, the one shared gateway client, the pipeline. */
+function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog) {
+  const listedPrices = new ListedPrices();
+  const ledger = new CostLedger(() => settings.current.prices, () => listedPrices.for(settings.current.gateway.baseUrl));
+  const gateway = createGateway({
+    settings: () => settings.current,
+    apiKey: () => keys.get(settings.current.gateway.baseUrl),
+    ledger,
+    listedPrices,
+    logger: gatewayLogger(log),
+  });
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });
+  return { listedPrices, ledger, gateway, pipeline };
+}
+
+interface CommandTargets {
+  controller: ReviewController;
+  switcher: ModelSwitcher;
+  keyCommands: ApiKeyCommands;
+  cost: CostController;
+  sent: SentPreview;
+  compare: CompareModels;
+  changes: ChangesCommands;
+  fixes: FixService;
+}
+
+/** Every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
+function registerCommands({ controller, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
+    vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
+    vscode.commands.registerCommand(Commands.switchModel, (agent?: unknown, suggestions?: unknown) =>
+      switcher.run(typeof agent === 'string' ? agent : undefined, Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string') : []),
+    ),
+    vscode.commands.registerCommand(Commands.setApiKey, () => keyCommands.setKey()),
+    vscode.commands.registerCommand(Commands.clearApiKey, () => keyCommands.clearKey()),
+    vscode.commands.registerCommand(Commands.testConnection, () => keyCommands.testConnection()),
+    vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
+    vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
+    vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
+    vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
+    vscode.commands.registerCommand(Commands.reviewChanges, (scm?: unknown) => changes.reviewChanges(scm)),
+    vscode.commands.registerCommand(Commands.reviewChangedFiles, (...states: unknown[]) => changes.reviewFiles('working-tree', states)),
+    vscode.commands.registerCommand(Commands.reviewStagedFiles, (...states: unknown[]) => changes.reviewFiles('index', states)),
+    vscode.commands.registerCommand(Commands.showWhatWillBeSentForChanges, (scm?: unknown) => changes.showWhatWillBeSent(scm)),
+    vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
+    vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
+    vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
+    vscode.commands.registerCommand(InternalCommands.dismissInProject, (session: string, id: string) => controller.dismissInProject(session, id)),
+  ];
+}
+
 /**
  * Composition root: builds the long-lived objects, registers commands and providers, and pushes every
  * Disposable into `context.subscriptions`. No network I/O happens here: the gateway client connects on
@@ -62,16 +114,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const leaves = isRecord(properties) ? Object.keys(properties) : [];
   const settings = new SettingsService(leaves, log, prompter);
   const keys = new ApiKeyStore(context.secrets, redactor);
-  const listedPrices = new ListedPrices();
-  const ledger = new CostLedger(() => settings.current.prices, () => listedPrices.for(settings.current.gateway.baseUrl));
-  const gateway = createGateway({
-    settings: () => settings.current,
-    apiKey: () => keys.get(settings.current.gateway.baseUrl),
-    ledger,
-    listedPrices,
-    logger: gatewayLogger(log),
-  });
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });
+  const { listedPrices, ledger, gateway, pipeline } = createCore(settings, keys, log);
   const monthly = new MonthlySpend(context.globalState);
   const cost = new CostController(ledger, monthly, settings, prompter);
   const store = new FindingStore();
@@ -79,12 +122,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
   const measured = new MeasuredModels(context.globalState);
   const shaper = new PromptShaper(settings, prompter, log);
-  const evalCorpus = new EvalCorpus({
-    settings,
-    shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath,
-    isTrusted: () => shaper.isTrusted(),
-    workspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-  });
+  const evalCorpus = new EvalCorpus({ settings, shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath, isTrusted: () => shaper.isTrusted() });
   const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, (agent, model) => measured.label(agent, model, evalCorpus.current()));
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
@@ -119,26 +157,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     comparePanel,
     measured,
     vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
-    vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
-    vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
-    vscode.commands.registerCommand(Commands.switchModel, (agent?: unknown, suggestions?: unknown) =>
-      switcher.run(typeof agent === 'string' ? agent : undefined, Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string') : []),
-    ),
-    vscode.commands.registerCommand(Commands.setApiKey, () => keyCommands.setKey()),
-    vscode.commands.registerCommand(Commands.clearApiKey, () => keyCommands.clearKey()),
-    vscode.commands.registerCommand(Commands.testConnection, () => keyCommands.testConnection()),
-    vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
-    vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
-    vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
-    vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
-    vscode.commands.registerCommand(Commands.reviewChanges, (scm?: unknown) => changes.reviewChanges(scm)),
-    vscode.commands.registerCommand(Commands.reviewChangedFiles, (...states: unknown[]) => changes.reviewFiles('working-tree', states)),
-    vscode.commands.registerCommand(Commands.reviewStagedFiles, (...states: unknown[]) => changes.reviewFiles('index', states)),
-    vscode.commands.registerCommand(Commands.showWhatWillBeSentForChanges, (scm?: unknown) => changes.showWhatWillBeSent(scm)),
-    vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
-    vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
-    vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
-    vscode.commands.registerCommand(InternalCommands.dismissInProject, (session: string, id: string) => controller.dismissInProject(session, id)),
+    ...registerCommands({ controller, switcher, keyCommands, cost, sent, compare, changes, fixes }),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),

@@ -24,9 +24,11 @@ interface EvalCorpusDeps {
   shippedDir: string;
   /** Whether the workspace is trusted: an untrusted one's `quorum.eval.corpus` is ignored. */
   isTrusted: () => boolean;
-  /** The folder `quorum.eval.corpus` is relative to (the first workspace folder), when one is open. */
-  workspaceFolder: () => string | undefined;
+  /** The folder `quorum.eval.corpus` is relative to, when one is open: by default the first workspace folder. */
+  workspaceFolder?: () => string | undefined;
 }
+
+const firstWorkspaceFolder = (): string | undefined => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 
 /**
  * The one place that says which corpus is in use: Compare Models runs it, and Switch Model shows only the figures
@@ -41,7 +43,7 @@ export class EvalCorpus {
     const setting = this.deps.settings.current.eval.corpus;
     if (setting === '') return { choice: shipped };
     if (!this.deps.isTrusted()) return { choice: shipped, ignoredUntrusted: setting };
-    const folder = this.deps.workspaceFolder();
+    const folder = (this.deps.workspaceFolder ?? firstWorkspaceFolder)();
     if (!isAbsolute(setting) && folder === undefined) return { relativeWithoutFolder: setting };
     const dir = folder === undefined ? setting : resolve(folder, setting);
     return { choice: { dir, label: setting, own: true, key: resolve(dir) } };
