@@ -1,6 +1,7 @@
 import type { AgentResult, AgentStatus, ReviewEvent } from '../core/review/types';
 import { formatUsd } from '../shared/format';
 import { field } from '../shared/guards';
+import { terminalText } from '../shared/untrustedText';
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -35,9 +36,10 @@ export class ProgressReporter {
     return this.out.isTTY === true;
   }
 
+  /** One line of progress; what it names (files, models, a gateway's error) is shown as text, not as terminal controls. */
   line(text: string): void {
     this.clearLive();
-    this.out.write(`quorum: ${text}\n`);
+    this.out.write(`quorum: ${terminalText(text)}\n`);
     this.drawLive(true);
   }
 

@@ -203,6 +203,18 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.doesNotMatch(staged.stderr, note);
   });
 
+  it('names files on stderr as text, not as terminal controls (a name git quotes is read back with its escape characters)', async () => {
+    repo.write('a.ts', 'a\n').commit();
+    repo.write('a.ts', 'b\n').write('x\x1b]0;owned\x07\x1b[2J.min.js', 'x\n');
+    repo.git('add', '-A');
+    tg.script((req) => ({ text: req.model === 'deepseek-v3.2' ? '{"rationale":"r","replacements":[]}' : '{"findings":[]}' }));
+    const run = await quorum(['review', '--changes', '--format', 'json'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(json(run.stdout).skipped, [{ file: 'x\x1b]0;owned\x07\x1b[2J.min.js', reason: 'minified' }]);
+    assert.match(run.stderr, /skipped x<U\+001B>\]0;owned<U\+0007><U\+001B>\[2J\.min\.js: minified/);
+    assert.doesNotMatch(run.stderr, /[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);
