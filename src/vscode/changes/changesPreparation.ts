@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { collectChanges } from '../../core/changes/collect';
 import { planChanges, type ChangesPlan } from '../../core/changes/plan';
 import { ChangesError, type ChangeRequest, type ChangeSet } from '../../core/changes/types';
+import { loadTokenizer } from '../../core/tokens/count';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SentPreview } from '../privacy/whatWillBeSent';
@@ -35,6 +36,9 @@ export class ChangesPreparation {
   /** Collects and plans the changes (the same core code as the command line), with the editor's function scopes. */
   async prepare(target: ChangesTarget, source: GitApiSource): Promise<PreparedTarget | undefined> {
     const settings = this.deps.settings.current.changes;
+    // The estimate that follows needs the tokenizer: it loads in the gaps while the Git extension and the
+    // symbol providers answer, instead of all at once after them.
+    void loadTokenizer();
     let set: ChangeSet;
     try {
       set = await collectChanges(source, target.request, { maxFileBytes: settings.maxFileKb * 1024, ...(target.only ? { only: target.only } : {}) });
