@@ -25,6 +25,9 @@
  *                            planEstimateMs (every request's messages and BPE counts, prices), planSendMs (the run's start-up until its first request
  *                            arrives: the HTTP client's first connection). planCpuMs is this process's CPU time over
  *                            the same span: on a shared machine the wall time also counts waiting for a core
+ *   planReadyMs              planning as the issue defines it (diff, split, estimate; prompt-shaping too): from opening
+ *                            the repository until every request is built, counted and priced, ready to send — planMs
+ *                            without planSendMs
  *   makespanMs               from the first request reaching the gateway to the summary (as bench/fleet.ts
  *                            counts it); runMs from the run's start, with the client's own start-up (the first
  *                            HTTP connections of the process) in it
@@ -253,6 +256,7 @@ async function main(): Promise<void> {
       tokensSent,
       tokensWholeFiles,
       planMs: Math.round(first.at - t0),
+      planReadyMs: Math.round(t4 - t0),
       makespanMs,
       idealMakespanMs: idealMs(planned.batches.length),
       runMs,
