@@ -7,6 +7,7 @@ import type { ReviewPlan } from '../review/plan';
 import { targetInfo } from '../review/target';
 import { estimatedPart, zeroTotals } from '../review/totals';
 import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTotals } from '../review/types';
+import { BatchEvents } from './batchEvents';
 import type { ChangesPlan } from './plan';
 
 /**
@@ -113,15 +114,15 @@ const ENDED: Record<AgentResult['status'], 'done' | 'failed' | 'cancelled'> = { 
 
 /**
  * Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal.
- * With several batches, an agent's end is told once, when its last batch ends: its result over every batch (the
- * same as in the summary), so that the panel's card and the command line's progress show the whole review's
- * findings, tokens, cost and its label, not the last batch's.
+ * With several batches, each agent is told as one (BatchEvents): queued and started once, its text batch after
+ * batch, and its end once, when its last batch ends: its result over every batch (the same as in the summary), so
+ * that the panel's card and the command line's progress show the whole review's findings, tokens, cost and its
+ * label, not the last batch's.
  */
 export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChanges, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
   const { batches, changes } = planned;
   const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
-  const ended = new Map<string, AgentResult[]>();
   const told = new Set<string>();
   const tellEnd = (agent: string, results: readonly AgentResult[]) => {
     const [combined] = combineAgent(results);
@@ -129,21 +130,10 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
     told.add(agent);
     onEvent({ type: ENDED[combined.status], reviewId, agent, result: combined });
   };
+  const events = new BatchEvents(batches.length, onEvent, tellEnd);
   const summaries = await Promise.all(
     batches.map((batch, i) =>
-      pipeline.run(
-        batch,
-        (e) => {
-          if (e.type === 'review-done') return;
-          const event = rewrite(e, i, reviewId);
-          if (batches.length === 1 || (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled')) return onEvent(event);
-          const results = ended.get(event.agent) ?? new Array<AgentResult>(batches.length);
-          results[i] = event.result;
-          ended.set(event.agent, results);
-          if (results.filter(Boolean).length === batches.length) tellEnd(event.agent, results);
-        },
-        { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId },
-      ),
+      pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }),
     ),
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];

@@ -73,4 +73,37 @@ describe('changes review: batches told as one review', function () {
       }
     });
   }
+
+  it('several batches stream as one agent: queued and started once, its text batch after batch in batch order (a faster later batch waits), the same text as its end', async () => {
+    const set: ChangeSet = { request: { kind: 'uncommitted' }, files: [added('a.ts', 30), added('b.ts', 30), added('c.ts', 30)], skipped: [], added: 90, removed: 0 };
+    const plan = planChanges(set, { contextLines: 3, batchTokens: 400 });
+    assert.equal(plan.batches.length, 3);
+    const finding = (file: string) => JSON.stringify({ findings: [{ file, severity: 'low', title: `in ${file}`, explanation: 'x', startLine: 1, endLine: 1 }] });
+    tg.script((req) => {
+      const user = JSON.stringify(req.body?.messages ?? []);
+      const file = ['a.ts', 'b.ts', 'c.ts'].find((f) => user.includes(`File: ${f}`)) ?? '?';
+      if (req.model === 'deepseek-v3.2') return { text: '{"rationale":"r","replacements":[]}' };
+      // The first batch answers last, slowly; the others at once.
+      return file === 'a.ts' ? { text: finding(file), ttftMs: 150, tokensPerSecond: 200 } : { text: finding(file), ttftMs: 1, tokensPerSecond: 0 };
+    });
+    try {
+      const pipeline = new ReviewPipeline({ gateway, settings: () => settings });
+      const events: ReviewEvent[] = [];
+      await runChanges(pipeline, estimateChanges(pipeline, plan, { language: 'en' }), (e) => events.push(e));
+      for (const agent of ['analyst', 'architecture', 'security', 'coding']) {
+        const mine = events.filter((e) => 'agent' in e && e.agent === agent);
+        assert.equal(mine.filter((e) => e.type === 'queued').length, 1, `${agent} queued once`);
+        assert.equal(mine.filter((e) => e.type === 'started').length, 1, `${agent} started once`);
+        const streamed = mine.map((e) => (e.type === 'delta' ? e.text : '')).join('');
+        const end = mine.find((e) => e.type === 'done');
+        assert.ok(end?.type === 'done', agent);
+        assert.equal(streamed, end.result.text, `${agent}: what streamed is what it ended with`);
+        if (agent === 'coding') continue;
+        const [a = -1, b = -1, c = -1] = ['a.ts', 'b.ts', 'c.ts'].map((f) => streamed.indexOf(`in ${f}`));
+        assert.ok(a !== -1 && a < b && b < c, `${agent}: batch order, not arrival order: ${a}, ${b}, ${c}`);
+      }
+    } finally {
+      tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+    }
+  });
 });

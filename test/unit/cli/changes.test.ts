@@ -215,6 +215,19 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.doesNotMatch(run.stderr, /[\x00-\x08\x0b-\x1f\x7f]/);
   });
 
+  it('a review of several batches tells each agent once on stderr: queued, started and done', async () => {
+    repo.write('README.md', 'r\n').commit();
+    // Four files of about 7,000 tokens each: four batches.
+    for (const f of ['a', 'b', 'c', 'd']) repo.write(`${f}.ts`, numbered(700, (i) => `export const ${f}${i} = ${i}; // ${f}.ts line`));
+    tg.script((req) => ({ text: req.model === 'deepseek-v3.2' ? '{"rationale":"r","replacements":[]}' : '{"findings":[]}' }));
+    const run = await quorum(['review', '--changes', '--format', 'json'], repo.dir, env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 16);
+    for (const agent of ['analyst', 'architecture', 'security', 'coding']) {
+      for (const state of ['queued', 'started', 'done']) assert.equal(run.stderr.split(`[${agent}] ${state}`).length - 1, 1, `[${agent}] ${state} once:\n${run.stderr}`);
+    }
+  });
+
   it('outside a repository or with an unknown ref: exit 2 with one line naming the problem', async () => {
     const outside = await quorum(['review', '--changes'], mkdtempSync(join(tmpdir(), 'quorum-norepo-')), env);
     assert.equal(outside.code, 2);
