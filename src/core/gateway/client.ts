@@ -8,6 +8,7 @@ import { ModelDirectory } from './modelDirectory';
 import { DEFAULT_TUNING, emptyStats, type GatewayOptions, type GatewayStats, type GatewayTuning } from './options';
 import { runRequest } from './retryPolicy';
 import { Slots } from './slots';
+import { onAbort } from '../util/abort';
 import { GatewayError, type ChatRequest, type Gateway, type ModelInfo, type StreamOptions, type StreamResult } from './types';
 
 export type { GatewayLogger, GatewayOptions, GatewayStats, GatewayTuning } from './options';
@@ -40,9 +41,9 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     const onDispose = () => controller.abort(new AbortReason('disposed'));
     const callerSignal = streamOptions.signal;
     if (callerSignal?.aborted) onCancel();
-    callerSignal?.addEventListener('abort', onCancel, { once: true });
+    const stopCancel = callerSignal && !callerSignal.aborted ? onAbort(callerSignal, onCancel) : undefined;
     if (disposeController.signal.aborted) onDispose();
-    disposeController.signal.addEventListener('abort', onDispose, { once: true });
+    const stopDispose = disposeController.signal.aborted ? undefined : onAbort(disposeController.signal, onDispose);
     const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
     const channel = new Channel<string>();
     let settled = false;
@@ -61,8 +62,8 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       throw e instanceof GatewayError ? redactError(e, connection.lastKey) : e;
     } finally {
       clearTimeout(deadline);
-      callerSignal?.removeEventListener('abort', onCancel);
-      disposeController.signal.removeEventListener('abort', onDispose);
+      stopCancel?.();
+      stopDispose?.();
       if (!settled) {
         // The consumer stopped early: cancel the request and wait for its slot to be released.
         controller.abort(new AbortReason('cancelled'));

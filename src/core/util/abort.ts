@@ -21,3 +21,27 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, onAbor
     );
   });
 }
+
+/** The handlers waiting on each signal through `onAbort`, called by the one listener it has. */
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `handler` when `signal` aborts; returns what stops waiting. However many requests wait on one signal (a
+ * review's, the client's), the signal gets one listener: Node warns of a leak past ten ("MaxListenersExceeded"),
+ * which a changes review of a few batches crosses and which the command line would print.
+ */
+export function onAbort(signal: AbortSignal, handler: () => void): () => void {
+  let handlers = waiting.get(signal);
+  if (!handlers) {
+    const set = new Set<() => void>();
+    handlers = set;
+    waiting.set(signal, set);
+    signal.addEventListener('abort', () => {
+      waiting.delete(signal);
+      for (const h of [...set]) h();
+    }, { once: true });
+  }
+  handlers.add(handler);
+  const mine = handlers;
+  return () => mine.delete(handler);
+}
