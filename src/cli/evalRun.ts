@@ -2,8 +2,6 @@ import { constants, existsSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
-import { CostLedger } from '../core/cost/ledger';
-import { ListedPrices } from '../core/cost/listedPrices';
 import { CorpusError, loadCorpus, type Corpus } from '../core/eval/corpus';
 import { evalHtmlReport } from '../core/eval/html';
 import { planRuns, type EvalRunSpec } from '../core/eval/plan';
@@ -11,7 +9,7 @@ import { toEvalJson } from '../core/eval/report';
 import type { RunFigures } from '../core/eval/score';
 import { estimateEval, learnEvalPrices, runEval, type EvalProgress } from '../core/eval/runner';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
-import { createGateway } from '../core/gateway/client';
+import { gatewayConnection } from './gatewayConnection';
 import { ReviewConfigError } from '../core/review/errors';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import type { EvalArgs } from './evalArgs';
@@ -93,9 +91,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
 
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
   // Prices the gateway lists in `/models` price what `quorum.prices` and the table do not, as in a review.
-  const listedPrices = new ListedPrices();
-  const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
-  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger, listedPrices });
+  const { gateway, ledger, listedPrices } = gatewayConnection(settings, key);
   const deps = { gateway, settings: () => settings, ledger, listedPrices };
   const bar = new EvalProgressBar(io.stderr);
   try {

@@ -97,7 +97,8 @@ export class ProgressReporter {
     const parts = [...this.agents].map(([id, a]) => (a.status === 'running' ? `${id} ${a.chars} chars` : `${id} ${a.status}`));
     const width = field(this.out, 'columns');
     const columns = typeof width === 'number' ? width : 100;
-    const text = parts.join(' · ').slice(0, Math.max(10, columns - 1));
+    // Agent ids are checked at the boundary; shown as text all the same, like every other line here.
+    const text = terminalText(parts.join(' · ')).slice(0, Math.max(10, columns - 1));
     if (this.live) this.out.write('\r\x1b[K');
     this.out.write(text);
     this.live = text;

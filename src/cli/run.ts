@@ -4,9 +4,7 @@ import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes
 import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
-import { CostLedger } from '../core/cost/ledger';
-import { ListedPrices } from '../core/cost/listedPrices';
-import { createGateway } from '../core/gateway/client';
+import { gatewayConnection } from './gatewayConnection';
 import { redact } from '../core/util/redact';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
@@ -129,9 +127,7 @@ export async function runCli(io: CliIo): Promise<number> {
   target = shaped.target;
   if (changes) changes = withShapedTarget(changes, shaped.target);
 
-  const listedPrices = new ListedPrices();
-  const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
-  const gateway = createGateway({ settings: () => settings, apiKey: () => key, ledger, listedPrices });
+  const { gateway, ledger, listedPrices } = gatewayConnection(settings, key);
   // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
   const cache = args.noCache || args.cacheTtl === 0
     ? undefined
