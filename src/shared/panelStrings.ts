@@ -53,6 +53,7 @@ export const PANEL_STRINGS = {
   costSourceCached: 'cache hit, no charge',
   costSourceNone: 'nothing billed',
   attempts: '{0} attempts',
+  requestsCount: '{0} requests',
   waitingFirstTokens: 'Waiting for the first tokens…',
   retryingAttempt: 'Trying again (attempt {0}) after {1}…',
   retryingFallback: 'Trying the fallback model {0} after {1}…',

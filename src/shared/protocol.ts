@@ -81,6 +81,8 @@ const agentOutcomeSchema = z.object({
   costSource: costSourceSchema,
   latencyMs: nonNegative,
   attempts: count,
+  /** A review of changes: the agent's requests, one per batch (absent: one). */
+  requests: z.optional(count),
   unparsed: z.optional(z.boolean()),
   improvedCode: z.optional(str(1_000_000)),
   /** The improved code per region (a review of changes, or a selection's one region). */

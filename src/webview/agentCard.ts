@@ -297,7 +297,10 @@ export class AgentCard {
     // Metrics
     const items: [string, string][] = [];
     if (o) {
-      items.push([t('latency'), `${formatMs(o.latencyMs)}${o.attempts > 1 ? ` · ${t('attempts', o.attempts)}` : ''}`]);
+      // A review of changes sends an agent one request per batch: attempts are worth showing beyond those.
+      const requests = o.requests ?? 1;
+      const sent = requests > 1 ? ` · ${t('requestsCount', requests)}` : '';
+      items.push([t('latency'), `${formatMs(o.latencyMs)}${sent}${o.attempts > requests ? ` · ${t('attempts', o.attempts)}` : ''}`]);
       const cachedTokens = o.usage.cachedTokens > 0 ? ` · ${t('tokensCached', formatCount(o.usage.cachedTokens))}` : '';
       items.push([t('tokens'), t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) + cachedTokens]);
       items.push([t('cost'), `${formatUsd(o.costUsd)} (${t(costSourceKey(o))})`]);

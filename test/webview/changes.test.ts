@@ -63,4 +63,21 @@ describe('webview: a review of changes', () => {
     assert.equal(await panel.page.locator('li.file-group').count(), 0);
     assert.match(await panel.page.locator('header.review-head .target').innerText(), /session\.ts.*lines 12–48/s);
   });
+
+  it('an agent sent several requests (one per batch) says how many; attempts only when some were retried', async () => {
+    const review = changesReview();
+    const [analyst, architecture] = review.agents;
+    assert.ok(analyst?.outcome && architecture?.outcome);
+    analyst.outcome = { ...analyst.outcome, requests: 3, attempts: 3 };
+    architecture.outcome = { ...architecture.outcome, requests: 3, attempts: 5 };
+    panel = await openReady();
+    await panel.send(snapshot(review));
+    await settle(panel);
+    const card = (agent: string) => panel.page.locator(`section.card[data-agent="${agent}"]`).innerText();
+    const a = await card('analyst');
+    assert.match(a, /3 requests/);
+    assert.doesNotMatch(a, /attempts/);
+    assert.match(await card('architecture'), /3 requests · 5 attempts/);
+  });
 });
+

@@ -49,6 +49,7 @@ function combineAgent(results: readonly AgentResult[]): AgentResult[] {
     costSource: results.every((r) => r.costSource === 'cached') ? 'cached' : combinedSource(results.map((r) => r.costSource)),
     latencyMs: Math.max(...results.map((r) => r.latencyMs)),
     attempts: results.reduce((n, r) => n + r.attempts, 0),
+    ...(results.length > 1 ? { requests: results.length } : {}),
     cached: results.every((r) => r.cached),
   };
   delete combined.improvedCode;

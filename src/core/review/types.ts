@@ -144,6 +144,8 @@ export interface AgentResult {
   estimatedUsd?: number;
   latencyMs: number;
   attempts: number;
+  /** A review of changes: the requests the agent was sent, one per batch (absent: one). */
+  requests?: number;
   cached: boolean;
   error?: AgentError;
 }

@@ -89,6 +89,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
     attempts: count(result.attempts),
     findingCount: result.findings.length,
   };
+  if (result.requests !== undefined && result.requests > 1) o.requests = count(result.requests);
   if (result.unparsed) o.unparsed = true;
   if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
   // A review of changes: the proposal for each region, headed by its file and lines (previewed and applied across files).

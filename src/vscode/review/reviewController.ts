@@ -141,7 +141,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const session = this.open(prepared, shaped, base, estimate, opts.noCache, dismissed);
     const before = changes && prepared.describe ? prepared.describe(changes, estimate) : undefined;
     try {
-      const summary = await runWithProgress(planned.run, session, shaped.target, estimate.requests, (event) => this.onEvent(session, event), before);
+      const summary = await runWithProgress(planned.run, session, shaped.target, estimate.order.length, (event) => this.onEvent(session, event), before);
       this.finished(session, summary);
       this.sessions.settled(session);
       return summary;

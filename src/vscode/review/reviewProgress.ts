@@ -12,10 +12,10 @@ export type ReviewRun = (onEvent: (event: ReviewEvent) => void, at: RunOptions) 
 
 /**
  * Runs a session's planned review of `t` (its target as sent) under a cancellable progress notification that
- * counts the agents' requests done (`requests`: one per agent, times the batches of a review of changes);
- * `before` is the first message (what a review of changes sends).
+ * counts the agents done (`agents`; a review of changes tells each agent's end once, over all its batches, as the
+ * panel shows it); `before` is the first message (what a review of changes sends).
  */
-export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, requests: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
+export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, agents: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const title = escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label));
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -27,7 +27,7 @@ export function runWithProgress(run: ReviewRun, session: ReviewSession, t: Revie
         onEvent(event);
         if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
         settled++;
-        progress.report({ increment: requests > 0 ? 100 / requests : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, requests) });
+        progress.report({ increment: agents > 0 ? 100 / agents : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, agents) });
       }, { signal: session.abort.signal });
     } finally {
       sub.dispose();

@@ -59,6 +59,9 @@ describe('changes review: batches told as one review', function () {
       assert.deepEqual(source, { analyst: 'reported', architecture: 'usage', security: 'none', coding: 'usage' });
       const analyst = summary.agents.find((a) => a.agent === 'analyst');
       assert.equal(Math.round((analyst?.costUsd ?? 0) * 1e6), 2000 * files);
+      // One request per batch: the card says so, and counts attempts only beyond them.
+      assert.equal(analyst?.requests, files > 1 ? files : undefined);
+      assert.equal(analyst?.attempts, files);
       // What the panel's cards and the CLI's progress get: one end per agent, its whole result.
       const ends = events.filter((e) => e.type === 'done' || e.type === 'failed' || e.type === 'cancelled');
       assert.deepEqual(ends.map((e) => ('agent' in e ? e.agent : '')).sort(), ['analyst', 'architecture', 'coding', 'security']);
