@@ -4,22 +4,24 @@ import type { AgentResult, ReviewEvent } from '../review/types';
 interface AgentStream {
   /** `queued` and `started` told (once each, for the first batch that got there). */
   told: Set<ReviewEvent['type']>;
-  /** The batch whose text is streaming into view; the ones after it are held until it ends. */
-  shown: number;
-  held: string[];
+  /** The batch whose text is streaming into view, if one is; the others' text is held until it ends. */
+  shown: number | undefined;
+  held: Map<number, string>;
+  /** Batches with held text, in the order their text began. */
+  waiting: number[];
   /** Each batch's result, once it ended. */
   ended: (AgentResult | undefined)[];
-  /** Whether each batch has shown text yet, and whether any has. */
-  wrote: boolean[];
-  anyText: boolean;
+  /** Batches whose text has been shown (their later text shows at once when they are the one shown). */
+  wrote: Set<number>;
 }
 
 /**
  * The events of a changes review's batches (which run at once) told as ONE review's, so that a panel card or a
- * progress line shows each agent as one: it is queued and started once; its streamed text arrives batch after batch,
- * in batch order and joined as its combined result's text is joined (a batch that streams ahead of the one shown is
- * held back until that one ends, not interleaved with it); it ends once, when its last batch has ended
- * (`onAgentEnd`, with every batch's result). Findings and retries are told as they come.
+ * progress line shows each agent as one: it is queued and started once; its streamed text arrives one batch at a
+ * time — the first batch to answer streams into view, the others' text is held and shown, whole so far, when the one
+ * shown ends, in the order they began to answer; never interleaved — and it ends once, when its last batch has ended
+ * (`onAgentEnd`, with every batch's result; the ended text is in batch order). Findings and retries are told as
+ * they come.
  */
 export class BatchEvents {
   private readonly agents = new Map<string, AgentStream>();
@@ -42,8 +44,11 @@ export class BatchEvents {
         s.told.add(event.type);
         return this.onEvent(event);
       case 'delta':
-        if (batch === s.shown) this.show(s, batch, event);
-        else if (batch > s.shown) s.held[batch] = (s.held[batch] ?? '') + event.text;
+        if (event.text === '') return;
+        s.shown ??= batch;
+        if (batch === s.shown) return this.show(s, batch, event);
+        if (!s.held.has(batch)) s.waiting.push(batch);
+        s.held.set(batch, (s.held.get(batch) ?? '') + event.text);
         return;
       case 'done':
       case 'failed':
@@ -57,12 +62,13 @@ export class BatchEvents {
 
   private end(s: AgentStream, batch: number, event: Extract<ReviewEvent, { type: 'done' | 'failed' | 'cancelled' }>): void {
     s.ended[batch] = event.result;
-    // The shown batch ended: the next ones come into view, whole if they ended meanwhile.
-    while (s.shown < this.batches && s.ended[s.shown]) {
-      s.shown++;
-      const held = s.held[s.shown];
-      s.held[s.shown] = '';
-      if (held) this.show(s, s.shown, { type: 'delta', reviewId: event.reviewId, agent: event.agent, text: held });
+    // The shown batch ended: the held ones come into view in the order they began, whole if they ended meanwhile.
+    while (s.shown !== undefined && s.ended[s.shown]) {
+      s.shown = s.waiting.shift();
+      if (s.shown === undefined) break;
+      const held = s.held.get(s.shown) ?? '';
+      s.held.delete(s.shown);
+      this.show(s, s.shown, { type: 'delta', reviewId: event.reviewId, agent: event.agent, text: held });
     }
     const results = s.ended.filter((r): r is AgentResult => r !== undefined);
     if (results.length === this.batches) this.onAgentEnd(event.agent, results);
@@ -70,17 +76,15 @@ export class BatchEvents {
 
   private show(s: AgentStream, batch: number, event: Extract<ReviewEvent, { type: 'delta' }>): void {
     if (event.text === '') return;
-    const first = !s.wrote[batch];
-    s.wrote[batch] = true;
-    const text = first && s.anyText ? `\n\n${event.text}` : event.text;
-    s.anyText = true;
+    const text = !s.wrote.has(batch) && s.wrote.size > 0 ? `\n\n${event.text}` : event.text;
+    s.wrote.add(batch);
     this.onEvent({ ...event, text });
   }
 
   private stream(agent: string): AgentStream {
     let s = this.agents.get(agent);
     if (!s) {
-      s = { told: new Set(), shown: 0, held: [], ended: new Array<AgentResult | undefined>(this.batches).fill(undefined), wrote: [], anyText: false };
+      s = { told: new Set(), shown: undefined, held: new Map(), waiting: [], ended: new Array<AgentResult | undefined>(this.batches).fill(undefined), wrote: new Set() };
       this.agents.set(agent, s);
     }
     return s;

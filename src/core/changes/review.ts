@@ -115,8 +115,8 @@ const ENDED: Record<AgentResult['status'], 'done' | 'failed' | 'cancelled'> = { 
 
 /**
  * Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal.
- * With several batches, each agent is told as one (BatchEvents): queued and started once, its text batch after
- * batch, and its end once, when its last batch ends: its result over every batch (the same as in the summary), so
+ * With several batches, each agent is told as one (BatchEvents): queued and started once, its text one batch at a
+ * time, never interleaved, and its end once, when its last batch ends: its result over every batch (the same as in the summary), so
  * that the panel's card and the command line's progress show the whole review's findings, tokens, cost and its
  * label, not the last batch's.
  */
