@@ -62,16 +62,10 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join(to, f));
 }
 
-/**
- * The tokenizer's rank table (src/core/tokens/count.ts reads it beside the running code): beside the bundles in
- * dist/, and beside the integration tests' bundles, which carry the core too.
- */
+/** The tokenizer's rank table (src/core/tokens/encoding.ts), beside the bundles that ship. */
 function copyRankTable() {
-  const from = path.join(__dirname, 'src', 'core', 'tokens', 'cl100k_base.json');
-  for (const dir of ['dist', ...(tests ? ['out/test/integration'] : [])]) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(from, path.join(dir, 'cl100k_base.json'));
-  }
+  fs.mkdirSync('dist', { recursive: true });
+  fs.copyFileSync(path.join(__dirname, 'data', 'cl100k_base.json'), path.join('dist', 'cl100k_base.json'));
 }
 
 async function main() {

@@ -1,5 +1,5 @@
-// `npm run tokenizer:table`: writes src/core/tokens/cl100k_base.json, the cl100k_base rank table that
-// src/core/tokens/count.ts reads, from gpt-tokenizer's own table (one source: the library; the unit test
+// `npm run tokenizer:table`: writes data/cl100k_base.json, the cl100k_base rank table that
+// src/core/tokens/encoding.ts reads, from gpt-tokenizer's own table (one source: the library; the unit test
 // test/unit/tokens/rankTable.test.ts fails if the two ever differ).
 //
 // Why a JSON copy: the library ships the table as a 1.1 MB JavaScript array literal, which V8 must parse and
@@ -11,6 +11,6 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const table = require('gpt-tokenizer/bpeRanks/cl100k_base').default;
-const out = fileURLToPath(new URL('../src/core/tokens/cl100k_base.json', import.meta.url));
+const out = fileURLToPath(new URL('../data/cl100k_base.json', import.meta.url));
 writeFileSync(out, JSON.stringify(table) + '\n');
 console.log(`${out}: ${table.length} ranks`);

@@ -1,4 +1,4 @@
-import { encoding, loadEncodingSoon } from './encoding';
+import { encoding } from './encoding';
 import type { ChatMessage } from '../gateway/types';
 
 /**
@@ -10,13 +10,7 @@ import type { ChatMessage } from '../gateway/types';
  * How the encoding loads: encoding.ts.
  */
 
-/**
- * Starts loading the encoding in the gaps of this thread's other work (a caller that will count soon and waits
- * on git first); resolves with the milliseconds the load took on this thread.
- */
-export function loadTokenizer(): Promise<number> {
-  return loadEncodingSoon();
-}
+export { loadTokenizer } from './encoding';
 
 /**
  * Counts of long texts, most recently used last: planning counts the same code more than once (every agent of

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RawBytePairRanks } from 'gpt-tokenizer/BytePairEncodingCore';
 
@@ -7,12 +7,13 @@ type Counter = (text: string) => number;
 
 /**
  * The `cl100k_base` encoding, loaded when first needed, not at import: it takes 0.1–0.15 s of CPU, which
- * extension activation and `quorum --help` must not pay. Its rank table is read from `cl100k_base.json` beside
- * this code (and beside the bundles in dist/, where esbuild.js copies it): the library's own table, copied by
+ * extension activation and `quorum --help` must not pay. Its rank table is read from `cl100k_base.json` beside the
+ * bundles in dist/ (esbuild.js copies it there), or in the repository's data/ when running from the sources or from
+ * out/: the library's own table, copied by
  * `npm run tokenizer:table`. The library ships it as a 1.1 MB JavaScript array literal that V8 parses and
  * compiles before it runs; JSON.parse reads the same table in about a third of the time.
  *
- * The load is three steps (the table; the library's code; its maps). `loadEncodingSoon` runs them one event-loop
+ * The load is three steps (the table; the library's code; its maps). `loadTokenizer` runs them one event-loop
  * turn apart, so that a caller waiting on something else (git, before a changes review's estimate) has the load
  * done in the gaps; `encoding()` runs whatever steps remain at once.
  */
@@ -22,8 +23,13 @@ let table: RawBytePairRanks | undefined;
 let library: typeof import('gpt-tokenizer/GptEncoding').GptEncoding | undefined;
 let counter: Counter | undefined;
 
+function rankTableFile(): string {
+  const bundled = join(__dirname, RANK_TABLE_FILE);
+  return existsSync(bundled) ? bundled : join(__dirname, '..', '..', '..', 'data', RANK_TABLE_FILE);
+}
+
 function readRankTable(): RawBytePairRanks {
-  const parsed: unknown = JSON.parse(readFileSync(join(__dirname, RANK_TABLE_FILE), 'utf8'));
+  const parsed: unknown = JSON.parse(readFileSync(rankTableFile(), 'utf8'));
   if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'string' || Array.isArray(t))) {
     throw new Error(`${RANK_TABLE_FILE} is not a rank table: run npm run tokenizer:table`);
   }
@@ -62,10 +68,11 @@ export function encoding(): Counter {
 }
 
 /**
- * Loads the encoding one step per event-loop turn; resolves with the milliseconds the steps took on this thread.
- * A step that fails is left for `encoding()` to run again and report.
+ * Loads the encoding one step per event-loop turn, in the gaps of this thread's other work (a caller that will
+ * count soon and waits on git first); resolves with the milliseconds the steps took on this thread. A step that
+ * fails is left for `encoding()` to run again and report.
  */
-export function loadEncodingSoon(): Promise<number> {
+export function loadTokenizer(): Promise<number> {
   let ms = 0;
   return new Promise((resolve) => {
     const next = () => {
