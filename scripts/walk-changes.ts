@@ -6,61 +6,16 @@
 // Run: npm run package && npx tsx scripts/walk-changes.ts [outDir]   (default /tmp/quorum-walk-changes)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { openWorkbench, walkLog } from './walkKit';
 import { startTestGateway, type RecordedRequest, type Reply } from '../test/fixtures/gateway/server';
 
-interface Locator {
-  first(): Locator;
-  nth(i: number): Locator;
-  hover(): Promise<void>;
-  click(options?: object): Promise<void>;
-  fill(text: string): Promise<void>;
-  count(): Promise<number>;
-  innerText(): Promise<string>;
-  evaluateAll<T>(fn: (els: Element[]) => T): Promise<T>;
-  waitFor(options?: { timeout?: number; state?: string }): Promise<void>;
-  locator(selector: string, options?: { hasText?: string }): Locator;
-}
-interface Page {
-  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
-  locator(selector: string, options?: { hasText?: string }): Locator;
-  waitForTimeout(ms: number): Promise<void>;
-  screenshot(options: { path: string }): Promise<void>;
-}
-interface Frame {
-  locator(selector: string, options?: { hasText?: string }): Locator;
-}
-interface Workbench {
-  page: Page;
-  runCommand(title: string): Promise<void>;
-  statusBarText(): Promise<string>;
-  webviewFrame(): Frame;
-  close(): Promise<void>;
-}
-
-const require = createRequire(import.meta.url);
-const toolchain = resolve(process.env.QUORUM_TOOLCHAIN ?? join(__dirname, '..', '..', 'shared', 'toolchain'));
-const { openWorkbench } = require(join(toolchain, 'workbench.cjs')) as { openWorkbench(o: object): Promise<Workbench> };
 
 
 const KEY = 'sk-walkthrough-key-0123456789abcdef';
-const out = resolve(process.argv[2] ?? '/tmp/quorum-walk-changes');
-mkdirSync(out, { recursive: true });
-const log: string[] = [];
-const say = (s: string) => {
-  log.push(s);
-  console.log(s);
-};
+const { out, say, step, save } = walkLog('/tmp/quorum-walk-changes');
 
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    say(`!! ${name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-}
 
 const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 
@@ -159,7 +114,7 @@ async function main(): Promise<void> {
     const chats = gateway.requests.filter((r) => r.path.endsWith('/chat/completions'));
     say(`chat requests: ${chats.length}; files sent first per request: ${[...new Set(chats.map(fileOf))].join(', ')}`);
   } finally {
-    writeFileSync(join(out, 'walk.log'), log.join('\n') + '\n');
+    save();
     await wb.close();
     await gateway.close();
   }

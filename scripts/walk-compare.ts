@@ -4,53 +4,15 @@
 // Picks models in the quick pick, runs, reloads the window (the page comes back), runs again and presses Cancel on
 // the progress notification. Prints what it saw and takes screenshots.
 // Run: npm run package && npx tsx scripts/walk-compare.ts [outDir]   (default /tmp/quorum-walk-compare)
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { corpusOracles } from '../test/fixtures/gateway/oracle';
+import { openWorkbench, walkLog } from './walkKit';
 import { startTestGateway } from '../test/fixtures/gateway/server';
 
-interface Locator {
-  first(): Locator;
-  click(options?: object): Promise<void>;
-  fill(text: string): Promise<void>;
-  press(key: string): Promise<void>;
-  count(): Promise<number>;
-  innerText(): Promise<string>;
-  evaluateAll<T>(fn: (els: Element[]) => T): Promise<T>;
-  waitFor(options?: { timeout?: number; state?: string }): Promise<void>;
-  locator(selector: string, options?: { hasText?: string }): Locator;
-}
-interface Page {
-  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
-  locator(selector: string, options?: { hasText?: string }): Locator;
-  waitForTimeout(ms: number): Promise<void>;
-  screenshot(options: { path: string }): Promise<void>;
-}
-interface Workbench {
-  page: Page;
-  runCommand(title: string): Promise<void>;
-  webviewFrame(): { locator(selector: string): Locator };
-  close(): Promise<void>;
-}
-
-const require = createRequire(import.meta.url);
-const toolchain = resolve(process.env.QUORUM_TOOLCHAIN ?? join(__dirname, '..', '..', 'shared', 'toolchain'));
-const { openWorkbench } = require(join(toolchain, 'workbench.cjs')) as { openWorkbench(o: object): Promise<Workbench> };
-
 const KEY = 'sk-walk-compare-key-0123456789abcdef';
-const out = resolve(process.argv[2] ?? '/tmp/quorum-walk-compare');
-mkdirSync(out, { recursive: true });
-const say = (s: string) => console.log(s);
+const { out, say, step } = walkLog('/tmp/quorum-walk-compare');
 const HOSTILE_IDS = ['[x](command:quorum.resetCost)', '<img src=x onerror=alert(1)>', 'oracle\u202Eevil\u202C', '$(alert) boom', 'evil](command:quorum.clearApiKey)'];
 
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    say(`!! ${name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-}
 
 async function main(): Promise<void> {
   const gateway = await startTestGateway({

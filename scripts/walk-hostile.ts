@@ -3,52 +3,13 @@
 // a wrong key, model ids and error messages with command links, answers with links, HTML, bidi controls and
 // prose where code belongs, a stopped review. Prints what it saw and takes screenshots.
 // Run: npm run package && npx tsx scripts/walk-hostile.ts [outDir]   (default /tmp/quorum-walk)
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { openWorkbench, walkLog } from './walkKit';
 import { startTestGateway, type Reply } from '../test/fixtures/gateway/server';
 
-interface Locator {
-  first(): Locator;
-  nth(i: number): Locator;
-  hover(): Promise<void>;
-  click(options?: object): Promise<void>;
-  fill(text: string): Promise<void>;
-  count(): Promise<number>;
-  innerText(): Promise<string>;
-  evaluateAll<T>(fn: (els: Element[]) => T): Promise<T>;
-  waitFor(options?: { timeout?: number; state?: string }): Promise<void>;
-  locator(selector: string, options?: { hasText?: string }): Locator;
-}
-interface Page {
-  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
-  locator(selector: string, options?: { hasText?: string }): Locator;
-  waitForTimeout(ms: number): Promise<void>;
-  screenshot(options: { path: string }): Promise<void>;
-}
-interface Frame {
-  locator(selector: string, options?: { hasText?: string }): Locator;
-}
-interface Workbench {
-  page: Page;
-  runCommand(title: string): Promise<void>;
-  statusBarText(): Promise<string>;
-  webviewFrame(): Frame;
-  close(): Promise<void>;
-}
-
-const require = createRequire(import.meta.url);
-const toolchain = resolve(process.env.QUORUM_TOOLCHAIN ?? join(__dirname, '..', '..', 'shared', 'toolchain'));
-const { openWorkbench } = require(join(toolchain, 'workbench.cjs')) as { openWorkbench(o: object): Promise<Workbench> };
-
 const KEY = 'sk-walkthrough-key-0123456789abcdef';
-const out = resolve(process.argv[2] ?? '/tmp/quorum-walk');
-mkdirSync(out, { recursive: true });
-const log: string[] = [];
-const say = (s: string) => {
-  log.push(s);
-  console.log(s);
-};
+const { out, say, step, save } = walkLog('/tmp/quorum-walk');
 
 const HOSTILE_IDS = ['[x](command:quorum.resetCost)', 'gemini-2.5-flash-[y](command:workbench.action.quickOpen?%5B%22%3E%22%5D)', '<img src=x onerror=alert(1)>', 'gemini-2.5-flash-lite'];
 const analyst = {
@@ -97,13 +58,6 @@ function reply(model: string | undefined, slow: boolean): Reply | undefined {
   return undefined;
 }
 
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    say(`!! ${name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-}
 
 async function main(): Promise<void> {
   let slow = false;
@@ -258,7 +212,7 @@ async function main(): Promise<void> {
 
     say(`requests seen by the gateway: ${gateway.requests.length}; any carrying the key outside Authorization: ${gateway.requests.some((r) => r.raw.replace(/\nBearer [^\n]*/g, '').includes(KEY))}`);
   } finally {
-    writeFileSync(join(out, 'walk.log'), log.join('\n') + '\n');
+    save();
     await wb.close();
     await gateway.close();
   }
