@@ -1,3 +1,4 @@
+import { endEvent } from '../review/agentResult';
 import type { AgentResult, ReviewEvent } from '../review/types';
 
 /** What one agent has shown of its batches so far. */
@@ -13,24 +14,39 @@ interface AgentStream {
   ended: (AgentResult | undefined)[];
   /** Batches whose text has been shown (their later text shows at once when they are the one shown). */
   wrote: Set<number>;
+  /** Whether its end was told. */
+  endTold: boolean;
 }
 
 /**
  * The events of a changes review's batches (which run at once) told as ONE review's, so that a panel card or a
  * progress line shows each agent as one: it is queued and started once; its streamed text arrives one batch at a
  * time — the first batch to answer streams into view, the others' text is held and shown, whole so far, when the one
- * shown ends, in the order they began to answer; never interleaved — and it ends once, when its last batch has ended
- * (`onAgentEnd`, with every batch's result; the ended text is in batch order). Findings and retries are told as
- * they come.
+ * shown ends, in the order they began to answer; never interleaved — and it ends once, when its last batch has ended,
+ * with `combine` of every batch's result (the ended text is in batch order). Findings and retries are told as they
+ * come.
  */
 export class BatchEvents {
   private readonly agents = new Map<string, AgentStream>();
 
   constructor(
     private readonly batches: number,
+    private readonly reviewId: string,
     private readonly onEvent: (e: ReviewEvent) => void,
-    private readonly onAgentEnd: (agent: string, results: AgentResult[]) => void,
+    private readonly combine: (results: AgentResult[]) => AgentResult | undefined,
   ) {}
+
+  /** Tells the end of each agent of `agents` (the whole review's results) that some batch never ended (cancelled before it started). */
+  endUntold(agents: readonly AgentResult[]): void {
+    if (this.batches === 1) return;
+    for (const a of agents) this.tellEnd(this.stream(a.agent), a);
+  }
+
+  private tellEnd(s: AgentStream, result: AgentResult | undefined): void {
+    if (!result || s.endTold) return;
+    s.endTold = true;
+    this.onEvent(endEvent(this.reviewId, result));
+  }
 
   /** An event of batch `batch` (0-based), already in the whole review's ids. */
   take(event: ReviewEvent, batch: number): void {
@@ -71,7 +87,7 @@ export class BatchEvents {
       this.show(s, s.shown, { type: 'delta', reviewId: event.reviewId, agent: event.agent, text: held });
     }
     const results = s.ended.filter((r): r is AgentResult => r !== undefined);
-    if (results.length === this.batches) this.onAgentEnd(event.agent, results);
+    if (results.length === this.batches) this.tellEnd(s, this.combine(results));
   }
 
   private show(s: AgentStream, batch: number, event: Extract<ReviewEvent, { type: 'delta' }>): void {
@@ -84,7 +100,7 @@ export class BatchEvents {
   private stream(agent: string): AgentStream {
     let s = this.agents.get(agent);
     if (!s) {
-      s = { told: new Set(), shown: undefined, held: new Map(), waiting: [], ended: new Array<AgentResult | undefined>(this.batches).fill(undefined), wrote: new Set() };
+      s = { told: new Set(), shown: undefined, held: new Map(), waiting: [], ended: new Array<AgentResult | undefined>(this.batches).fill(undefined), wrote: new Set(), endTold: false };
       this.agents.set(agent, s);
     }
     return s;

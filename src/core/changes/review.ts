@@ -111,8 +111,6 @@ export function estimateChanges(pipeline: ReviewPipeline, changes: ChangesPlan, 
   return { changes, batches, estimate };
 }
 
-const ENDED: Record<AgentResult['status'], 'done' | 'failed' | 'cancelled'> = { ok: 'done', error: 'failed', cancelled: 'cancelled', queued: 'cancelled', running: 'cancelled' };
-
 /**
  * Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal.
  * With several batches, each agent is told as one (BatchEvents): queued and started once, its text one batch at a
@@ -124,14 +122,7 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
   const { batches, changes } = planned;
   const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
-  const told = new Set<string>();
-  const tellEnd = (agent: string, results: readonly AgentResult[]) => {
-    const [combined] = combineAgent(results);
-    if (!combined || told.has(agent)) return;
-    told.add(agent);
-    onEvent({ type: ENDED[combined.status], reviewId, agent, result: combined });
-  };
-  const events = new BatchEvents(batches.length, onEvent, tellEnd);
+  const events = new BatchEvents(batches.length, reviewId, onEvent, (results) => combineAgent(results)[0]);
   const summaries = await Promise.all(
     batches.map((batch, i) =>
       pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }),
@@ -139,11 +130,7 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
   const agents = agentIds.flatMap((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
-  // An agent some batch never ended (cancelled before it started) is told now, as the summary has it.
-  if (batches.length > 1) for (const a of agents) if (!told.has(a.agent)) {
-    told.add(a.agent);
-    onEvent({ type: ENDED[a.status], reviewId, agent: a.agent, result: a });
-  }
+  events.endUntold(agents);
   const zero = zeroTotals();
   const summary: ReviewSummary = {
     reviewId,

@@ -7,7 +7,7 @@ import { GatewayError, type CostSource } from '../gateway/types';
 import { zeroUsage } from '../cost/usage';
 import { redact } from '../util/redact';
 import { touchesChange } from './target';
-import type { AgentError, AgentResult, Finding, ReviewOptions, ReviewTarget } from './types';
+import type { AgentError, AgentResult, Finding, ReviewEvent, ReviewOptions, ReviewTarget } from './types';
 
 /** Pieces of an agent's result: its answer parsed, the model that answered, its error, what a cache keeps of it. */
 
@@ -114,4 +114,10 @@ export function combinedSource(sources: readonly CostSource[]): CostSource {
   if (billed.includes('estimated')) return 'estimated';
   if (billed.includes('usage')) return 'usage';
   return 'reported';
+}
+
+/** The event that tells an agent's end: `done`, `cancelled` or `failed` (a result still queued or running ended cancelled). */
+export function endEvent(reviewId: string, result: AgentResult): Extract<ReviewEvent, { type: 'done' | 'failed' | 'cancelled' }> {
+  const type = result.status === 'ok' ? 'done' : result.status === 'error' ? 'failed' : 'cancelled';
+  return { type, reviewId, agent: result.agent, result };
 }

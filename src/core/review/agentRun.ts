@@ -4,7 +4,7 @@ import { sumUsage } from '../cost/usage';
 import { GatewayError, type ChatMessage, type Gateway, type StreamResult } from '../gateway/types';
 import { countChatTokens } from '../tokens/count';
 import { untilAborted } from '../util/abort';
-import { answeredBy, cachedAnswer, combinedSource, emptyResult, errorOf, onlyChanges, parseAnswer, toInput } from './agentResult';
+import { answeredBy, cachedAnswer, combinedSource, emptyResult, endEvent, errorOf, onlyChanges, parseAnswer, toInput } from './agentResult';
 import type { AnswerStore, CachedAnswer } from './cache';
 import { keyFor, messagesFor, type PlannedAgent, type ReviewPlan } from './plan';
 import type { AgentResult, ReviewEvent } from './types';
@@ -185,14 +185,8 @@ function spentOn(ledger: CostLedger | undefined, agent: string, reviewId: string
 
 /** Emits the events of a settled agent: its findings and `done`, or `cancelled`, or `failed`. */
 function finish({ reviewId, emit }: ReviewRun, result: AgentResult): AgentResult {
-  if (result.status === 'ok') {
-    for (const finding of result.findings) emit({ type: 'finding', reviewId, agent: result.agent, finding });
-    emit({ type: 'done', reviewId, agent: result.agent, result });
-  } else if (result.status === 'cancelled') {
-    emit({ type: 'cancelled', reviewId, agent: result.agent, result });
-  } else {
-    emit({ type: 'failed', reviewId, agent: result.agent, result });
-  }
+  if (result.status === 'ok') for (const finding of result.findings) emit({ type: 'finding', reviewId, agent: result.agent, finding });
+  emit(endEvent(reviewId, result));
   return result;
 }
 
