@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 
 /**
@@ -26,7 +27,7 @@ interface AttrRule {
 }
 
 const WANTED = new Set(['linguist-generated', 'diff']);
-/** Files read at once. */
+/** Files read at once, unless the reader batches them itself. */
 const PARALLEL = 4;
 
 function assignments(tokens: readonly string[]): [string, AttrState][] {
@@ -84,17 +85,15 @@ export interface RepositoryAttributeFiles {
 
 /**
  * The attributes of `paths` (repository-relative, forward slashes) from the `.gitattributes` files that `read`
- * gives (`read('src/.gitattributes')`; undefined when there is none) and the repository-wide files' texts.
+ * gives (`read('src/.gitattributes')`; undefined when there is none) and the repository-wide files' texts, with at
+ * most `parallel` reads at once (a reader that batches its reads, as one `git cat-file`, takes them all at once).
  */
-export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>, repository: RepositoryAttributeFiles = {}): Promise<ChangeAttributes> {
+export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>, repository: RepositoryAttributeFiles = {}, parallel = PARALLEL): Promise<ChangeAttributes> {
   const folders = [...new Set(paths.flatMap(foldersOf))];
-  const texts = new Map<string, string | undefined>();
-  const queue = folders.values();
-  const worker = async () => {
-    for (const dir of queue) texts.set(dir, await read(dir === '' ? '.gitattributes' : `${dir}/.gitattributes`).catch(() => undefined));
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, folders.length) }, worker));
-  const rules = new Map(folders.map((dir) => [dir, rulesOf(dir, texts.get(dir) ?? '')] as const));
+  const limit = pLimit(parallel);
+  const rules = new Map(
+    await Promise.all(folders.map((dir) => limit(async () => [dir, rulesOf(dir, (await read(dir === '' ? '.gitattributes' : `${dir}/.gitattributes`).catch(() => undefined)) ?? '')] as const))),
+  );
   const [global, info] = [rulesOf('', repository.global ?? ''), rulesOf('', repository.info ?? '')];
   const out: ChangeAttributes = { generated: new Set(), binary: new Set() };
   for (const path of paths) {

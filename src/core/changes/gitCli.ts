@@ -160,7 +160,14 @@ export class GitCliSource implements DiffSource {
    */
   async attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes> {
     if (paths.length === 0) return { generated: new Set(), binary: new Set() };
-    if (request.kind === 'last-commit') return attributesOf(paths, (file) => run(this.root, ['show', `HEAD:${file}`]).then(text, () => undefined));
+    if (request.kind === 'last-commit') {
+      // Every folder's `.gitattributes` at HEAD in one `git cat-file --batch` (most folders have none).
+      const read = async (file: string) => {
+        const bytes = await this.blobs.read(`HEAD:${file}`);
+        return bytes ? Buffer.from(bytes).toString('utf8') : undefined;
+      };
+      return attributesOf(paths, read, {}, Number.POSITIVE_INFINITY);
+    }
     const out: ChangeAttributes = { generated: new Set(), binary: new Set() };
     try {
       const args = ['check-attr', '-z', '--stdin', ...(request.kind === 'staged' ? ['--cached'] : []), 'linguist-generated', 'diff'];

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import * as vscode from 'vscode';
 import { attributesOf, type ChangeAttributes } from '../../core/changes/attributes';
 import { headerPath } from '../../core/changes/gitPath';
@@ -13,16 +14,6 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Git calls at once for one review's files. */
 const PARALLEL = 4;
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  // One iterator shared by the workers: each takes the next item when it is free.
-  const queue = items.entries();
-  const worker = async () => {
-    for (const [i, item] of queue) out[i] = await fn(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /**
  * The last commit as one argument of `git diff` (`diffWith` passes its ref through): `BASE..HEAD`. Not the API's
@@ -170,7 +161,8 @@ export class GitApiSource implements DiffSource {
     await this.refresh();
     const base = await this.base(request);
     const listed = await this.list(request, base);
-    const patches = await mapLimit(listed, PARALLEL, (c) => this.patch(request, base, c));
+    const limit = pLimit(PARALLEL);
+    const patches = await Promise.all(listed.map((c) => limit(() => this.patch(request, base, c))));
     return patches.join('');
   }
 

@@ -63,6 +63,18 @@ describe('changes: the diff model on real git repositories', function () {
     });
   });
 
+  it('the last commit: its own .gitattributes files, root and nested, mark files generated or binary (read in one git process)', async () => {
+    repo.write('keep.ts', 'a\n').commit();
+    repo.write('.gitattributes', '*.dat -diff\n').write('lib/.gitattributes', 'gen_*.ts linguist-generated\n');
+    repo.write('lib/gen_api.ts', 'export const a = 1;\n').write('lib/deep/gen_x.ts', 'export const x = 1;\n').write('lib/real.ts', 'export const r = 1;\n');
+    repo.write('blob.dat', 'plain text but -diff\n').write('other/gen_no.ts', 'export const n = 1;\n');
+    repo.git('add', '-A');
+    repo.commit();
+    const { set } = await plan(repo, { kind: 'last-commit' });
+    assert.deepEqual(Object.fromEntries(set.skipped.map((k) => [k.file, k.reason])), { 'blob.dat': 'binary', 'lib/deep/gen_x.ts': 'generated', 'lib/gen_api.ts': 'generated' });
+    assert.deepEqual(set.files.map((f) => f.change.path), ['.gitattributes', 'lib/.gitattributes', 'lib/real.ts', 'other/gen_no.ts']);
+  });
+
   it('reviews a renamed file under its new path, only its changed lines', async () => {
     repo.write('old/name.ts', numbered(40)).commit();
     repo.remove('old/name.ts');
