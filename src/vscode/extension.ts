@@ -123,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const measured = new MeasuredModels(context.globalState);
   const shaper = new PromptShaper(settings, prompter, log);
   const evalCorpus = new EvalCorpus({ settings, shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath, isTrusted: () => shaper.isTrusted() });
-  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, (agent, model) => measured.label(agent, model, evalCorpus.current()));
+  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, (agent) => measured.labeller(agent, evalCorpus.current()));
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
   const regionEdits = new RegionEdits(store, prompter);

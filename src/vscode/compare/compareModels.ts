@@ -177,8 +177,9 @@ export class CompareModels {
       // An id Quorum would refuse (markup, links, bidi controls…) cannot be compared: not offered, only counted in the log.
       const usable = listed?.filter((id) => modelIdSchema.safeParse(id).success);
       if (listed && usable && usable.length < listed.length) this.deps.log.warn(`Compare Models: ${listed.length - usable.length} model id(s) from /models are not valid model ids and are not offered`);
+      const measuredOn = this.deps.measured.labeller(agent, corpus);
       return buildModelChoices({ gatewayModels: usable, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
-        const measured = this.deps.measured.label(agent, c.id, corpus);
+        const measured = measuredOn(c.id);
         const price = c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown');
         return {
           model: c.id,

@@ -28,12 +28,17 @@ export class MeasuredModels implements vscode.Disposable {
   }
 
   /**
-   * What Switch Model and Compare Models show beside a model's price: the agent's last F1 on it, measured on the
-   * corpus in use, naming that corpus (`F1 0.72 on shipped corpus`); undefined when none was measured on it.
+   * What Switch Model and Compare Models show beside each model's price: the agent's last F1 on it, measured on the
+   * corpus in use, naming that corpus (`F1 0.72 on shipped corpus`); undefined when none was measured on it. The
+   * stored figures are read once per list, not once per model.
    */
-  label(agent: string, model: string, corpus: CorpusChoice | undefined): string | undefined {
-    const last = corpus ? lastResultFor(this.all(), agent, model, corpus.key) : undefined;
-    return last && corpus ? vscode.l10n.t('{0} on {1}', f1Label(last), escapeIcons(corpus.label)) : undefined;
+  labeller(agent: string, corpus: CorpusChoice | undefined): (model: string) => string | undefined {
+    if (!corpus) return () => undefined;
+    const results = this.all();
+    return (model) => {
+      const last = lastResultFor(results, agent, model, corpus.key);
+      return last ? vscode.l10n.t('{0} on {1}', f1Label(last), escapeIcons(corpus.label)) : undefined;
+    };
   }
 
   /** Keeps the figures of finished runs on the corpus `corpus` (a CorpusChoice's key). */

@@ -68,8 +68,8 @@ export class ModelSwitcher {
     private readonly gateway: () => Gateway,
     private readonly prompter: Prompter,
     private readonly log: QuorumLog,
-    /** The agent's last measured F1 on a model ("Compare Models…") on the corpus in use, shown beside the price. */
-    private readonly measured: (agent: string, model: string) => string | undefined = () => undefined,
+    /** The agent's last measured F1 per model ("Compare Models…") on the corpus in use, shown beside the price. */
+    private readonly measured: (agent: string) => (model: string) => string | undefined = () => () => undefined,
   ) {}
 
   /**
@@ -137,6 +137,7 @@ export class ModelSwitcher {
         this.log.warn(`Switch Model: /models failed (${d.code}: ${d.message}); offering the price table`);
       }
       const choices = buildModelChoices({ gatewayModels: listed, listedPrices, overrides: settings.prices, current, suggestions });
+      const measuredOn = agent ? this.measured(agent) : () => undefined;
       const out: ModelItem[] = [];
       if (failure) out.push({ label: vscode.l10n.t('The gateway did not list its models ({0}); showing known models', failure), kind: vscode.QuickPickItemKind.Separator });
       for (const c of choices) {
@@ -144,7 +145,7 @@ export class ModelSwitcher {
         out.push({
           model: c.id,
           label: `${c.current ? '$(check)' : c.suggested ? '$(lightbulb)' : '$(blank)'} ${escapeIcons(revealBidi(c.id))}`,
-          description: this.describe(agent, c.id, c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown')),
+          description: this.describe(measuredOn(c.id), c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown')),
           detail: marks.length > 0 ? marks.join(' · ') : undefined,
         });
       }
@@ -173,8 +174,7 @@ export class ModelSwitcher {
   }
 
   /** The price, after the agent's last measured F1 on that model when there is one: `F1 0.72 on shipped corpus · $0.40 in · $1.60 out / MTok`. */
-  private describe(agent: string | undefined, model: string, price: string): string {
-    const measured = agent ? this.measured(agent, model) : undefined;
+  private describe(measured: string | undefined, price: string): string {
     return measured ? `${measured} · ${price}` : price;
   }
 
