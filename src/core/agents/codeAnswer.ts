@@ -1,6 +1,6 @@
 import { filesOf, matchFile } from '../review/target';
 import type { CodeReplacement, Region } from '../review/types';
-import { looksLikeProse, PROSE_LANGUAGES } from '../fix/replacement';
+import { isAdvice } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString, stripReasoning } from './json';
 
@@ -60,8 +60,8 @@ function splitAdvice(replacements: readonly CodeReplacement[], scope: CodeScope)
   const code: CodeReplacement[] = [];
   const advice: string[] = [];
   for (const r of replacements) {
-    const language = scope.regions.find((g) => g.file === r.file)?.language ?? '';
-    if (!PROSE_LANGUAGES.has(language) && looksLikeProse(r.code)) advice.push(`${r.file}:${r.startLine}-${r.endLine}: ${r.code.trim()}`);
+    const language = scope.regions.find((g) => g.file === r.file)?.language;
+    if (isAdvice(r.code, language)) advice.push(`${r.file}:${r.startLine}-${r.endLine}: ${r.code.trim()}`);
     else code.push(r);
   }
   return { code, advice };
@@ -107,7 +107,7 @@ export function parseCodeAnswer(text: string, scope: CodeScope): ParsedCodeAnswe
  */
 function adviceAsRationale(answer: ParsedCodeAnswer, language: string | undefined): ParsedCodeAnswer {
   const code = answer.improvedCode;
-  if (code === undefined || PROSE_LANGUAGES.has(language ?? '') || !looksLikeProse(code)) return answer;
+  if (code === undefined || !isAdvice(code, language)) return answer;
   const rationale = [answer.rationale, code.trim()].filter((t) => t).join('\n\n');
   return { parsed: true, ...(rationale ? { rationale } : {}) };
 }

@@ -78,3 +78,8 @@ export function fitReplacement(replacement: string, original: string, options: {
   }
   return { ok: false, reason: 'indentation' };
 }
+
+/** Whether `code`, proposed for a file in `language`, is advice in words rather than code (prose languages take words). */
+export function isAdvice(code: string, language: string | undefined): boolean {
+  return !PROSE_LANGUAGES.has(language ?? '') && looksLikeProse(code);
+}
