@@ -3,7 +3,7 @@ import { filesOf } from '../core/review/target';
 import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
 import { formatUsd } from '../shared/format';
 import { summaryView } from '../core/review/viewEvents';
-import { PANEL_STRINGS } from '../shared/panelStrings';
+import { CLI_STRINGS } from './cliStrings';
 import { codeSpan, escapeInline, reviewMarkdown } from '../shared/reviewMarkdown';
 import { terminalText } from '../shared/untrustedText';
 
@@ -86,17 +86,6 @@ export function formatText(s: ReviewSummary): string {
   return out.join('\n') + '\n';
 }
 
-/**
- * The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them)
- * and the noise controls named by their flags.
- */
-const CLI_STRINGS = {
-  ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached',
-  hiddenConfidence: 'hidden: below --min-confidence', hiddenSeverity: 'hidden: below --min-severity',
-  exportHiddenConfidence: '{0} below --min-confidence', exportHiddenSeverity: '{0} below --min-severity',
-  exportHiddenLeftOut: '{0} hidden ({1}); --show-hidden lists them',
-  exportHiddenListed: '{0} hidden ({1}); listed under Hidden findings, never counted for --fail-on',
-};
 
 /**
  * The review in Markdown: the panel's Export renderer, in English, titled and fenced for the CLI. `noise` is what

@@ -1,7 +1,7 @@
 import type { PanelStringKey } from './panelStrings';
-import type { AgentState, ReviewState, SeverityView } from './protocol';
+import type { AgentState, HiddenFindingView, ReviewState, SeverityView } from './protocol';
 
-/** The panel string that names each severity, agent state and review state: one map each, for the page and the export. */
+/** The panel string that names each severity, agent state, review state and hidden reason: one map each, for the page and the export. */
 
 export const SEVERITY_LABEL: Record<SeverityView, PanelStringKey> = {
   critical: 'severityCritical', high: 'severityHigh', medium: 'severityMedium', low: 'severityLow', info: 'severityInfo',
@@ -13,4 +13,8 @@ export const AGENT_STATE_LABEL: Record<AgentState, PanelStringKey> = {
 
 export const REVIEW_STATE_LABEL: Record<ReviewState, PanelStringKey> = {
   running: 'statusRunning', done: 'statusDone', failed: 'statusFailed', cancelled: 'statusCancelled',
+};
+
+export const HIDDEN_REASON_LABEL: Record<HiddenFindingView['reason'], PanelStringKey> = {
+  confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed',
 };

@@ -1,8 +1,8 @@
 import { formatCount, formatMs, formatUsd } from './format';
-import { AGENT_STATE_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
+import { AGENT_STATE_LABEL, HIDDEN_REASON_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
 import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
 import type { AgentView, FindingView, HiddenFindingView, ReviewView } from './protocol';
-import { costSourceKey, hiddenFindings, sortFindings } from './reviewReducer';
+import { costSourceKey, filterFindings, hiddenFindings, sortFindings } from './reviewReducer';
 
 type HiddenReason = HiddenFindingView['reason'];
 
@@ -60,6 +60,7 @@ type Translate = (key: PanelStringKey, ...args: (string | number)[]) => string;
 interface Context {
   view: ReviewView;
   t: Translate;
+  strings: PanelStrings;
   languageOf: (file: string | undefined) => string;
   /** Several files: findings and code name their file. */
   multiFile: boolean;
@@ -73,7 +74,7 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
 
 export function reviewMarkdown(view: ReviewView, strings: PanelStrings, options: ReviewMarkdownOptions = {}): string {
   const t: Translate = (key, ...args) => formatString(strings[key], args);
-  const ctx: Context = { view, t, languageOf: options.languageOf ?? ((file) => (file === undefined || file === view.target.file ? view.target.language : '')), multiFile: view.changes !== undefined, showHidden: options.showHidden === true };
+  const ctx: Context = { view, t, strings, languageOf: options.languageOf ?? ((file) => (file === undefined || file === view.target.file ? view.target.language : '')), multiFile: view.changes !== undefined, showHidden: options.showHidden === true };
   const target = `${view.target.file} (${t('lines', view.target.startLine, view.target.endLine)})`;
   const out: string[] = [options.title ?? `# ${escapeInline(t('exportHeading', target))}`, ''];
   out.push(statusLine(ctx), '');
@@ -119,7 +120,6 @@ function agentsSection({ view, t }: Context): string[] {
 }
 
 const HIDDEN_REASON_KEY = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed' } as const;
-const HIDDEN_LABEL_KEY = { confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed' } as const;
 
 /**
  * The findings shown, most severe first: not dismissed in this review and not hidden by the noise controls.
@@ -127,34 +127,40 @@ const HIDDEN_LABEL_KEY = { confidence: 'hiddenConfidence', severity: 'hiddenSeve
  */
 function findingsSection(ctx: Context): string[] {
   const { view, t } = ctx;
-  const dismissed = new Set(view.findings.filter((f) => view.dismissed.includes(f.id)).map((f) => f.id));
   const hidden = hiddenFindings(view);
-  const findings = sortFindings(view.findings).filter((f) => !dismissed.has(f.id) && !hidden.has(f.id));
+  const findings = filterFindings(view, { agent: '', severities: [] });
+  const dismissed = view.findings.filter((f) => view.dismissed.includes(f.id)).length;
   const out = [`## ${escapeInline(t('findings'))} (${findings.length})`, ''];
   if (findings.length === 0) out.push(escapeInline(t('noFindings')), '');
   for (const f of findings) out.push(...findingBlock(ctx, f));
-  const note = notShownNote(ctx, hidden, dismissed.size);
+  const note = notShownNote(ctx, hidden, dismissed);
   if (note) out.push(`_${escapeInline(note)}_`, '');
   if (ctx.showHidden && hidden.size > 0) {
     out.push(`## ${escapeInline(t('exportHiddenHeading'))} (${hidden.size})`, '');
     for (const f of sortFindings(view.findings).filter((x) => hidden.has(x.id))) {
       const reason = hidden.get(f.id);
-      out.push(...findingBlock(ctx, f, reason ? t(HIDDEN_LABEL_KEY[reason]) : ''));
+      out.push(...findingBlock(ctx, f, reason ? t(HIDDEN_REASON_LABEL[reason]) : ''));
     }
   }
   return out;
 }
 
+/**
+ * `1 below quorum.review.minConfidence, 2 dismissed in this project`: hidden findings counted by reason, in the
+ * words of `strings` (the command line's name its flags).
+ */
+export function hiddenByReason(strings: PanelStrings, reasons: readonly HiddenReason[]): string {
+  return (Object.keys(HIDDEN_REASON_KEY) as HiddenReason[])
+    .map((r) => [r, reasons.filter((x) => x === r).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([r, n]) => formatString(strings[HIDDEN_REASON_KEY[r]], [n]))
+    .join(', ');
+}
+
 /** `2 hidden (1 below the minimum confidence, 1 dismissed in this project) — not listed · 1 dismissed`, or '' when nothing was left out. */
-function notShownNote({ t, showHidden }: Context, hidden: ReadonlyMap<string, HiddenReason>, dismissed: number): string {
+function notShownNote({ t, strings, showHidden }: Context, hidden: ReadonlyMap<string, HiddenReason>, dismissed: number): string {
   const parts: string[] = [];
-  if (hidden.size > 0) {
-    const reasons = (Object.keys(HIDDEN_REASON_KEY) as HiddenReason[])
-      .map((r) => [r, [...hidden.values()].filter((x) => x === r).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([r, n]) => t(HIDDEN_REASON_KEY[r], n));
-    parts.push(t(showHidden ? 'exportHiddenListed' : 'exportHiddenLeftOut', hidden.size, reasons.join(', ')));
-  }
+  if (hidden.size > 0) parts.push(t(showHidden ? 'exportHiddenListed' : 'exportHiddenLeftOut', hidden.size, hiddenByReason(strings, [...hidden.values()])));
   if (dismissed > 0) parts.push(t('dismissedCount', dismissed));
   return parts.join(' · ');
 }

@@ -1,5 +1,5 @@
-import { SEVERITY_LABEL } from '../shared/labels';
-import { SEVERITY_VALUES, type FindingView, type ReviewView } from '../shared/protocol';
+import { HIDDEN_REASON_LABEL, SEVERITY_LABEL } from '../shared/labels';
+import { SEVERITY_VALUES, type FindingView, type HiddenFindingView, type ReviewView } from '../shared/protocol';
 import { filterFindings, hiddenFindings, type FindingFilter } from '../shared/reviewReducer';
 import { button, h, icon } from './dom';
 import { renderMarkdown } from './markdown';
@@ -125,11 +125,11 @@ export class FindingsList {
     });
   }
 
-  private item(f: FindingView, view: ReviewView, hidden: string | undefined): HTMLLIElement {
+  private item(f: FindingView, view: ReviewView, hidden: HiddenFindingView['reason'] | undefined): HTMLLIElement {
     const hasFix = f.suggestion !== undefined;
     const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };
-    const why = hidden === 'confidence' ? t('hiddenConfidence') : hidden === 'severity' ? t('hiddenSeverity') : hidden === 'dismissed' ? t('hiddenDismissed') : undefined;
+    const why = hidden ? t(HIDDEN_REASON_LABEL[hidden]) : undefined;
     return h('li', { class: `finding sev-${f.severity}${why ? ' finding-hidden' : ''}`, 'data-finding': f.id },
       ...findingSummary(f, view),
       why ? h('div', { class: 'finding-hidden-reason' }, icon('eye-closed'), ` ${why}`) : null,
