@@ -9,7 +9,7 @@ import { toEvalJson } from '../core/eval/report';
 import type { RunFigures } from '../core/eval/score';
 import { estimateEval, learnEvalPrices, runEval, type EvalProgress } from '../core/eval/runner';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
-import { gatewayConnection } from './gatewayConnection';
+import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewConfigError } from '../core/review/errors';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import type { EvalArgs } from './evalArgs';
@@ -91,7 +91,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
 
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
   // Prices the gateway lists in `/models` price what `quorum.prices` and the table do not, as in a review.
-  const { gateway, ledger, listedPrices } = gatewayConnection(settings, key);
+  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
   const deps = { gateway, settings: () => settings, ledger, listedPrices };
   const bar = new EvalProgressBar(io.stderr);
   try {

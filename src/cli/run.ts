@@ -4,7 +4,7 @@ import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes
 import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
-import { gatewayConnection } from './gatewayConnection';
+import { pricedGateway } from '../core/gateway/pricedGateway';
 import { redact } from '../core/util/redact';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
@@ -127,7 +127,7 @@ export async function runCli(io: CliIo): Promise<number> {
   target = shaped.target;
   if (changes) changes = withShapedTarget(changes, shaped.target);
 
-  const { gateway, ledger, listedPrices } = gatewayConnection(settings, key);
+  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
   // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
   const cache = args.noCache || args.cacheTtl === 0
     ? undefined

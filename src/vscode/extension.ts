@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { CostLedger } from '../core/cost/ledger';
-import { ListedPrices } from '../core/cost/listedPrices';
-import { createGateway, type GatewayLogger } from '../core/gateway/client';
+import type { GatewayLogger } from '../core/gateway/client';
+import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewCache } from '../core/review/cache';
 import { ReviewPipeline } from '../core/review/pipeline';
 import type { QuorumApi } from './api';
@@ -50,13 +49,9 @@ function gatewayLogger(log: QuorumLog): GatewayLogger {
 
 /** The long-lived core objects of the window: the price list, the ledger, the one shared gateway client, the pipeline. */
 function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog) {
-  const listedPrices = new ListedPrices();
-  const ledger = new CostLedger(() => settings.current.prices, () => listedPrices.for(settings.current.gateway.baseUrl));
-  const gateway = createGateway({
+  const { listedPrices, ledger, gateway } = pricedGateway({
     settings: () => settings.current,
     apiKey: () => keys.get(settings.current.gateway.baseUrl),
-    ledger,
-    listedPrices,
     logger: gatewayLogger(log),
   });
   const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });

@@ -4,7 +4,6 @@ import { resolveAgents } from '../../core/agents/registry';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { ListedPrices } from '../../core/cost/listedPrices';
-import type { ModelPrice } from '../../core/cost/prices';
 import { CorpusError, isClean, loadCorpus, type Corpus } from '../../core/eval/corpus';
 import { shownComparison } from '../../core/eval/shownComparison';
 import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval/plan';
@@ -165,11 +164,9 @@ export class CompareModels {
   private async pickModels(agent: string, current: string, corpus: CorpusChoice): Promise<string[] | undefined> {
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
-      const listedPrices: Record<string, ModelPrice> = {};
       try {
-        const models = await this.deps.gateway().listModels();
-        listed = models.map((m) => m.id);
-        for (const m of models) if (m.price) listedPrices[m.id] = m.price;
+        // Reading /models also teaches the shared ListedPrices what the gateway lists.
+        listed = (await this.deps.gateway().listModels()).map((m) => m.id);
       } catch (error) {
         const d = errorData(error);
         this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the price table`);
@@ -178,6 +175,7 @@ export class CompareModels {
       const usable = listed?.filter((id) => modelIdSchema.safeParse(id).success);
       if (listed && usable && usable.length < listed.length) this.deps.log.warn(`Compare Models: ${listed.length - usable.length} model id(s) from /models are not valid model ids and are not offered`);
       const measuredOn = this.deps.measured.labeller(agent, corpus);
+      const listedPrices = this.deps.listedPrices.for(this.deps.settings.current.gateway.baseUrl);
       return buildModelChoices({ gatewayModels: usable, listedPrices, overrides: this.deps.settings.current.prices, current: [current] }).map((c) => {
         const measured = measuredOn(c.id);
         const price = c.price ? `${priceLabel(c.price)}${c.priceSource === 'listed' ? ` (${vscode.l10n.t("the gateway's list")})` : ''}` : vscode.l10n.t('price unknown');
