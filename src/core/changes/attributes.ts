@@ -85,16 +85,19 @@ export interface RepositoryAttributeFiles {
 
 /**
  * The attributes of `paths` (repository-relative, forward slashes) from the `.gitattributes` files that `read`
- * gives (`read('src/.gitattributes')`; undefined when there is none) and the repository-wide files' texts, with at
- * most `parallel` reads at once (a reader that batches its reads, as one `git cat-file`, takes them all at once).
+ * gives (`read('src/.gitattributes')`; undefined when there is none) and the repository-wide files' texts (read
+ * meanwhile when given as a promise), with at most `parallel` reads at once (a reader that batches its reads, as one
+ * `git cat-file`, takes them all at once).
  */
-export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>, repository: RepositoryAttributeFiles = {}, parallel = PARALLEL): Promise<ChangeAttributes> {
+export async function attributesOf(paths: readonly string[], read: (file: string) => Promise<string | undefined>, repository: RepositoryAttributeFiles | Promise<RepositoryAttributeFiles> = {}, parallel = PARALLEL): Promise<ChangeAttributes> {
   const folders = [...new Set(paths.flatMap(foldersOf))];
   const limit = pLimit(parallel);
-  const rules = new Map(
-    await Promise.all(folders.map((dir) => limit(async () => [dir, rulesOf(dir, (await read(dir === '' ? '.gitattributes' : `${dir}/.gitattributes`).catch(() => undefined)) ?? '')] as const))),
-  );
-  const [global, info] = [rulesOf('', repository.global ?? ''), rulesOf('', repository.info ?? '')];
+  const [folderRules, repositoryFiles] = await Promise.all([
+    Promise.all(folders.map((dir) => limit(async () => [dir, rulesOf(dir, (await read(dir === '' ? '.gitattributes' : `${dir}/.gitattributes`).catch(() => undefined)) ?? '')] as const))),
+    repository,
+  ]);
+  const rules = new Map(folderRules);
+  const [global, info] = [rulesOf('', repositoryFiles.global ?? ''), rulesOf('', repositoryFiles.info ?? '')];
   const out: ChangeAttributes = { generated: new Set(), binary: new Set() };
   for (const path of paths) {
     const state = new Map<string, AttrState>();

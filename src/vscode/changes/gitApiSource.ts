@@ -207,10 +207,10 @@ export class GitApiSource implements DiffSource {
    * `attributeFiles.ts` for what is and is not read.
    */
   async attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes> {
-    const repositoryFiles = await repositoryAttributeFiles(this.repository);
+    // The repository-wide files (git config reads, a stat) are read while the folders' files are.
     return attributesOf(paths, async (file) => {
       const bytes = await this.read(request, file);
       return bytes ? decodeText(bytes) : undefined;
-    }, repositoryFiles);
+    }, repositoryAttributeFiles(this.repository));
   }
 }
