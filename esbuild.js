@@ -49,6 +49,28 @@ const lazyTypescript = {
   },
 };
 
+/**
+ * tree-sitter (src/core/context/parser.ts): the runtime of `@vscode/tree-sitter-wasm` stays out of the bundles and
+ * is required from dist/tree-sitter/ on the first parse, beside its .wasm and the grammars' (copied by
+ * copyTreeSitter), so that neither activation nor `quorum --help` loads it.
+ */
+const lazyTreeSitter = {
+  name: 'lazy-tree-sitter',
+  setup(build) {
+    build.onResolve({ filter: /^@vscode\/tree-sitter-wasm$/ }, (args) => (args.kind === 'require-call' ? { path: './tree-sitter/tree-sitter.js', external: true } : undefined));
+  },
+};
+
+/** The grammars that src/core/context/languages.ts names, and the runtime's own files. */
+const TREE_SITTER_FILES = ['tree-sitter.js', 'tree-sitter.wasm', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'c-sharp', 'php', 'ruby', 'rust'].map((g) => `tree-sitter-${g}.wasm`)];
+
+function copyTreeSitter() {
+  const from = path.dirname(require.resolve('@vscode/tree-sitter-wasm'));
+  const to = path.join(__dirname, 'dist', 'tree-sitter');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of TREE_SITTER_FILES) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
+
 function integrationTestEntries() {
   const dir = path.join(__dirname, 'test', 'integration');
   return fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
@@ -70,9 +92,9 @@ function copyRankTable() {
 
 async function main() {
   const configs = [
-    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTypescript] },
+    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTypescript, lazyTreeSitter] },
     { ...node, entryPoints: [require.resolve('typescript')], outfile: 'dist/typescript.js', sourcemap: false },
-    { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [problemMatcher, lazyTreeSitter] },
     {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
       platform: 'browser', format: 'iife', target: ['chrome120'],
@@ -96,6 +118,7 @@ async function main() {
   if (watch) {
     copyCodicons();
     copyRankTable();
+    copyTreeSitter();
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
@@ -103,6 +126,7 @@ async function main() {
   await Promise.all(contexts.map((c) => c.dispose()));
   copyCodicons();
   copyRankTable();
+  copyTreeSitter();
   fs.chmodSync('dist/cli.js', 0o755);
 }
 

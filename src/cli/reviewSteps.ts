@@ -19,6 +19,7 @@ import { renderWhatWillBeSent } from '../shared/whatWillBeSent';
 import type { ReviewArgs } from './args';
 import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
+import { contextLine } from './contextLine';
 import { renderReport, renderStepSummary, type ReportContext } from './reports';
 
 /** The steps of `quorum review` once the target is read and shaped: dry run, estimate, run, print. */
@@ -116,6 +117,8 @@ export async function reviewChanges(r: CliReview, plan: ChangesPlan): Promise<nu
   if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
   for (const k of skipped) progress.line(`skipped ${k.file}: ${k.reason}`);
+  const context = contextLine(targetInfo(plan.target), plan.target.contextCut);
+  if (context) progress.line(context);
   progress.line(
     `reviewing ${plan.target.label}: ${plan.files} file${plan.files === 1 ? '' : 's'}, +${plan.added} -${plan.removed}, ${skipped.length} skipped, in ${plan.batches.length} request${plan.batches.length === 1 ? '' : 's'} per agent with ${estimate.order.join(', ')} via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`,
   );
@@ -139,6 +142,8 @@ export async function reviewTarget(r: CliReview, target: ReviewTarget): Promise<
   if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
   if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${r.settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
+  const context = contextLine(targetInfo(target), target.contextCut);
+  if (context) progress.line(context);
   progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
   for (const [agent, e] of Object.entries(estimate.perAgent)) {
     if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);

@@ -24,6 +24,7 @@ import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../core/prompt/shape';
 import { loadTokenizer } from '../core/tokens/count';
+import { addContext } from '../core/context/step';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -127,6 +128,35 @@ export async function runCli(io: CliIo): Promise<number> {
   target = shaped.target;
   if (changes) changes = withShapedTarget(changes, shaped.target);
 
+  // Context, the last shaping step: definitions, callers and enclosing signatures of what each request reviews.
+  let indexing: ((signal?: AbortSignal) => Promise<void>) | undefined;
+  if (root && settings.context.enabled && args.context) {
+    const relative = changes ? undefined : relativeToRoot(root, args.file);
+    const asked = changes ? changes.batches : [{ ...target, regions: target.regions.map((r) => ({ ...r, file: relative ?? r.file })) }];
+    const step = await addContext(asked, {
+      root,
+      cacheDir: args.cacheDir ?? defaultCacheDir(io.env),
+      excluder: context.excluder,
+      maxFileBytes: settings.changes.maxFileKb * 1024,
+      maxTokens: args.contextTokens ?? settings.context.maxTokens,
+      redactSecrets: settings.privacy.redactSecrets,
+    }).catch((e: unknown) => {
+      // Context helps a review; it never stops one.
+      io.stderr.write(`quorum: warning: no context is sent: ${scrub(e instanceof Error ? e.message : String(e))}\n`);
+      return { targets: asked, finish: async () => {} };
+    });
+    indexing = step.finish;
+    if (changes) {
+      const all = step.targets.flatMap((t) => t.context ?? []);
+      const cut = step.targets.flatMap((t) => t.contextCut ?? []);
+      changes = { ...changes, batches: step.targets, target: { ...changes.target, ...(all.length > 0 ? { context: all } : {}), ...(cut.length > 0 ? { contextCut: cut } : {}) } };
+      target = changes.target;
+    } else {
+      const chosen = step.targets[0];
+      if (chosen?.context) target = { ...target, context: chosen.context, ...(chosen.contextCut ? { contextCut: chosen.contextCut } : {}) };
+    }
+  }
+
   const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
   // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
   const cache = args.noCache || args.cacheTtl === 0
@@ -145,6 +175,9 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
   const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, rulesOff: context.rulesOff, shaped, original, pipeline, progress, options, cache };
+  // The rest of the repository is indexed while the gateway answers; what is done by the end is kept.
+  const stopIndexing = new AbortController();
+  const indexed = !args.dryRun && indexing ? indexing(stopIndexing.signal) : indexing?.(AbortSignal.abort());
   try {
     return await (changes ? reviewChanges(review, changes) : reviewTarget(review, target));
   } catch (e) {
@@ -152,6 +185,8 @@ export async function runCli(io: CliIo): Promise<number> {
     if (e instanceof ReviewConfigError) return fail(e.message);
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`, EXIT.agentFailed);
   } finally {
+    stopIndexing.abort();
+    await indexed;
     gateway.dispose();
   }
 }

@@ -1,4 +1,5 @@
 import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
+import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 
 /** A range of lines, 1-based and inclusive. */
@@ -49,6 +50,10 @@ export interface ReviewTarget {
   regions: Region[];
   /** Files of the changes that are not reviewed, and why. */
   skipped?: SkippedFile[];
+  /** Code around the regions, sent read-only beside them (never reviewed): definitions, callers, enclosing signatures. */
+  context?: ContextSnippet[];
+  /** Context chosen but left out for the token budget (`quorum.context.maxTokens`). */
+  contextCut?: CutContext[];
 }
 
 /** A region as results describe it: without its text. */
@@ -60,6 +65,9 @@ export interface TargetInfo {
   label: string;
   regions: RegionInfo[];
   skipped?: SkippedFile[];
+  /** The context sent beside the regions, and its tokens. */
+  context?: ContextInfo[];
+  contextTokens?: number;
 }
 
 /** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */
