@@ -4,7 +4,7 @@ import { grammarFor, type LoadedGrammar } from './parser';
 /** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
 
 export const DEFINITION_KINDS = ['function', 'method', 'class', 'type', 'constant'] as const;
-export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
+type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
 export interface Definition {
   name: string;

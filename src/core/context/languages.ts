@@ -43,7 +43,7 @@ const JS_ALIASES = `
 
 const TYPESCRIPT: Grammar = { wasm: 'typescript', definitions: TS_COMMON + TS_TYPES, calls: JS_CALLS, aliases: JS_ALIASES };
 
-export const GRAMMARS: Record<string, Grammar> = {
+const GRAMMARS: Record<string, Grammar> = {
   typescript: TYPESCRIPT,
   typescriptreact: { ...TYPESCRIPT, wasm: 'tsx' },
   javascript: { wasm: 'javascript', definitions: TS_COMMON + '(class_declaration name: (identifier) @name) @class', calls: JS_CALLS, aliases: JS_ALIASES },

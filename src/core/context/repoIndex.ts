@@ -42,20 +42,20 @@ interface ListedFile {
 }
 
 /** A definition found in the index, with its file. */
-export interface FoundDefinition extends Definition {
+interface FoundDefinition extends Definition {
   file: string;
   language: string;
 }
 
 /** A call site found in the index. */
-export interface FoundCall {
+interface FoundCall {
   file: string;
   language: string;
   name: string;
   line: number;
 }
 
-export interface IndexOptions {
+interface IndexOptions {
   root: string;
   /** Where the index is kept (a `context` folder is made in it); undefined keeps it in memory only. */
   cacheDir: string | undefined;
@@ -64,7 +64,7 @@ export interface IndexOptions {
 }
 
 /** The blob hash git gives these bytes (`git hash-object`). */
-export function blobHash(bytes: Uint8Array): string {
+function blobHash(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 

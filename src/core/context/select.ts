@@ -15,7 +15,7 @@ import type { BatchContext, ContextKind, ContextSnippet, CutContext } from './ty
  * cut to a token budget; what did not fit is named.
  */
 
-export interface ContextOptions {
+interface ContextOptions {
   maxTokens: number;
   /** Whether secrets in the snippets are replaced by placeholders (as in the reviewed code). */
   redactSecrets: boolean;
@@ -34,6 +34,9 @@ interface Candidate {
   language: string;
   startLine: number;
   endLine: number;
+  /** The least that is worth sending (a signature, the call's line): sent first for every candidate, then grown. */
+  minEnd: number;
+  minStart?: number;
   symbol: string;
   kind: ContextKind;
   forFile: string;
@@ -80,6 +83,13 @@ function outside(range: LineRange, taken: readonly LineRange[]): LineRange | und
     if (start > end) return undefined;
   }
   return start <= end ? { start, end } : undefined;
+}
+
+/** The first line of the stretch ending at `at` that no range in `taken` holds, going up to `from` at most. */
+function startOfRun(at: number, from: number, taken: readonly LineRange[]): number {
+  let start = at;
+  while (start > from && !taken.some((r) => r.start <= start - 1 && start - 1 <= r.end)) start--;
+  return start;
 }
 
 interface ReviewedFile {
@@ -135,7 +145,7 @@ function enclosing(f: ReviewedFile): Candidate[] {
       .sort((a, b) => b.startLine - a.startLine)
       .slice(0, 2);
     holders.forEach((d, i) =>
-      out.push({ file: f.file, language: f.language, startLine: d.startLine, endLine: d.signatureEnd, symbol: d.container ? `${d.container}.${d.name}` : d.name, kind: 'enclosing', forFile: f.file, score: 80 - i * 10 }),
+      out.push({ file: f.file, language: f.language, startLine: d.startLine, endLine: d.signatureEnd, minEnd: d.signatureEnd, symbol: d.container ? `${d.container}.${d.name}` : d.name, kind: 'enclosing', forFile: f.file, score: 80 - i * 10 }),
     );
   }
   return out;
@@ -157,6 +167,7 @@ function definitions(f: ReviewedFile, index: RepositoryIndex, sent: ReadonlyMap<
         language: d.language,
         startLine: d.startLine,
         endLine: Math.min(d.endLine, d.startLine + MAX_DEFINITION_LINES - 1),
+        minEnd: d.signatureEnd,
         symbol: d.container ? `${d.container}.${d.name}` : d.name,
         kind: 'definition',
         forFile: f.file,
@@ -180,6 +191,8 @@ function callers(f: ReviewedFile, index: RepositoryIndex): Candidate[] {
         language: c.language,
         startLine: Math.max(1, c.line - CALLER_AROUND),
         endLine: c.line + CALLER_AROUND,
+        minStart: c.line,
+        minEnd: c.line,
         symbol: def.container ? `${def.container}.${def.name}` : def.name,
         kind: 'caller',
         forFile: f.file,
@@ -210,27 +223,47 @@ export async function selectContext(batch: ReviewTarget, index: RepositoryIndex,
   const candidates = reviewed.flatMap((f) => [...callers(f, index), ...enclosing(f), ...definitions(f, index, sent)]);
   candidates.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file) || a.startLine - b.startLine);
 
-  // Lines already sent (reviewed or chosen) are never sent twice; a candidate keeps what is left of it.
+  // Lines already sent (reviewed or chosen) are never sent twice; a candidate keeps what is left of it. Every
+  // candidate is first taken at its least (a signature, a call's line), in rank order, then grown to its whole
+  // (body, lines around) in the same order while the budget lasts: many small pieces beat a few whole ones.
   const taken = new Map<string, LineRange[]>([...sent].map(([f, r]) => [f, [...r]]));
-  const snippets: ContextSnippet[] = [];
+  const cost = (c: Candidate, lines: readonly string[], r: LineRange) =>
+    countTokens(lines.slice(r.start - 1, r.end).join('\n')) + countTokens(`File: ${c.file} (${c.kind} ${c.symbol}, lines ${r.start}-${r.end})`) + 8;
+  const chosen: { c: Candidate; lines: string[]; range: LineRange; tokens: number }[] = [];
   const cut: CutContext[] = [];
-  const counter = new Map<string, number>();
   let tokens = 0;
   for (const c of candidates) {
     const lines = await files.lines(c.file);
     if (!lines) continue;
-    const range = outside({ start: c.startLine, end: Math.min(c.endLine, lines.length) }, taken.get(c.file) ?? []);
+    const least = { start: c.minStart ?? c.startLine, end: Math.min(c.minEnd, lines.length) };
+    const range = outside(least, taken.get(c.file) ?? []);
     if (!range) continue;
-    let text = lines.slice(range.start - 1, range.end).join('\n');
-    const cost = countTokens(text) + countTokens(`File: ${c.file} · ${c.kind} ${c.symbol} · lines ${range.start}-${range.end}`) + 8;
-    if (tokens + cost > options.maxTokens) {
+    const t = cost(c, lines, range);
+    if (tokens + t > options.maxTokens) {
       if (!cut.some((k) => k.file === c.file && k.symbol === c.symbol && k.kind === c.kind)) cut.push({ file: c.file, symbol: c.symbol, kind: c.kind });
       continue;
     }
-    if (options.redactSecrets) text = (await redactSecrets(text, range.start, counter)).text;
-    tokens += cost;
+    tokens += t;
     taken.set(c.file, [...(taken.get(c.file) ?? []), range]);
-    snippets.push({ file: c.file, language: c.language, startLine: range.start, endLine: range.end, text, symbol: c.symbol, kind: c.kind, forFile: c.forFile, tokens: cost });
+    chosen.push({ c, lines, range, tokens: t });
+  }
+  for (const pick of chosen) {
+    const { c, lines } = pick;
+    const others = (taken.get(c.file) ?? []).filter((r) => r !== pick.range);
+    const whole = outside({ start: Math.max(c.startLine, startOfRun(pick.range.start, c.startLine, others)), end: Math.min(c.endLine, lines.length) }, others);
+    if (!whole || whole.start > pick.range.start || whole.end < pick.range.end || (whole.start === pick.range.start && whole.end === pick.range.end)) continue;
+    const t = cost(c, lines, whole);
+    if (tokens - pick.tokens + t > options.maxTokens) continue;
+    tokens += t - pick.tokens;
+    taken.set(c.file, [...others, whole]);
+    Object.assign(pick, { range: whole, tokens: t });
+  }
+  const snippets: ContextSnippet[] = [];
+  const counter = new Map<string, number>();
+  for (const { c, lines, range, tokens: t } of chosen) {
+    let text = lines.slice(range.start - 1, range.end).join('\n');
+    if (options.redactSecrets) text = (await redactSecrets(text, range.start, counter)).text;
+    snippets.push({ file: c.file, language: c.language, startLine: range.start, endLine: range.end, text, symbol: c.symbol, kind: c.kind, forFile: c.forFile, tokens: t });
   }
   return { snippets, cut };
 }

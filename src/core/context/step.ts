@@ -9,7 +9,7 @@ import { selectContext } from './select';
  * indexing in the background (`finish`) and is saved for the next review.
  */
 
-export interface ContextStepInput {
+interface ContextStepInput {
   /** The repository root; context needs a git repository. */
   root: string;
   /** Where the index is kept; undefined keeps it in memory. */
@@ -20,7 +20,7 @@ export interface ContextStepInput {
   redactSecrets: boolean;
 }
 
-export interface ContextStep {
+interface ContextStep {
   /** The targets with their context (a target without any is returned as it was). */
   targets: ReviewTarget[];
   /** Indexes the rest of the repository (until `signal` aborts) and saves the index. */

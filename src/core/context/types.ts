@@ -43,7 +43,7 @@ export interface BatchContext {
 export const contextInfo = ({ file, startLine, endLine, symbol, kind, forFile }: ContextSnippet): ContextInfo => ({ file, startLine, endLine, symbol, kind, forFile });
 
 /** How much context went out: snippets by kind, the files they come from, their tokens. */
-export interface ContextCounts {
+interface ContextCounts {
   definition: number;
   caller: number;
   enclosing: number;

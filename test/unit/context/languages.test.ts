@@ -106,7 +106,7 @@ const CASES: Record<string, Case> = {
       'src/caller.php': '<?php\nfunction start() {\n    return run(1, 2);\n}\n',
     },
     main: 'src/main.php',
-    changed: [4, 6],
+    changed: [4, 5, 6],
     definitions: [['compute_total', 'src/lib.php'], ['Box.open', 'src/lib.php'], ['Box', 'src/lib.php'], ['twice', 'src/lib.php'], ['twice', 'src/other.php']],
     caller: ['run', 'src/caller.php', 3],
   },
