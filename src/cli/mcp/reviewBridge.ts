@@ -44,7 +44,7 @@ export interface McpOutcome {
   cancelled: boolean;
 }
 
-export interface McpCall {
+interface McpCall {
   signal: AbortSignal;
   /** Told once the review is planned, before anything is sent: how many agent results to wait for. */
   onPlanned?: (agents: number, estimate: ReviewEstimate) => void;
@@ -109,7 +109,7 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
     read = t.kind === 'changes' ? await readChanges(s, t) : await readFile(s, t);
   } catch (e) {
     // The file reader speaks of the command line's --lines; a tool call gives startLine and endLine.
-    if (e instanceof UsageError) throw new ToolRefusal(e.message.replace(/^--lines (\d+)-(\d+)/, 'lines $1-$2').replace('(use --lines)', '(give startLine and endLine)'));
+    if (e instanceof UsageError) throw new ToolRefusal(e.message.replace(`-${Number.MAX_SAFE_INTEGER}`, '').replace(/^--lines (\d+)(-\d+)?/, 'lines $1$2').replace('(use --lines)', '(give startLine and endLine)'));
     if (e instanceof ChangesError) throw new ToolRefusal(e.message);
     throw e;
   }

@@ -10,7 +10,7 @@ const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-
 const agents = z.array(agentId).min(1, 'agents needs at least one agent id').max(20).optional().describe('Run only these agents (analyst, architecture, security, coding, or a custom agent id). Default: every enabled agent.');
 const severity = z.enum(SEVERITIES, { message: `minSeverity is one of ${SEVERITIES.join(', ')}` });
 
-export const CHANGE_SCOPES = ['uncommitted', 'staged', 'base', 'last-commit'] as const;
+const CHANGE_SCOPES = ['uncommitted', 'staged', 'base', 'last-commit'] as const;
 
 /** `review_changes` and `estimate`: the changes of a git repository. */
 export const changesInput = {
@@ -30,7 +30,6 @@ export const fileInput = {
 };
 
 export type ChangesInput = z.infer<z.ZodObject<typeof changesInput>>;
-export type FileInput = z.infer<z.ZodObject<typeof fileInput>>;
 
 const finding = z.object({
   file: z.string(),
