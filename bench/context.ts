@@ -27,6 +27,7 @@ import { planChanges } from '../src/core/changes/plan';
 import { RepositoryIndex } from '../src/core/context/repoIndex';
 import { addContext } from '../src/core/context/step';
 import { createExcluder } from '../src/core/prompt/exclude';
+import { SecretRedactor } from '../src/core/redaction/redactor';
 import type { ReviewTarget } from '../src/core/review/types';
 import { loadTokenizer } from '../src/core/tokens/count';
 
@@ -87,7 +88,7 @@ function addedCall(lang: Lang, i: number): { line: string; name: string; file: s
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
 
 async function contextOf(batches: ReviewTarget[], root: string, cacheDir: string) {
-  const step = await addContext(batches, { root, cacheDir, excluder: createExcluder({ globs: [] }), maxFileBytes: 1 << 20, maxTokens: 3000, redactSecrets: true });
+  const step = await addContext(batches, { root, cacheDir, excluder: createExcluder({ globs: [] }), maxFileBytes: 1 << 20, maxTokens: 3000, redactor: new SecretRedactor() });
   return step;
 }
 

@@ -5,7 +5,7 @@ import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { pricedGateway } from '../core/gateway/pricedGateway';
-import { redact } from '../core/util/redact';
+import { scrubKey } from '../core/redaction/redactor';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
@@ -20,6 +20,7 @@ import { ProgressReporter } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
+import { runMcpCommand } from './mcp/serve';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../core/prompt/shape';
@@ -87,13 +88,14 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  const scrub = (text: string) => redact(text, key || undefined);
+  const scrub = (text: string) => scrubKey(text, key || undefined);
   const fail = (message: string, code: number = EXIT.usage) => {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
   };
 
   if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
+  if (io.argv[0] === 'mcp') return runMcpCommand(io, fail);
 
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
@@ -139,7 +141,7 @@ export async function runCli(io: CliIo): Promise<number> {
       excluder: context.excluder,
       maxFileBytes: settings.changes.maxFileKb * 1024,
       maxTokens: args.contextTokens ?? settings.context.maxTokens,
-      redactSecrets: settings.privacy.redactSecrets,
+      redactor: settings.privacy.redactSecrets ? shaped.redactor : undefined,
     }).catch((e: unknown) => {
       // Context helps a review; it never stops one.
       io.stderr.write(`quorum: warning: no context is sent: ${scrub(e instanceof Error ? e.message : String(e))}\n`);
@@ -171,7 +173,8 @@ export async function runCli(io: CliIo): Promise<number> {
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
-    prompt: shaped.prompt,
+    // Secrets found in the context alone still need the agents told about placeholders.
+    prompt: { ...shaped.prompt, redacted: shaped.redactions.length > 0 },
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
   const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, rulesOff: context.rulesOff, shaped, original, pipeline, progress, options, cache };

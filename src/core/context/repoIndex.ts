@@ -68,6 +68,15 @@ function blobHash(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
+/** Names a lookup can grep for safely. */
+const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
+/**
+ * Words that start a definition in one of the indexed languages: a name after one of them, and after modifiers,
+ * a type or a Go receiver, may be defined there. `const`, `let` and `var` count only at the start of a line
+ * (top-level), or every local would match.
+ */
+const DEFINING_WORDS = 'def|function|func|fn|class|struct|interface|type|enum|trait|module|impl|record|static|public|private|protected|internal|macro_rules';
+
 const splitZ = (b: Buffer) => b.toString('utf8').split('\0').filter((s) => s !== '');
 
 export class RepositoryIndex {
@@ -192,27 +201,45 @@ export class RepositoryIndex {
     this.dirty = true;
   }
 
-  /** Files not indexed yet that contain one of `names` as a word (git grep over the working tree). */
-  private async unindexedWith(names: readonly string[]): Promise<ListedFile[]> {
+  /** Files not indexed yet that `git grep` (over the working tree) finds with `args`; [] when none matches. */
+  private async unindexedGrep(args: readonly string[]): Promise<ListedFile[]> {
     const missing = this.files.filter((f) => !this.blobs.has(f.hash));
-    if (missing.length === 0 || names.length === 0) return [];
+    if (missing.length === 0 || args.length === 0) return [];
     if (missing.length <= 64) return missing;
     let out: Buffer;
     try {
-      const args = ['-c', 'core.quotePath=false', 'grep', '--untracked', '-l', '-z', '-w', '-F', '-I'];
-      for (const n of names) args.push('-e', n);
-      out = await runGit(this.options.root, args);
+      out = await runGit(this.options.root, ['-c', 'core.quotePath=false', 'grep', '--untracked', '-l', '-z', '-I', ...args]);
     } catch {
-      // Exit 1: no file has any of them.
+      // Exit 1: no file matches.
       return [];
     }
     const hits = new Set(splitZ(out));
     return missing.filter((f) => hits.has(f.path));
   }
 
-  /** Parses the unindexed files that may hold `names`, so that lookups of them are complete. */
-  async reach(names: readonly string[]): Promise<void> {
-    for (const file of await this.unindexedWith(names)) await this.parse(file);
+  /**
+   * Parses the files not indexed yet that may define one of `definitions` (a line that reads like its definition in
+   * one of the languages: a keyword before it, a parameter list and a body after it, or an assignment to it) or call
+   * one of `called`; a lookup of those names is then complete without indexing the whole repository.
+   */
+  async reach(definitions: readonly string[], called: readonly string[] = []): Promise<void> {
+    const names = definitions.filter((n) => IDENTIFIER_NAME.test(n));
+    const calls = called.filter((n) => IDENTIFIER_NAME.test(n));
+    const patterns = names.flatMap((n) => {
+      const name = n.replace(/\$/g, '\\$');
+      const assigned = /^[A-Z]/.test(n) ? `^[[:space:]]*${name}[[:space:]]*=` : `^${name}[[:space:]]*=`;
+      return ['-e', `\\b(${DEFINING_WORDS})[[:space:]]+([[:alnum:]_<>,.*&?:]+[[:space:]]+|\\([^)]*\\)[[:space:]]*)*${name}\\b`, '-e', `\\b${name}[[:space:]]*\\([^)]*\\)[[:space:]]*(\\{|throws\\b|->|:|$)`, '-e', `^(export[[:space:]]+)?(const|let|var)[[:space:]]+${name}\\b`, '-e', assigned];
+    });
+    const [defining, calling] = await Promise.all([
+      this.unindexedGrep(patterns.length > 0 ? ['-E', ...patterns] : []),
+      this.unindexedGrep(calls.length > 0 ? ['-w', '-F', ...calls.flatMap((n) => ['-e', n])] : []),
+    ]);
+    const seen = new Set<string>();
+    for (const file of [...defining, ...calling]) {
+      if (seen.has(file.path)) continue;
+      seen.add(file.path);
+      await this.parse(file);
+    }
   }
 
   /** Parses every file not indexed yet (a few at a time, yielding between them); stops when `signal` aborts. */

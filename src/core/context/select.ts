@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeText, splitFileLines } from '../changes/skip';
-import { redactSecrets } from '../prompt/secrets';
+import type { SecretRedactor } from '../redaction/redactor';
 import type { LineRange, Region, ReviewTarget } from '../review/types';
 import { countTokens } from '../tokens/count';
 import { parseFile, type Definition, type ParsedFile } from './extract';
@@ -17,8 +17,8 @@ import type { BatchContext, ContextKind, ContextSnippet, CutContext } from './ty
 
 interface ContextOptions {
   maxTokens: number;
-  /** Whether secrets in the snippets are replaced by placeholders (as in the reviewed code). */
-  redactSecrets: boolean;
+  /** The review's redactor: secrets in the snippets are replaced by placeholders as in the reviewed code; undefined: not redacted. */
+  redactor: SecretRedactor | undefined;
 }
 
 /** Lines a definition shows at most (its signature, then its body); a longer one is cut. */
@@ -204,20 +204,22 @@ function callers(f: ReviewedFile, index: RepositoryIndex): Candidate[] {
 }
 
 /** The names whose definitions and call sites the batch needs: what the index must have parsed before lookups. */
-function reachedNames(reviewed: readonly ReviewedFile[]): string[] {
-  const names = new Set<string>();
+function reachedNames(reviewed: readonly ReviewedFile[]): { definitions: string[]; called: string[] } {
+  const definitions = new Set<string>();
+  const called = new Set<string>();
   for (const f of reviewed) {
-    for (const n of usedNames(f).keys()) names.add(n);
-    for (const { def } of changedFunctions(f)) names.add(def.name);
+    for (const n of usedNames(f).keys()) definitions.add(n);
+    for (const { def } of changedFunctions(f)) called.add(def.name);
   }
-  return [...names];
+  return { definitions: [...definitions], called: [...called] };
 }
 
 /** The context of one batch from the repository index, within `options.maxTokens`. */
 export async function selectContext(batch: ReviewTarget, index: RepositoryIndex, root: string, options: ContextOptions): Promise<BatchContext> {
   const files = new Files(root);
   const reviewed = await reviewedFiles(batch, files, index);
-  await index.reach(reachedNames(reviewed));
+  const reached = reachedNames(reviewed);
+  await index.reach(reached.definitions, reached.called);
   const sent = new Map<string, LineRange[]>();
   for (const r of batch.regions) sent.set(r.file, [...(sent.get(r.file) ?? []), { start: r.startLine, end: r.endLine }]);
   const candidates = reviewed.flatMap((f) => [...callers(f, index), ...enclosing(f), ...definitions(f, index, sent)]);
@@ -259,10 +261,9 @@ export async function selectContext(batch: ReviewTarget, index: RepositoryIndex,
     Object.assign(pick, { range: whole, tokens: t });
   }
   const snippets: ContextSnippet[] = [];
-  const counter = new Map<string, number>();
   for (const { c, lines, range, tokens: t } of chosen) {
     let text = lines.slice(range.start - 1, range.end).join('\n');
-    if (options.redactSecrets) text = (await redactSecrets(text, range.start, counter)).text;
+    if (options.redactor) text = await options.redactor.redactSnippet(text, range.start, c.file);
     snippets.push({ file: c.file, language: c.language, startLine: range.start, endLine: range.end, text, symbol: c.symbol, kind: c.kind, forFile: c.forFile, tokens: t });
   }
   return { snippets, cut };

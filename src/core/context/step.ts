@@ -1,4 +1,5 @@
 import type { Excluder } from '../prompt/exclude';
+import type { SecretRedactor } from '../redaction/redactor';
 import type { ReviewTarget } from '../review/types';
 import { RepositoryIndex } from './repoIndex';
 import { selectContext } from './select';
@@ -17,7 +18,8 @@ interface ContextStepInput {
   excluder: Excluder;
   maxFileBytes: number;
   maxTokens: number;
-  redactSecrets: boolean;
+  /** The review's redactor (`ShapedReview.redactor`); undefined when secrets are not redacted. */
+  redactor: SecretRedactor | undefined;
 }
 
 interface ContextStep {
@@ -32,7 +34,7 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   if (!index) return { targets: [...targets], finish: async () => {} };
   const out: ReviewTarget[] = [];
   for (const target of targets) {
-    const { snippets, cut } = await selectContext(target, index, input.root, { maxTokens: input.maxTokens, redactSecrets: input.redactSecrets });
+    const { snippets, cut } = await selectContext(target, index, input.root, { maxTokens: input.maxTokens, redactor: input.redactor });
     out.push(snippets.length > 0 || cut.length > 0 ? { ...target, context: snippets, ...(cut.length > 0 ? { contextCut: cut } : {}) } : target);
   }
   return {

@@ -35,6 +35,24 @@ describe('context: the repository index and the choice of context', function () 
     assert.deepEqual(second.definitions('g2').map((d) => [d.file, d.startLine]), [['src/m2.py', 5]]);
   });
 
+  it('in a repository never indexed, a lookup parses only the files that may define or call the names it needs', async () => {
+    for (let i = 0; i < 80; i++) repo.write(`fill/f${i}.ts`, `export function filler${i}(total: number): number {\n  let total2 = total;\n  return total2 + ${i};\n}\n`);
+    repo
+      .write('a/consts.ts', 'export const helperConst = (x: number) => x + 1;\n')
+      .write('b/util.py', 'MAX_SIZE = 3\n\ndef py_helper(a):\n    return a\n')
+      .write('c/box.go', 'package c\n\ntype Box struct{}\n\nfunc (b *Box) GoHelper() int { return 1 }\n')
+      .write('d/Lib.java', 'class Lib {\n    int javaHelper(int a) {\n        return a;\n    }\n}\n')
+      .write('e/lib.rb', 'def ruby_helper(a)\n  a\nend\n')
+      .write('f/use.ts', 'import { run } from "./run";\nexport const x = run(1);\n')
+      .commit();
+    const index = await RepositoryIndex.open(options(repo));
+    assert.ok(index);
+    await index.reach(['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper', 'total'], ['run']);
+    for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper']) assert.equal(index.definitions(name).length, 1, name);
+    assert.deepEqual(index.calls('run').map((c) => c.file), ['f/use.ts']);
+    assert.equal(index.size.parsedNow, 6, `a local named like a needed name does not make every file a candidate (${index.size.parsedNow} parsed)`);
+  });
+
   it('never indexes files the review may not send: privacy globs, .quorumignore, generated files, lockfiles', async () => {
     repo
       .write('a.ts', 'export function fromA(): number { return 1; }\n')
@@ -56,7 +74,7 @@ describe('context: the repository index and the choice of context', function () 
     repo.write('svc.ts', `export class Service {\n  private n = 0;\n\n  handle(request: string, retries: number): number {\n${body}\n    return this.n + retries;\n  }\n}\n`).commit();
     const text = Array.from({ length: 11 }, (_, i) => `    const v${i + 14} = ${i + 14};`).join('\n');
     const target: ReviewTarget = { kind: 'changes', label: 't', regions: [{ file: 'svc.ts', language: 'typescript', text, startLine: 19, endLine: 29, changedLines: [{ start: 24, end: 24 }] }] };
-    const step = await addContext([target], { ...options(repo), maxTokens: 3000, redactSecrets: false });
+    const step = await addContext([target], { ...options(repo), maxTokens: 3000, redactor: undefined });
     const context = step.targets[0]?.context ?? [];
     assert.deepEqual(
       context.filter((c) => c.kind === 'enclosing').map((c) => [c.symbol, c.startLine, c.endLine, c.text]),

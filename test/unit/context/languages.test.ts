@@ -5,6 +5,7 @@ import { languageOfFile } from '../../../src/core/agents/fileLanguage';
 import { addContext } from '../../../src/core/context/step';
 import type { ContextSnippet } from '../../../src/core/context/types';
 import { createExcluder } from '../../../src/core/prompt/exclude';
+import { SecretRedactor } from '../../../src/core/redaction/redactor';
 import type { ReviewTarget } from '../../../src/core/review/types';
 import { TempRepo } from '../changes/gitRepo';
 
@@ -147,7 +148,7 @@ function targetOf(repo: TempRepo, file: string, changed: number[]): ReviewTarget
 }
 
 async function contextOf(repo: TempRepo, target: ReviewTarget, maxTokens = 5000): Promise<ReviewTarget> {
-  const step = await addContext([target], { root: repo.dir, cacheDir: undefined, excluder: createExcluder({ globs: [] }), maxFileBytes: 1 << 20, maxTokens, redactSecrets: true });
+  const step = await addContext([target], { root: repo.dir, cacheDir: undefined, excluder: createExcluder({ globs: [] }), maxFileBytes: 1 << 20, maxTokens, redactor: new SecretRedactor() });
   const out = step.targets[0];
   assert.ok(out);
   return out;
