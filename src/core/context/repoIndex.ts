@@ -77,6 +77,23 @@ const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
  */
 const DEFINING_WORDS = 'def|function|func|fn|class|struct|interface|type|enum|trait|module|impl|record|static|public|private|protected|internal|macro_rules';
 
+const escapeName = (n: string) => n.replace(/\$/g, '\\$');
+
+/** A line that reads like the definition of one of `names` in one of the indexed languages. */
+function definingLine(names: readonly string[]): RegExp {
+  const any = names.map(escapeName).join('|');
+  const upper = names.filter((n) => /^[A-Z]/.test(n)).map(escapeName).join('|');
+  return new RegExp(
+    [
+      `\\b(?:${DEFINING_WORDS})\\s+(?:[\\w<>,.*&?:$]+\\s+|\\([^)]*\\)\\s*)*(?:${any})\\b`,
+      `\\b(?:${any})\\s*\\([^)]*\\)\\s*(?:\\{|throws\\b|->|:|$)`,
+      `^(?:export\\s+)?(?:const|let|var)\\s+(?:${any})\\b`,
+      `^(?:${any})\\s*=`,
+      ...(upper ? [`^\\s*(?:${upper})\\s*=`] : []),
+    ].join('|'),
+  );
+}
+
 const splitZ = (b: Buffer) => b.toString('utf8').split('\0').filter((s) => s !== '');
 
 export class RepositoryIndex {
@@ -201,44 +218,52 @@ export class RepositoryIndex {
     this.dirty = true;
   }
 
-  /** Files not indexed yet that `git grep` (over the working tree) finds with `args`; [] when none matches. */
-  private async unindexedGrep(args: readonly string[]): Promise<ListedFile[]> {
-    const missing = this.files.filter((f) => !this.blobs.has(f.hash));
-    if (missing.length === 0 || args.length === 0) return [];
-    if (missing.length <= 64) return missing;
-    let out: Buffer;
+  /** The lines (of files not indexed yet) that hold one of `names` as a word, by file: one `git grep -F` over the working tree. */
+  private async unindexedLines(names: readonly string[]): Promise<Map<ListedFile, string[]>> {
+    const missing = new Map(this.files.filter((f) => !this.blobs.has(f.hash)).map((f) => [f.path, f]));
+    const out = new Map<ListedFile, string[]>();
+    if (missing.size === 0 || names.length === 0) return out;
+    let found: Buffer;
     try {
-      out = await runGit(this.options.root, ['-c', 'core.quotePath=false', 'grep', '--untracked', '-l', '-z', '-I', ...args]);
+      found = await runGit(this.options.root, ['-c', 'core.quotePath=false', 'grep', '--untracked', '-I', '-z', '-n', '-w', '-F', ...names.flatMap((n) => ['-e', n])]);
     } catch {
-      // Exit 1: no file matches.
-      return [];
+      // Exit 1: no file holds any of them.
+      return out;
     }
-    const hits = new Set(splitZ(out));
-    return missing.filter((f) => hits.has(f.path));
+    // Each line: path NUL line-number NUL text.
+    for (const line of found.toString('utf8').split('\n')) {
+      const first = line.indexOf('\0');
+      const second = first < 0 ? -1 : line.indexOf('\0', first + 1);
+      if (second < 0) continue;
+      const file = missing.get(line.slice(0, first));
+      if (!file) continue;
+      const lines = out.get(file);
+      if (lines) lines.push(line.slice(second + 1));
+      else out.set(file, [line.slice(second + 1)]);
+    }
+    return out;
   }
 
   /**
    * Parses the files not indexed yet that may define one of `definitions` (a line that reads like its definition in
-   * one of the languages: a keyword before it, a parameter list and a body after it, or an assignment to it) or call
-   * one of `called`; a lookup of those names is then complete without indexing the whole repository.
+   * one of the languages: a keyword before it, a parameter list and a body after it, or a top-level assignment) or
+   * call one of `called`; a lookup of those names is then complete without indexing the whole repository. A small
+   * repository is parsed whole instead.
    */
   async reach(definitions: readonly string[], called: readonly string[] = []): Promise<void> {
     const names = definitions.filter((n) => IDENTIFIER_NAME.test(n));
     const calls = called.filter((n) => IDENTIFIER_NAME.test(n));
-    const patterns = names.flatMap((n) => {
-      const name = n.replace(/\$/g, '\\$');
-      const assigned = /^[A-Z]/.test(n) ? `^[[:space:]]*${name}[[:space:]]*=` : `^${name}[[:space:]]*=`;
-      return ['-e', `\\b(${DEFINING_WORDS})[[:space:]]+([[:alnum:]_<>,.*&?:]+[[:space:]]+|\\([^)]*\\)[[:space:]]*)*${name}\\b`, '-e', `\\b${name}[[:space:]]*\\([^)]*\\)[[:space:]]*(\\{|throws\\b|->|:|$)`, '-e', `^(export[[:space:]]+)?(const|let|var)[[:space:]]+${name}\\b`, '-e', assigned];
-    });
-    const [defining, calling] = await Promise.all([
-      this.unindexedGrep(patterns.length > 0 ? ['-E', ...patterns] : []),
-      this.unindexedGrep(calls.length > 0 ? ['-w', '-F', ...calls.flatMap((n) => ['-e', n])] : []),
-    ]);
-    const seen = new Set<string>();
-    for (const file of [...defining, ...calling]) {
-      if (seen.has(file.path)) continue;
-      seen.add(file.path);
-      await this.parse(file);
+    if (names.length + calls.length === 0) return;
+    const missing = this.files.filter((f) => !this.blobs.has(f.hash));
+    if (missing.length <= 64) {
+      for (const file of missing) await this.parse(file);
+      return;
+    }
+    const defines = definingLine(names);
+    const calling = new Set(calls);
+    const callsIn = (line: string) => calls.length > 0 && (line.match(/[A-Za-z_$][\w$]*/g) ?? []).some((w) => calling.has(w));
+    for (const [file, lines] of await this.unindexedLines([...new Set([...names, ...calls])])) {
+      if (lines.some((l) => defines.test(l) || callsIn(l))) await this.parse(file);
     }
   }
 
