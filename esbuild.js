@@ -39,18 +39,7 @@ const common = {
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 /**
- * The TypeScript parser (3.5 MB minified, two thirds of the extension) is used only to check a fix before it is
- * applied: it is its own file, dist/typescript.js, required on first use, so activation loads a small bundle.
- */
-const lazyTypescript = {
-  name: 'lazy-typescript',
-  setup(build) {
-    build.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true }));
-  },
-};
-
-/**
- * tree-sitter (src/core/context/parser.ts): the runtime of `@vscode/tree-sitter-wasm` stays out of the bundles and
+ * tree-sitter (src/core/context/parser.ts; the review's context and the syntax check of a fix): the runtime of `@vscode/tree-sitter-wasm` stays out of the bundles and
  * is required from dist/tree-sitter/ on the first parse, beside its .wasm and the grammars' (copied by
  * copyTreeSitter), so that neither activation nor `quorum --help` loads it.
  */
@@ -92,8 +81,7 @@ function copyRankTable() {
 
 async function main() {
   const configs = [
-    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTypescript, lazyTreeSitter] },
-    { ...node, entryPoints: [require.resolve('typescript')], outfile: 'dist/typescript.js', sourcemap: false },
+    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTreeSitter] },
     { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [problemMatcher, lazyTreeSitter] },
     {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
@@ -110,6 +98,8 @@ async function main() {
       sourcemap: 'inline',
     });
   }
+  // dist/typescript.js of an earlier build (the fix check's parser before tree-sitter) is not shipped any more.
+  fs.rmSync(path.join('dist', 'typescript.js'), { force: true });
   if (production && fs.existsSync('dist')) {
     // Sourcemaps of an earlier development build would otherwise sit beside the minified bundles.
     for (const f of fs.readdirSync('dist')) if (f.endsWith('.map')) fs.rmSync(path.join('dist', f));

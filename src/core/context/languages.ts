@@ -41,12 +41,15 @@ const JS_ALIASES = `
 (import_specifier name: (identifier) @original alias: (identifier) @alias)
 `;
 
+const JAVASCRIPT: Grammar = { wasm: 'javascript', definitions: TS_COMMON + '(class_declaration name: (identifier) @name) @class', calls: JS_CALLS, aliases: JS_ALIASES };
+
 const TYPESCRIPT: Grammar = { wasm: 'typescript', definitions: TS_COMMON + TS_TYPES, calls: JS_CALLS, aliases: JS_ALIASES };
 
 const GRAMMARS: Record<string, Grammar> = {
   typescript: TYPESCRIPT,
   typescriptreact: { ...TYPESCRIPT, wasm: 'tsx' },
-  javascript: { wasm: 'javascript', definitions: TS_COMMON + '(class_declaration name: (identifier) @name) @class', calls: JS_CALLS, aliases: JS_ALIASES },
+  javascript: JAVASCRIPT,
+  javascriptreact: JAVASCRIPT,
   python: {
     wasm: 'python',
     definitions: `

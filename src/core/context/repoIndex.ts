@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { languageOfFile } from '../agents/fileLanguage';
 import { run as runGit } from '../changes/gitCli';
@@ -18,6 +18,8 @@ import { grammarOf } from './languages';
  */
 
 const INDEX_VERSION = 1;
+/** Files of a folder outside git that the index lists at most. */
+const MAX_FOLDER_FILES = 2000;
 
 const definitionSchema = z.object({
   name: z.string(),
@@ -102,12 +104,14 @@ export class RepositoryIndex {
   private byPath = new Map<string, ListedFile>();
   private dirty = false;
   private parsedCount = 0;
+  /** False for a folder outside git: lookups parse every file (there is no git grep). */
+  private git = true;
   /** Definitions and call sites by name, over the indexed files; dropped when a file is parsed. */
   private names: { definitions: Map<string, FoundDefinition[]>; calls: Map<string, FoundCall[]> } | undefined;
 
   private constructor(private readonly options: IndexOptions) {}
 
-  /** The index of the repository at `root` (its listing read now, its stored entries loaded); undefined outside git. */
+  /** The index of the repository (or folder) at `root`: its listing read now, its stored entries loaded; undefined when it cannot be read. */
   static async open(options: IndexOptions): Promise<RepositoryIndex | undefined> {
     const index = new RepositoryIndex(options);
     const [listed] = await Promise.all([index.list(), index.load()]);
@@ -139,7 +143,7 @@ export class RepositoryIndex {
 
   /** Lists the files the index may hold with their blob hashes: git's for clean files, computed for changed ones. */
   private async list(): Promise<boolean> {
-    const { root, excluder } = this.options;
+    const { root } = this.options;
     let staged: Buffer, modified: Buffer, untracked: Buffer;
     try {
       [staged, modified, untracked] = await Promise.all([
@@ -148,7 +152,7 @@ export class RepositoryIndex {
         runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-o', '--exclude-standard', '-z']),
       ]);
     } catch {
-      return false;
+      return this.listFolder();
     }
     const hashes = new Map<string, string>();
     for (const line of splitZ(staged)) {
@@ -159,11 +163,7 @@ export class RepositoryIndex {
     }
     const changed = new Set([...splitZ(modified), ...splitZ(untracked)]);
     const files: ListedFile[] = [];
-    const mayHold = (path: string) => {
-      const language = languageOfFile(path);
-      if (!grammarOf(language) || skipByName(path) || excluder.match(path)) return undefined;
-      return language;
-    };
+    const mayHold = (path: string) => this.mayHold(path);
     for (const [path, hash] of hashes) {
       if (changed.has(path)) continue;
       const language = mayHold(path);
@@ -180,9 +180,49 @@ export class RepositoryIndex {
         }
       }),
     );
+    this.take(files);
+    return true;
+  }
+
+  private mayHold(path: string): string | undefined {
+    const language = languageOfFile(path);
+    if (!grammarOf(language) || skipByName(path) || this.options.excluder.match(path)) return undefined;
+    return language;
+  }
+
+  private take(files: ListedFile[]): void {
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.files = files;
     this.byPath = new Map(files.map((f) => [f.path, f]));
+  }
+
+  /**
+   * Outside git (a folder of its own, like an eval case): its files (hidden folders and node_modules left out, at
+   * most MAX_FOLDER_FILES), each hashed as git would.
+   */
+  private async listFolder(): Promise<boolean> {
+    const { root } = this.options;
+    let entries: string[];
+    try {
+      entries = (await readdir(root, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
+        .filter((p) => !p.split('/').some((part) => part.startsWith('.') || part === 'node_modules'));
+    } catch {
+      return false;
+    }
+    const files: ListedFile[] = [];
+    for (const path of entries.slice(0, MAX_FOLDER_FILES)) {
+      const language = this.mayHold(path);
+      if (!language) continue;
+      try {
+        files.push({ path, hash: blobHash(await readFile(join(root, path))), language });
+      } catch {
+        // Gone while listed.
+      }
+    }
+    this.git = false;
+    this.take(files);
     return true;
   }
 
@@ -255,7 +295,7 @@ export class RepositoryIndex {
     const calls = called.filter((n) => IDENTIFIER_NAME.test(n));
     if (names.length + calls.length === 0) return;
     const missing = this.files.filter((f) => !this.blobs.has(f.hash));
-    if (missing.length <= 64) {
+    if (missing.length <= 64 || !this.git) {
       for (const file of missing) await this.parse(file);
       return;
     }

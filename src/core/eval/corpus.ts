@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import type { ContextSnippet } from '../context/types';
 import { SEVERITIES } from '../review/types';
 
 /**
@@ -56,6 +57,8 @@ export interface EvalCase {
   /** Lines of the source file. */
   lines: number;
   expected: ExpectedFinding[];
+  /** Code from the case's other files sent read-only beside it (`withCaseContext`), named `<case-id>/<file>`. */
+  context?: ContextSnippet[];
 }
 
 export interface Corpus {
