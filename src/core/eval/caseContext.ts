@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addContext } from '../context/step';
 import { createExcluder } from '../prompt/exclude';
@@ -11,6 +12,12 @@ import type { Corpus } from './corpus';
 export async function withCaseContext(corpus: Corpus, maxTokens: number): Promise<Corpus> {
   const cases = [];
   for (const c of corpus.cases) {
+    // A case of one source file has no context to give: its folder is not indexed.
+    const others = (await readdir(join(corpus.dir, c.id))).filter((f) => f !== 'expected.json' && f !== c.file);
+    if (others.length === 0) {
+      cases.push(c);
+      continue;
+    }
     const text = c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text;
     const target = { kind: 'file' as const, label: c.file, regions: [{ file: c.file, language: c.language, text, startLine: 1, endLine: c.lines }] };
     const step = await addContext([target], { root: join(corpus.dir, c.id), cacheDir: undefined, excluder: createExcluder({ globs: [] }), maxFileBytes: 1 << 20, maxTokens, redactor: undefined });
