@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 import { numbered, TempRepo } from '../changes/gitRepo';
-import { cliPath, ensureBuilt } from './ensureBuilt';
+import { cliPath, ensureBuilt, root } from './ensureBuilt';
 
 /** `quorum mcp`'s stdout read raw: every line a JSON-RPC 2.0 message, whatever the session does; the key nowhere. */
 
@@ -86,5 +86,19 @@ describe('quorum mcp on raw stdio', function () {
     const url = await session(repo.dir, { QUORUM_BASE_URL: 'not a url' }, []);
     assert.equal(url.code, 2);
     assert.match(url.stderr, /base URL/);
+  });
+
+  it("the README's client snippets parse and start `quorum mcp` with the key from the environment", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## MCP server'), readme.indexOf('\n## ', readme.indexOf('## MCP server') + 5));
+    const json = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1] ?? '') as { servers?: Record<string, unknown>; mcpServers?: Record<string, unknown> });
+    assert.equal(json.length, 2, 'VS Code and Cursor');
+    for (const config of json) {
+      const server = (config.servers ?? config.mcpServers)?.quorum as { command?: string; args?: string[]; env?: Record<string, string> } | undefined;
+      assert.deepEqual([server?.command, server?.args], ['quorum', ['mcp']]);
+      assert.ok(server?.env?.QUORUM_API_KEY?.startsWith('${'), 'the key is read, never written in the file');
+    }
+    assert.match(section, /claude mcp add --transport stdio --env QUORUM_API_KEY=\S+ quorum -- quorum mcp/);
+    assert.match(section, /\[mcp_servers\.quorum\]\ncommand = "quorum"\nargs = \["mcp"\]\nenv = \{ "QUORUM_API_KEY" = /);
   });
 });
