@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { collectChanges } from '../../core/changes/collect';
 import { GitCliSource } from '../../core/changes/gitCli';
 import { planChanges, withShapedTarget, type ChangesPlan } from '../../core/changes/plan';
@@ -46,8 +46,8 @@ export interface McpOutcome {
 
 interface McpCall {
   signal: AbortSignal;
-  /** Told once the review is planned, before anything is sent: how many agent results to wait for. */
-  onPlanned?: (agents: number, estimate: ReviewEstimate) => void;
+  /** Told once the review is planned, before anything is sent. */
+  onPlanned?: (estimate: ReviewEstimate) => void;
   onEvent?: (e: ReviewEvent) => void;
 }
 
@@ -58,6 +58,8 @@ interface Read {
   changes?: ChangesPlan;
   root: string | undefined;
   relative: string | undefined;
+  /** The reviewed file, absolute (a file review). */
+  path?: string;
 }
 
 async function readChanges(s: McpSession, t: Extract<McpTarget, { kind: 'changes' }>): Promise<Read> {
@@ -77,7 +79,7 @@ async function readFile(s: McpSession, t: Extract<McpTarget, { kind: 'file' }>):
   // Findings name the file as the repository knows it.
   const shown = relative ?? path;
   const target: ReviewTarget = { ...read, label: read.label.replace(path, shown), regions: read.regions.map((r) => ({ ...r, file: shown })) };
-  return { target, root, relative };
+  return { target, root, relative, path };
 }
 
 function finding(f: ReviewSummary['findings'][number]): McpFinding {
@@ -158,11 +160,11 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
       const agents = estimate.order.map((id) => ({ id, model: estimate.perAgent[id]?.model ?? '', status: 'planned' as const }));
       return { mode, label: read.target.label, host, notes, cancelled: false, result: { ...base, ...figures, agents } };
     }
-    call.onPlanned?.(estimate.order.length, estimate);
+    call.onPlanned?.(estimate);
     const onEvent = call.onEvent ?? (() => undefined);
     const summary = planned.kind === 'changes' ? await runChanges(s.pipeline, planned.plan, onEvent) : await s.pipeline.run(planned.plan, onEvent);
     if (s.cache && s.cache.stats.writeErrors > 0) s.log(`could not write ${s.cache.stats.writeErrors} answer(s) to the cache in ${s.cache.folder}`);
-    const dismissed = await readDismissed(read.root ?? s.cwd);
+    const dismissed = await readDismissed(read.root ?? dirname(read.path ?? s.cwd));
     if (!dismissed.ok) notes.push(`${dismissed.problem}; no finding is treated as dismissed`);
     const minSeverity = t.kind === 'changes' ? t.minSeverity : 'info';
     const noise = splitByNoise(summary.findings, { minConfidence: 0, minSeverity, dismissed: { entries: dismissed.entries, regions: read.target.regions } });

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeRequest } from '../../core/changes/types';
+import { formatUsd } from '../../shared/format';
 import { CallProgress } from './progress';
 import { renderOutcome } from './render';
 import { reviewForMcp, ToolRefusal, type McpTarget } from './reviewBridge';
@@ -40,11 +41,12 @@ async function call(s: McpSession, mode: 'review' | 'estimate', target: () => Mc
     const progress = new CallProgress(extra._meta?.progressToken, extra.sendNotification, s.log);
     const outcome = await reviewForMcp(s, target(), mode, {
       signal: extra.signal,
-      onPlanned: (agents, estimate) => progress.planned(agents, estimate.likelyUsd),
+      onPlanned: (estimate) => progress.planned(estimate),
       onEvent: progress.onEvent,
     });
     // Gateway error messages are in the result: the key is scrubbed from both forms.
     const structured = JSON.parse(s.scrub(JSON.stringify(outcome.result))) as McpResult;
+    s.log(`${outcome.mode === 'estimate' ? 'estimated' : outcome.cancelled ? 'cancelled' : 'reviewed'} ${outcome.label}: ${structured.findings.length} finding(s), ${formatUsd(structured.costUsd)} spent, ≈ ${formatUsd(structured.estimatedUsd)} estimated`);
     return { content: [{ type: 'text', text: s.scrub(renderOutcome({ ...outcome, result: structured })) }], structuredContent: structured };
   } catch (e) {
     if (e instanceof ToolRefusal) return refusal(s, e.message);
