@@ -5,7 +5,7 @@ import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { pricedGateway } from '../core/gateway/pricedGateway';
-import { redact } from '../core/util/redact';
+import { scrubKey } from '../core/redaction/redactor';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
@@ -87,7 +87,7 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  const scrub = (text: string) => redact(text, key || undefined);
+  const scrub = (text: string) => scrubKey(text, key || undefined);
   const fail = (message: string, code: number = EXIT.usage) => {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
