@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeRequest } from '../../core/changes/types';
+import { scrubStrings } from '../../core/redaction/redactor';
 import { formatUsd } from '../../shared/format';
 import { CallProgress } from './progress';
 import { renderOutcome } from './render';
@@ -44,10 +45,11 @@ async function call(s: McpSession, mode: 'review' | 'estimate', target: () => Mc
       onPlanned: (estimate) => progress.planned(estimate),
       onEvent: progress.onEvent,
     });
-    // Gateway error messages are in the result: the key is scrubbed from both forms.
-    const structured = JSON.parse(s.scrub(JSON.stringify(outcome.result))) as McpResult;
-    s.log(`${outcome.mode === 'estimate' ? 'estimated' : outcome.cancelled ? 'cancelled' : 'reviewed'} ${outcome.label}: ${structured.findings.length} finding(s), ${formatUsd(structured.costUsd)} spent, ≈ ${formatUsd(structured.estimatedUsd)} estimated`);
-    return { content: [{ type: 'text', text: s.scrub(renderOutcome({ ...outcome, result: structured })) }], structuredContent: structured };
+    // Gateway error messages are in the result: the key goes from its strings before either form is made.
+    const scrubbed = scrubStrings(outcome, s.scrub);
+    const structured: McpResult = scrubbed.result;
+    s.log(`${outcome.mode === 'estimate' ? 'estimated' : outcome.cancelled ? 'cancelled' : 'reviewed'} ${scrubbed.label}: ${structured.findings.length} finding(s), ${formatUsd(structured.costUsd)} spent, ≈ ${formatUsd(structured.estimatedUsd)} estimated`);
+    return { content: [{ type: 'text', text: renderOutcome(scrubbed) }], structuredContent: structured };
   } catch (e) {
     if (e instanceof ToolRefusal) return refusal(s, e.message);
     s.log(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
