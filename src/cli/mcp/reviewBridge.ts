@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { collectChanges } from '../../core/changes/collect';
 import { GitCliSource } from '../../core/changes/gitCli';
 import { planChanges, type ChangesPlan } from '../../core/changes/plan';
@@ -45,8 +45,8 @@ export interface McpOutcome {
 
 interface McpCall {
   signal: AbortSignal;
-  /** Told once the review is planned, before anything is sent: how many agent results to wait for. */
-  onPlanned?: (agents: number, estimate: ReviewEstimate) => void;
+  /** Told once the review is planned, before anything is sent. */
+  onPlanned?: (estimate: ReviewEstimate) => void;
   onEvent?: (e: ReviewEvent) => void;
 }
 
@@ -55,6 +55,8 @@ interface Read {
   changes?: ChangesPlan;
   root: string | undefined;
   relative: string | undefined;
+  /** The reviewed file, absolute (a file review). */
+  path?: string;
 }
 
 async function readChanges(s: McpSession, t: Extract<McpTarget, { kind: 'changes' }>): Promise<Read> {
@@ -74,7 +76,7 @@ async function readFile(s: McpSession, t: Extract<McpTarget, { kind: 'file' }>):
   // Findings name the file as the repository knows it.
   const shown = relative ?? path;
   const target: ReviewTarget = { ...read, label: read.label.replace(path, shown), regions: read.regions.map((r) => ({ ...r, file: shown })) };
-  return { target, root, relative };
+  return { target, root, relative, path };
 }
 
 function finding(f: ReviewSummary['findings'][number]): McpFinding {
@@ -127,7 +129,7 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
     }
     figures = { estimatedUsd: money(estimate.likelyUsd), maxUsd: money(estimate.costUsd), requests: estimate.requests };
     if (mode === 'estimate') return 'cancel';
-    call.onPlanned?.(estimate.order.length, estimate);
+    call.onPlanned?.(estimate);
     return 'proceed';
   };
   const minSeverity = t.kind === 'changes' ? t.minSeverity : 'info';
@@ -146,7 +148,7 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
       minConfidence: 0,
       minSeverity,
       dismissed: async () => {
-        const dismissed = await readDismissed(read.root ?? s.cwd);
+        const dismissed = await readDismissed(read.root ?? dirname(read.path ?? s.cwd));
         if (!dismissed.ok) notes.push(`${dismissed.problem}; no finding is treated as dismissed`);
         return dismissed.entries;
       },
