@@ -1,8 +1,8 @@
+import { SEVERITIES } from '../../shared/severity';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { SEVERITIES } from './types';
 import type { AnswerStore, CachedAnswer } from './cache';
 
 /**

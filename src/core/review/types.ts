@@ -1,5 +1,6 @@
 import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
 import type { PromptShape } from '../prompt/shape';
+import type { Severity } from '../../shared/severity';
 
 /** A range of lines, 1-based and inclusive. */
 export interface LineRange {
@@ -70,8 +71,7 @@ export interface CodeReplacement {
   code: string;
 }
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export type { Severity } from '../../shared/severity';
 
 export interface Finding {
   /** Stable within a review (agent + index, or merged id). */

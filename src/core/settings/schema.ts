@@ -1,3 +1,4 @@
+import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 
 /**
@@ -134,7 +135,7 @@ export const settingsSchema = z.object({
       /** Findings below this confidence (0..1) are hidden, counted, and shown on request. */
       minConfidence: z.number().min(0).max(1).default(0),
       /** Findings less severe than this are hidden, counted, and shown on request. */
-      minSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('info'),
+      minSeverity: z.enum(SEVERITIES).default('info'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),
