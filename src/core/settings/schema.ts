@@ -1,3 +1,4 @@
+import { BUILTIN_AGENTS, type BuiltinAgentId } from '../../shared/builtinAgents';
 import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 
@@ -9,15 +10,6 @@ import * as z from 'zod';
 
 export const DEFAULT_BASE_URL = 'https://api.holysheep.ai/v1';
 
-export const BUILTIN_AGENT_IDS = ['analyst', 'architecture', 'security', 'coding'] as const;
-export type BuiltinAgentId = (typeof BUILTIN_AGENT_IDS)[number];
-
-export const DEFAULT_MODELS: Record<BuiltinAgentId, string> = {
-  analyst: 'gpt-4.1',
-  architecture: 'claude-sonnet-4.5',
-  security: 'gemini-2.5-flash',
-  coding: 'deepseek-v3.2',
-};
 
 /** Files never sent to a gateway, whatever is reviewed (globs matched against the path from the repository root). */
 export const DEFAULT_PRIVACY_EXCLUDE = [
@@ -63,7 +55,7 @@ const optionalModel = z.union([z.literal(''), modelIdSchema]).default('');
 function builtinAgentSchema(id: BuiltinAgentId) {
   return z
     .object({
-      model: modelIdSchema.default(DEFAULT_MODELS[id]),
+      model: modelIdSchema.default(BUILTIN_AGENTS[id].defaultModel),
       fallbackModel: optionalModel,
       systemPrompt: z.string().max(20_000).default(''),
       enabled: z.boolean().default(true),
