@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Redaction } from '../core/prompt/secrets';
+import { scrubStrings, type Redaction } from '../core/redaction/redactor';
 import type { DiskCache } from '../core/review/diskCache';
 import { readDismissed } from '../core/review/dismissed';
 import type { ReviewPipeline } from '../core/review/pipeline';
@@ -70,7 +70,7 @@ function cliConfirm(r: CliReview): ReviewConfirm {
   return {
     planned: (plan): ReviewDecision => {
       if (r.args.dryRun) {
-        r.io.stdout.write(r.scrub(renderWhatWillBeSent(plan.whatWillBeSent())) + '\n');
+        r.io.stdout.write(renderWhatWillBeSent(scrubStrings(plan.whatWillBeSent(), r.scrub)) + '\n');
         return 'cancel';
       }
       sayPlan(r, plan);
@@ -94,27 +94,29 @@ function cliNoise(r: CliReview): NoiseSettings {
 }
 
 /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
-function finish(r: CliReview, { summary, noise }: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean): number {
-  const { io, args, progress, scrub } = r;
+function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean): number {
+  const { io, args, progress } = r;
+  // The key goes from the summary's strings before any format renders them (a document is never edited after).
+  const { summary, noise } = scrubStrings({ summary: result.summary, noise: result.noise }, r.scrub);
   const report: ReportContext = { version: io.version, root: r.root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
   // Hidden and dismissed findings never trigger --fail-on.
   const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);
   const stepSummary = io.env.GITHUB_STEP_SUMMARY?.trim();
   if (stepSummary) {
     try {
-      appendFileSync(stepSummary, scrub(renderStepSummary(summary, report)));
+      appendFileSync(stepSummary, renderStepSummary(summary, report));
     } catch (e) {
       progress.line(`could not append to GITHUB_STEP_SUMMARY: ${errorCode(e) ?? String(e)}`);
     }
   }
   if (args.output === undefined) {
-    io.stdout.write(scrub(renderReport(summary, args.format, report)));
+    io.stdout.write(renderReport(summary, args.format, report));
     return code;
   }
-  io.stdout.write(scrub(renderReport(summary, 'text', report)));
+  io.stdout.write(renderReport(summary, 'text', report));
   try {
     mkdirSync(dirname(resolve(args.output)), { recursive: true });
-    writeFileSync(args.output, scrub(renderReport(summary, args.format, report)));
+    writeFileSync(args.output, renderReport(summary, args.format, report));
   } catch (e) {
     return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
   }
