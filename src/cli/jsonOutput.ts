@@ -1,6 +1,7 @@
+import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
 import { CONTEXT_KINDS } from '../core/context/types';
-import { SEVERITIES, SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
+import { SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the

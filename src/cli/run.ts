@@ -1,6 +1,7 @@
+import type { CodeContextSource } from '../core/review/reviewRequest';
 import { collectChanges } from '../core/changes/collect';
 import { GitCliSource } from '../core/changes/gitCli';
-import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes/plan';
+import { planChanges, type ChangesPlan } from '../core/changes/plan';
 import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
@@ -9,12 +10,13 @@ import { scrubKey } from '../core/redaction/redactor';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
+import type { ReviewWork } from '../core/review/reviewRequest';
 import type { ReviewTarget } from '../core/review/types';
 import { DEFAULT_BASE_URL, type QuorumSettings } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type ReviewArgs } from './args';
 import { EXIT, type CliIo } from './exit';
-import { reviewChanges, reviewTarget, type CliReview } from './reviewSteps';
+import { reviewAndPrint, type CliReview } from './reviewSteps';
 import { cliSettings } from './settings';
 import { ProgressReporter } from './progress';
 import { readTarget } from './target';
@@ -23,9 +25,8 @@ import { runEvalCli } from './evalRun';
 import { runMcpCommand } from './mcp/serve';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
-import { loadPromptContext, shapeReview } from '../core/prompt/shape';
+import { loadPromptContext } from '../core/prompt/shape';
 import { loadTokenizer } from '../core/tokens/count';
-import { addContext } from '../core/context/step';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -113,51 +114,14 @@ export async function runCli(io: CliIo): Promise<number> {
     if (e instanceof UsageError || e instanceof ChangesError) return fail(e.message);
     throw e;
   }
-  let { target, changes } = read;
+  const { target, changes } = read;
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
 
-  // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
+  // What the repository contributes to the prompts: its rules and agents, files never sent, redaction.
   const root = read.root ?? findRepositoryRoot(args.file);
   const context = await loadPromptContext({ settings, fs: root ? nodeRepoFs(root) : undefined, trusted: true, useRules: !args.noRules });
   for (const issue of context.repository.issues) io.stderr.write(`quorum: warning: ${scrub(issue.message)}\n`);
-  const shapedOutcome = await shapeReview(target, root && !changes ? relativeToRoot(root, args.file) : undefined, context);
-  if (!shapedOutcome.ok) {
-    const { rule } = shapedOutcome;
-    return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
-  }
-  const shaped = shapedOutcome.shaped;
-  const original = target;
-  target = shaped.target;
-  if (changes) changes = withShapedTarget(changes, shaped.target);
-
-  // Context, the last shaping step: definitions, callers and enclosing signatures of what each request reviews.
-  let indexing: ((signal?: AbortSignal) => Promise<void>) | undefined;
-  if (root && settings.context.enabled && args.context) {
-    const relative = changes ? undefined : relativeToRoot(root, args.file);
-    const asked = changes ? changes.batches : [{ ...target, regions: target.regions.map((r) => ({ ...r, file: relative ?? r.file })) }];
-    const step = await addContext(asked, {
-      root,
-      cacheDir: args.cacheDir ?? defaultCacheDir(io.env),
-      excluder: context.excluder,
-      maxFileBytes: settings.changes.maxFileKb * 1024,
-      maxTokens: args.contextTokens ?? settings.context.maxTokens,
-      redactor: settings.privacy.redactSecrets ? shaped.redactor : undefined,
-    }).catch((e: unknown) => {
-      // Context helps a review; it never stops one.
-      io.stderr.write(`quorum: warning: no context is sent: ${scrub(e instanceof Error ? e.message : String(e))}\n`);
-      return { targets: asked, finish: async () => {} };
-    });
-    indexing = step.finish;
-    if (changes) {
-      const all = step.targets.flatMap((t) => t.context ?? []);
-      const cut = step.targets.flatMap((t) => t.contextCut ?? []);
-      changes = { ...changes, batches: step.targets, target: { ...changes.target, ...(all.length > 0 ? { context: all } : {}), ...(cut.length > 0 ? { contextCut: cut } : {}) } };
-      target = changes.target;
-    } else {
-      const chosen = step.targets[0];
-      if (chosen?.context) target = { ...target, context: chosen.context, ...(chosen.contextCut ? { contextCut: chosen.contextCut } : {}) };
-    }
-  }
+  const relativeFile = root && !changes ? relativeToRoot(root, args.file) : undefined;
 
   const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
   // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
@@ -173,23 +137,27 @@ export async function runCli(io: CliIo): Promise<number> {
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
-    // Secrets found in the context alone still need the agents told about placeholders.
-    prompt: { ...shaped.prompt, redacted: shaped.redactions.length > 0 },
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, rulesOff: context.rulesOff, shaped, original, pipeline, progress, options, cache };
-  // The rest of the repository is indexed while the gateway answers; what is done by the end is kept.
-  const stopIndexing = new AbortController();
-  const indexed = !args.dryRun && indexing ? indexing(stopIndexing.signal) : indexing?.(AbortSignal.abort());
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache };
+  // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
+  const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
+    ? {
+        root,
+        cacheDir: args.cacheDir ?? defaultCacheDir(io.env),
+        maxTokens: args.contextTokens ?? settings.context.maxTokens,
+        maxFileBytes: settings.changes.maxFileKb * 1024,
+        onError: (message) => io.stderr.write(`quorum: warning: no context is sent: ${scrub(message)}\n`),
+      }
+    : undefined;
+  const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
   try {
-    return await (changes ? reviewChanges(review, changes) : reviewTarget(review, target));
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`, EXIT.agentFailed);
   } finally {
-    stopIndexing.abort();
-    await indexed;
     gateway.dispose();
   }
 }
