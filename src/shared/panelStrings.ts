@@ -160,6 +160,7 @@ export const PANEL_STRINGS = {
   skipGenerated: 'generated',
   skipTooLarge: 'too large',
   skipExcluded: 'never sent (privacy)',
+  skipSymlink: 'symbolic link',
   skipUnreadable: 'unreadable',
 } as const;
 
