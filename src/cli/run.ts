@@ -20,6 +20,7 @@ import { ProgressReporter } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
+import { runMcpCommand } from './mcp/serve';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../core/prompt/shape';
@@ -93,6 +94,7 @@ export async function runCli(io: CliIo): Promise<number> {
   };
 
   if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
+  if (io.argv[0] === 'mcp') return runMcpCommand(io, fail);
 
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
