@@ -20,6 +20,8 @@ import type { ReviewArgs } from './args';
 import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
 import { renderReport, renderStepSummary, type ReportContext } from './reports';
+import { postFromCli } from './github/fromCli';
+import type { GithubTarget } from './github/target';
 
 /** The steps of `quorum review` once the target is read and shaped: dry run, estimate, run, print. */
 
@@ -41,6 +43,8 @@ export interface CliReview {
   progress: ProgressReporter;
   options: ReviewOptions;
   cache: DiskCache | undefined;
+  /** `--post github`: where the review is posted once printed. */
+  github?: GithubTarget;
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
@@ -73,16 +77,16 @@ async function finish(r: CliReview, summary: ReviewSummary, interrupted: boolean
   }
   if (args.output === undefined) {
     io.stdout.write(scrub(renderReport(summary, args.format, report)));
-    return code;
+  } else {
+    io.stdout.write(scrub(renderReport(summary, 'text', report)));
+    try {
+      mkdirSync(dirname(resolve(args.output)), { recursive: true });
+      writeFileSync(args.output, scrub(renderReport(summary, args.format, report)));
+    } catch (e) {
+      return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
+    }
   }
-  io.stdout.write(scrub(renderReport(summary, 'text', report)));
-  try {
-    mkdirSync(dirname(resolve(args.output)), { recursive: true });
-    writeFileSync(args.output, scrub(renderReport(summary, args.format, report)));
-  } catch (e) {
-    return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
-  }
-  return code;
+  return r.github ? postFromCli(r, r.github, summary, noise, code) : code;
 }
 
 /** The end of a run: the progress closed, an interruption said, the review printed. */
