@@ -1,6 +1,5 @@
 import type { NoiseSplit } from '../../core/review/noise';
 import type { ReviewSummary } from '../../core/review/types';
-import { redact } from '../../core/util/redact';
 import { EXIT } from '../exit';
 import type { CliReview } from '../reviewSteps';
 import { postToGithub } from './post';
@@ -15,7 +14,8 @@ export async function postFromCli(r: CliReview, github: GithubTarget, summary: R
     r.progress.line('interrupted: nothing posted to GitHub');
     return code;
   }
-  const log = (line: string) => r.progress.line(r.scrub(redact(line, github.token)));
+  // Progress lines go through the CLI's scrub, which removes the GitHub token as well as the gateway key.
+  const log = (line: string) => r.progress.line(line);
   const posted = await postToGithub({
     target: github,
     root: r.root ?? r.io.cwd ?? process.cwd(),

@@ -1,5 +1,5 @@
 import type { Finding, Region, ReviewSummary } from '../../core/review/types';
-import { redact } from '../../core/util/redact';
+import { scrubKey } from '../../core/redaction/redactor';
 import { GithubApi, type DraftComment } from './api';
 import { failureOf, githubClient } from './client';
 import { headCommit, intersect, localHunks, patchHunks, placementOf, type Commentable } from './diffLines';
@@ -164,6 +164,6 @@ export async function postToGithub(input: PostInput): Promise<{ ok: true; line: 
   try {
     return { ok: true, line: await post(input) };
   } catch (e) {
-    return { ok: false, problem: redact(explain(e, input.target), input.target.token) };
+    return { ok: false, problem: scrubKey(explain(e, input.target), input.target.token) };
   }
 }
