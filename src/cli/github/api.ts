@@ -4,11 +4,11 @@ import type { GithubTarget } from './target';
 
 /** The parts of GitHub's REST API the poster uses; every answer it reads is parsed with zod. */
 
-const userSchema = z.looseObject({ login: z.string(), type: z.string().optional() }).nullable();
+const userSchema = z.looseObject({ login: z.string(), type: z.string().optional() }).nullish();
 
 const pullSchema = z.looseObject({
   number: z.number().int(),
-  head: z.looseObject({ sha: z.string().regex(/^[0-9a-f]{40}$/) }),
+  head: z.looseObject({ sha: z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit id') }),
   base: z.looseObject({ ref: z.string() }),
 });
 type Pull = z.infer<typeof pullSchema>;

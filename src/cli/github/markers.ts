@@ -6,7 +6,7 @@
  */
 
 const FINDING = /^<!-- quorum:finding ([0-9a-f]{16,64}(?:,[0-9a-f]{16,64})*) -->/gm;
-const SUMMARY = /^<!-- quorum:summary(?: sha=([0-9a-f]{7,40}))? -->/;
+const SUMMARY = /^<!-- quorum:summary(?: sha=([0-9a-f]{7,64}))? -->/;
 const RESOLVED = '<!-- quorum:resolved -->';
 
 export function findingMarker(fingerprints: readonly string[]): string {

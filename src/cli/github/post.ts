@@ -91,12 +91,19 @@ async function postReview(api: GithubApi, headSha: string, drafts: readonly Draf
 
 /** Where GitHub's diff lines come from, or none when the checkout is not the pull request's head. */
 async function commentableLines(input: PostInput, api: GithubApi, headSha: string): Promise<Commentable> {
-  const local = await headCommit(input.root);
-  if (local !== headSha) {
-    input.log(`HEAD (${local.slice(0, 7)}) is not the pull request's head (${headSha.slice(0, 7)}): findings go into the review body; check out the head commit to comment on lines`);
+  const checkedOut = await headCommit(input.root);
+  if (checkedOut !== headSha) {
+    input.log(`HEAD (${checkedOut.slice(0, 7)}) is not the pull request's head (${headSha.slice(0, 7)}): findings go into the review body; check out the head commit to comment on lines`);
     return new Map();
   }
-  return intersect(await localHunks(input.root, input.base, headSha), patchHunks(await api.files()));
+  const local = await localHunks(input.root, input.base, headSha);
+  try {
+    return intersect(local, patchHunks(await api.files()));
+  } catch (e) {
+    if (failureOf(e)?.status !== 404) throw e;
+    input.log('GitHub does not list the pull request\'s files (404): comment lines are checked against the local diff only');
+    return local;
+  }
 }
 
 async function post(input: PostInput): Promise<string> {

@@ -190,6 +190,22 @@ describe('quorum review --post github (loopback gateway, fake GitHub, real git r
     assert.equal(gh.calls.slice(before).filter((c) => c.method === 'POST').length, 0);
   });
 
+  it('with a checkout that is not the pull request\'s head, every finding goes into the body; without GitHub\'s file list, the local diff decides', async () => {
+    gh.pull.headSha = 'a'.repeat(40);
+    const elsewhere = await review();
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.match(elsewhere.stderr, /is not the pull request's head \(aaaaaaa\): findings go into the review body/);
+    assert.deepEqual(bodyOf(postsTo(gh, 'POST', '/pulls/7/reviews')[0]).comments, []);
+    assert.match(gh.reviews[0]?.body ?? '', /3 new findings: 0 on the changed lines, 3 outside the diff/);
+    await gh.close();
+    gh = await startFakeGithub({ token: TOKEN, headSha: head(), files: pullFilesFromGit(repo.dir, 'main', 'HEAD') });
+    gh.fail = (call) => (call.path.endsWith('/pulls/7/files') ? { status: 404, body: { message: 'Not Found' } } : undefined);
+    const unlisted = await review();
+    assert.equal(unlisted.code, 0, unlisted.stderr);
+    assert.match(unlisted.stderr, /checked against the local diff only/);
+    assert.deepEqual(gh.reviewComments.map((c) => `${c.path}:${c.line}`), ['src/app.py:10', 'src/new.js:2']);
+  });
+
   it('waits out a secondary rate limit (403 retry-after) and a 429 with x-ratelimit-reset, and retries', async () => {
     let limited = 0;
     gh.fail = (call): ScriptedAnswer | undefined => {
