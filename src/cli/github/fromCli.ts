@@ -1,5 +1,5 @@
 import type { NoiseSplit } from '../../core/review/noise';
-import type { ReviewSummary } from '../../core/review/types';
+import type { Region, ReviewSummary } from '../../core/review/types';
 import { EXIT } from '../exit';
 import type { CliReview } from '../reviewSteps';
 import { postToGithub } from './post';
@@ -7,9 +7,9 @@ import type { GithubTarget } from './target';
 
 /**
  * The CLI's hook for `--post github`, called once the review is printed: posts the findings the noise controls
- * showed and returns the exit code (the review's, or 3 when GitHub refused the post).
+ * showed (fingerprinted on the reviewed regions as read, before redaction) and returns the exit code (the review's, or 3 when GitHub refused the post).
  */
-export async function postFromCli(r: CliReview, github: GithubTarget, summary: ReviewSummary, noise: NoiseSplit, code: number): Promise<number> {
+export async function postFromCli(r: CliReview, github: GithubTarget, { summary, noise, regions }: { summary: ReviewSummary; noise: NoiseSplit; regions: readonly Region[] }, code: number): Promise<number> {
   if (r.io.signal.aborted) {
     r.progress.line('interrupted: nothing posted to GitHub');
     return code;
@@ -24,7 +24,7 @@ export async function postFromCli(r: CliReview, github: GithubTarget, summary: R
     shown: noise.shown,
     dismissed: noise.hidden.filter((h) => h.reason === 'dismissed').length,
     hidden: noise.hidden.filter((h) => h.reason !== 'dismissed').length,
-    regions: r.original.regions,
+    regions,
     version: r.io.version,
     complete: !summary.cancelled && summary.agents.every((a) => a.status === 'ok'),
     log,
