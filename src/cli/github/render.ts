@@ -6,6 +6,9 @@ import { findingMarker, resolvedMarker, summaryMarker } from './markers';
 
 /** The bodies Quorum posts on a pull request. Everything a model or a repository wrote goes through markdown.ts. */
 
+/** Skipped files named in the summary; the rest are counted (a comment holds at most 65,536 characters). */
+const MAX_LISTED = 50;
+
 const SEVERITY_LABEL: Record<Severity, string> = { critical: '🔴 Critical', high: '🟠 High', medium: '🟡 Medium', low: '🔵 Low', info: '⚪ Info' };
 
 /** Severity, agents, rule and title on one line. */
@@ -14,10 +17,10 @@ function headline(f: Finding): string {
   return `**${SEVERITY_LABEL[f.severity]}** · ${f.agents.map((a) => inlineText(a, 40)).join(', ')}${cwe} — **${inlineText(f.title, 300)}**`;
 }
 
-function details(f: Finding): string[] {
+function details(f: Finding, maxChars = 4000): string[] {
   const out: string[] = [];
-  if (f.explanation.trim()) out.push(plainText(f.explanation.trim(), 4000));
-  if (f.advice?.trim()) out.push(`_Advice:_ ${plainText(f.advice.trim(), 2000)}`);
+  if (f.explanation.trim()) out.push(plainText(f.explanation.trim(), maxChars));
+  if (f.advice?.trim()) out.push(`_Advice:_ ${plainText(f.advice.trim(), maxChars / 2)}`);
   return out;
 }
 
@@ -32,7 +35,7 @@ export function commentBody(f: Finding, keys: readonly string[], suggestion: str
 /** A finding listed in the review body (outside the diff, or refused by GitHub): marker, place, finding. */
 function bodyItem(f: Finding, keys: readonly string[]): string {
   const lines = f.startLine === f.endLine ? `line ${f.startLine}` : `lines ${f.startLine}–${f.endLine}`;
-  return [`${findingMarker(keys)}`, `- ${headline(f)}  \n  ${codeSpan(f.file, 500)} ${lines}${details(f).map((d) => `  \n  ${d.replace(/\n/g, '  \n  ')}`).join('')}`].join('\n');
+  return [`${findingMarker(keys)}`, `- ${headline(f)}  \n  ${codeSpan(f.file, 500)} ${lines}${details(f, 1000).map((d) => `  \n  ${d.replace(/\n/g, '  \n  ')}`).join('')}`].join('\n');
 }
 
 export function reviewBody(headSha: string, inline: number, outside: readonly { finding: Finding; keys: readonly string[] }[]): string {
@@ -72,7 +75,7 @@ export function summaryBody(headSha: string, base: string, summary: ReviewSummar
     `**${since}:** ${changes.posted} new (${changes.inline} inline), ${changes.alreadyPosted} already posted, ${changes.resolved} resolved.`,
     ...(changes.dismissed > 0 || changes.hidden > 0 ? ['', `Not posted: ${changes.dismissed} dismissed in \`.quorum/dismissed.json\`, ${changes.hidden} below the confidence or severity threshold.`] : []),
     '',
-    skipped.length > 0 ? `**Skipped** (${skipped.length}): ${skipped.map((k) => `${codeSpan(k.file, 300)} (${k.reason})`).join(', ')}` : '**Skipped:** none',
+    skipped.length > 0 ? `**Skipped** (${skipped.length}): ${skipped.slice(0, MAX_LISTED).map((k) => `${codeSpan(k.file, 300)} (${k.reason})`).join(', ')}${skipped.length > MAX_LISTED ? `, and ${skipped.length - MAX_LISTED} more` : ''}` : '**Skipped:** none',
     ...(failed.length > 0 ? ['', `**Agents that failed:** ${failed.map((a) => `${inlineText(a.agent, 40)} (${a.error?.code ?? 'error'})`).join(', ')}`] : []),
     '',
     `**Cost:** ${formatUsd(summary.totals.costUsd)}${summary.totals.estimatedUsd > 0 ? ' (partly estimated)' : ''} · ${summary.totals.requests} request${summary.totals.requests === 1 ? '' : 's'} · ${summary.totals.promptTokens + summary.totals.completionTokens} tokens`,
