@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
-import { withShapedTarget } from '../../core/changes/plan';
+import { withShapedTarget, type ChangesPlan } from '../../core/changes/plan';
 import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
@@ -30,7 +30,7 @@ import { RunningReviews, runWithProgress } from './reviewProgress';
 import { ReviewSession } from './reviewSession';
 import { ReviewSessions } from './reviewSessions';
 import { isChangesKey } from '../changes/changesTarget';
-import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
+import { LinesTarget, targetFromEditor, targetFromLines, type ChangesEstimate, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
 
 interface ReviewControllerDeps {
@@ -116,23 +116,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    // Files never sent are refused before anything else, the key included.
-    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target, prepared.root);
-    if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
-    const shaped = shaping.outcome.shaped;
-    const changes = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
-    if (changes && changes.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
-    if (!(await this.deps.keys.ensureKey())) return undefined;
-    const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
-    const keepOutside = changes !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
-    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
-    let planned: PlannedReview;
-    try {
-      planned = await planReview(this.deps.pipeline, shaped.target, changes, base);
-    } catch (error) {
-      await this.notices.cannotStart(error);
-      return undefined;
-    }
+    const ready = await this.plan(prepared, opts, () => this.deps.keys.ensureKey());
+    if (!ready) return undefined;
+    const { shaped, changes, base, planned } = ready;
     const { estimate } = planned;
     if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
     if (changes && prepared.confirm && !(await prepared.confirm(changes, estimate))) return undefined;
@@ -151,6 +137,33 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       return undefined;
     } finally {
       this.running.change(-1);
+    }
+  }
+
+  /**
+   * What a review of `prepared` would cost, planned exactly as `start` plans it, sending nothing (the agent-mode
+   * tool's confirmation). Undefined when it cannot be planned; the user was told why.
+   */
+  async estimate(prepared: PreparedTarget): Promise<ChangesEstimate | undefined> {
+    return (await this.plan(prepared, { noCache: false }, async () => true))?.planned.estimate;
+  }
+
+  /** Shapes and plans a review: files never sent are refused before anything else, the key (`keyReady`) included. */
+  private async plan(prepared: PreparedTarget, opts: { noCache: boolean }, keyReady: () => Promise<unknown>): Promise<{ shaped: ShapedReview; changes: ChangesPlan | undefined; base: ReviewOptions; planned: PlannedReview } | undefined> {
+    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target, prepared.root);
+    if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
+    const shaped = shaping.outcome.shaped;
+    const changes = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
+    if (changes && changes.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
+    if (!(await keyReady())) return undefined;
+    const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
+    const keepOutside = changes !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
+    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
+    try {
+      return { shaped, changes, base, planned: await planReview(this.deps.pipeline, shaped.target, changes, base) };
+    } catch (error) {
+      await this.notices.cannotStart(error);
+      return undefined;
     }
   }
 
