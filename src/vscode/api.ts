@@ -13,6 +13,7 @@ import type { MeasuredModels } from './compare/measuredModels';
 import type { GitApi } from './changes/gitApi';
 import type { ReviewThreads } from './threads/reviewThreads';
 import type { chatHandler } from './chat/chatParticipant';
+import type { ReviewTool } from './tools/reviewTool';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -46,4 +47,6 @@ export interface QuorumApi {
   threads: ReviewThreads;
   /** The `@quorum` chat participant's handler (tests drive it with a request and a recording stream). */
   chat: ReturnType<typeof chatHandler>;
+  /** The agent-mode tool `quorum_review` (tests call its `prepareInvocation` for the confirmation). */
+  reviewTool: ReviewTool;
 }

@@ -172,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const followUps = new FollowUps({ gateway: () => gateway, settings, keys: keyCommands, store, session: (id) => controller.session(id), log });
   const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });
   const chat = chatHandler({ controller, changes, store, followUps });
+  const reviewTool = new ReviewTool({ controller, changes, settings });
   const mcp = new QuorumMcpServers(context.extensionUri, String(context.extension.packageJSON.version), settings, keys);
 
   context.subscriptions.push(
@@ -191,7 +192,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     threads,
     mcp,
     ...registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
-    ...registerAgentFaces(chat, new ReviewTool({ controller, changes, settings }), mcp, context.extensionUri),
+    ...registerAgentFaces(chat, reviewTool, mcp, context.extensionUri),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
       mcp.refresh();
@@ -216,6 +217,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     useGitApi: (api) => repositories.useGitApi(api),
     threads,
     chat,
+    reviewTool,
   };
 }
 

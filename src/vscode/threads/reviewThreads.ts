@@ -36,6 +36,8 @@ interface Entry {
 
 /** What a test (or another extension) sees of a thread. */
 interface ThreadView {
+  /** The thread itself: what its actions' commands are given. */
+  thread: vscode.CommentThread;
   sessionId: string;
   findingId: string;
   uri: vscode.Uri;
@@ -93,6 +95,7 @@ export class ReviewThreads implements vscode.Disposable {
     return [...this.entries.values()]
       .filter((e) => !uri || e.thread.uri.toString() === uri.toString())
       .map((e) => ({
+        thread: e.thread,
         sessionId: e.sessionId,
         findingId: e.findingId,
         uri: e.thread.uri,
