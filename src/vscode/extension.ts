@@ -35,7 +35,7 @@ import { ReviewThreads } from './threads/reviewThreads';
 import { CHAT_PARTICIPANT_ID, chatHandler } from './chat/chatParticipant';
 import { REVIEW_TOOL_NAME, ReviewTool } from './tools/reviewTool';
 import { MCP_PROVIDER_ID, QuorumMcpServers } from './tools/mcpServer';
-import { Redactor } from '../core/util/redact';
+import { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
 function gatewayLogger(log: QuorumLog): GatewayLogger {
