@@ -115,15 +115,24 @@ function registerCommands({ controller, panels, threads, switcher, keyCommands, 
  * `quorum mcp` server. Registering them is cheap (nothing runs until they are used); a VS Code without one of
  * these APIs simply goes without that face.
  */
-function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTool, mcp: QuorumMcpServers, extensionUri: vscode.Uri): vscode.Disposable[] {
+function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTool, mcp: QuorumMcpServers, extensionUri: vscode.Uri, log: QuorumLog): vscode.Disposable[] {
   const faces: vscode.Disposable[] = [];
-  if (typeof vscode.chat?.createChatParticipant === 'function') {
+  const register = (what: string, available: boolean, make: () => vscode.Disposable) => {
+    if (!available) return log.info(`${what} is not available in this VS Code; Quorum goes without it`);
+    try {
+      faces.push(make());
+    } catch (error) {
+      // A workbench with AI features turned off (chat.disableAIFeatures) may refuse; the rest of Quorum works.
+      log.warn(`${what} could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  register('The chat participant', typeof vscode.chat?.createChatParticipant === 'function', () => {
     const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => chat(request, stream, token));
     participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
-    faces.push(participant);
-  }
-  if (typeof vscode.lm?.registerTool === 'function') faces.push(vscode.lm.registerTool(REVIEW_TOOL_NAME, tool));
-  if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') faces.push(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+    return participant;
+  });
+  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () => vscode.lm.registerTool(REVIEW_TOOL_NAME, tool));
+  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () => vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
   return faces;
 }
 
@@ -192,7 +201,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     threads,
     mcp,
     ...registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
-    ...registerAgentFaces(chat, reviewTool, mcp, context.extensionUri),
+    ...registerAgentFaces(chat, reviewTool, mcp, context.extensionUri, log),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
       mcp.refresh();

@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest } from '../gateway/types';
-import { redactSecrets } from '../prompt/secrets';
+import { SecretRedactor } from '../redaction/redactor';
 import type { Finding } from '../review/types';
 import { fenceMarks } from '../../shared/reviewMarkdown';
 import { languageName } from './language';
@@ -101,10 +101,10 @@ function turns(thread: readonly FollowUpTurn[]): ChatMessage[] {
 /** The gateway request that asks the finding's agent `question`, on the agent's model (and fallback), tagged for the ledger. */
 export async function buildFollowUp(input: FollowUpInput): Promise<ChatRequest> {
   const around = window(input.code, input.finding);
-  const redacted = input.redact ? await redactSecrets(around.text, around.startLine) : undefined;
-  const code = redacted ? { ...around, text: redacted.text } : around;
+  const secrets = input.redact ? new SecretRedactor() : undefined;
+  const code = secrets ? { ...around, text: await secrets.redactSnippet(around.text, around.startLine, around.file) } : around;
   const messages: ChatMessage[] = [
-    { role: 'system', content: systemPrompt(input, (redacted?.redactions.length ?? 0) > 0) },
+    { role: 'system', content: systemPrompt(input, (secrets?.redactions.length ?? 0) > 0) },
     { role: 'user', content: findingPart(input, code) },
     { role: 'assistant', content: 'Understood. What would you like to know about this finding?' },
     ...turns(input.thread),
