@@ -9,7 +9,8 @@ import { describePlan } from '../changes/changesLabels';
 import type { ReviewController } from '../review/reviewController';
 import { inputProblem, prepareScope, reviewScopeInput } from '../review/reviewScope';
 import { runScopedReview } from '../review/scopedReview';
-import type { ChangesEstimate, PreparedTarget } from '../review/reviewTarget';
+import type { PreparedTarget } from '../review/reviewTarget';
+import type { PlannedReview } from '../../core/review/reviewRequest';
 import type { SettingsService } from '../settings';
 import { untrustedMarkdown } from '../threads/threadMarkdown';
 
@@ -27,11 +28,16 @@ function textResult(text: string): vscode.LanguageModelToolResult {
 }
 
 /** What the review would send and cost, for the confirmation. */
-function estimateText(prepared: PreparedTarget, estimate: ChangesEstimate, baseUrl: string): string {
-  const cost = estimateLabel((key, ...args) => (key === 'costEstimate' ? vscode.l10n.t('≈ {0} likely · up to {1}', ...args) : vscode.l10n.t('up to {0}', ...args)), formatUsd, estimate.costUsd, estimate.likelyUsd);
+function estimateText(prepared: PreparedTarget, plan: PlannedReview, baseUrl: string): string {
+  const { estimate } = plan;
   const agents = estimate.order.map((a) => `${a} (${estimate.perAgent[a]?.model ?? '?'})`).join(', ');
-  const tokens = Object.values(estimate.perAgent).reduce((n, a) => n + a.promptTokens, 0);
-  const what = prepared.plan ? describePlan(prepared.plan, estimate) : vscode.l10n.t('about {0} tokens in {1} requests · {2}', tokens.toLocaleString('en-US'), estimate.requests, cost);
+  let what: string;
+  if (plan.changes) what = describePlan(plan.changes, estimate);
+  else {
+    const cost = estimateLabel((key, ...args) => (key === 'costEstimate' ? vscode.l10n.t('≈ {0} likely · up to {1}', ...args) : vscode.l10n.t('up to {0}', ...args)), formatUsd, estimate.costUsd, estimate.likelyUsd);
+    const tokens = Object.values(estimate.perAgent).reduce((n, a) => n + a.promptTokens, 0);
+    what = vscode.l10n.t('about {0} tokens in {1} requests · {2}', tokens.toLocaleString('en-US'), estimate.requests, cost);
+  }
   return vscode.l10n.t('Quorum will send {0} to {1} through {2}: {3}.', prepared.target.label, agents, displayHost(baseUrl), what);
 }
 

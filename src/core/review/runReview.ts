@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { withShapedTarget } from '../changes/plan';
+import { whatWillBeSent } from '../prompt/dryRun';
+import { rulesReport, shapeReview } from '../prompt/shape';
+import { planBatches, runBatches, type PlannedBatches } from './batches';
+import { mergeFindings } from './merge';
+import { splitByNoise, type NoiseSplit } from './noise';
+import type { ReviewPipeline } from './pipeline';
+import type { PlannedReview, ReviewOutcome, ReviewRequest, ShapedWork } from './reviewRequest';
+import { targetInfo } from './target';
+import { zeroTotals } from './totals';
+import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+
+/**
+ * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs
+ * a review through `runReview` and only adapts its input and its output.
+ *
+ *   shape (rules, privacy, redaction) → plan (estimate, listed prices, estimate again) → confirm (the face) →
+ *   run (the pipeline, batch by batch) → the steps after the run (merge → noise) → one result.
+ *
+ * Throws only what planning throws (`ReviewConfigError`: unknown agents, invalid models, nothing to review).
+ */
+
+/** What the steps after the run work on and hand on. */
+interface Draft {
+  summary: ReviewSummary;
+  noise: NoiseSplit;
+}
+
+/** What a step after the run may read: the request, and the target as read (before redaction). */
+interface StepContext {
+  request: ReviewRequest;
+  original: ReviewTarget;
+}
+
+type AfterRunStep = (draft: Draft, at: StepContext) => Promise<Draft> | Draft;
+
+/** Findings merged across agents and batches, most severe first (the same issue told by several agents is one). */
+const merge: AfterRunStep = (draft) => ({ ...draft, summary: { ...draft.summary, findings: mergeFindings(draft.summary.agents.flatMap((a) => a.findings)) } });
+
+/** The noise controls: below the minimum confidence or severity, or dismissed in the project (matched on the code as read). */
+const filterNoise: AfterRunStep = async (draft, { request, original }) => {
+  const noise = request.noise;
+  if (!noise) return { ...draft, noise: { shown: [...draft.summary.findings], hidden: [] } };
+  const entries = noise.dismissed ? await noise.dismissed() : [];
+  const split = splitByNoise(draft.summary.findings, { minConfidence: noise.minConfidence, minSeverity: noise.minSeverity, dismissed: { entries, regions: original.regions } });
+  return { ...draft, noise: split };
+};
+
+/** The steps after the run, in order. A step (verification, carry-over from earlier reviews) is one entry here. */
+const AFTER_RUN: readonly AfterRunStep[] = [merge, filterNoise];
+
+async function afterRun(summary: ReviewSummary, at: StepContext): Promise<Draft> {
+  let draft: Draft = { summary, noise: { shown: [], hidden: [] } };
+  for (const step of AFTER_RUN) draft = await step(draft, at);
+  return draft;
+}
+
+/** The shaped target's batches: a review of changes keeps its cut; a selection or file is its own one batch. */
+function shapedWork(request: ReviewRequest, shaped: ShapedWork['shaped']): ShapedWork {
+  const changes = request.work.changes ? withShapedTarget(request.work.changes, shaped.target) : undefined;
+  return {
+    shaped,
+    ...(changes ? { changes } : {}),
+    batches: changes ? changes.batches : [shaped.target],
+    ...(request.context.rulesOff ? { rulesOff: request.context.rulesOff } : {}),
+  };
+}
+
+/** Plans every batch once; when a model had no price and the gateway lists one, plans again with it. */
+async function plan(pipeline: ReviewPipeline, request: ReviewRequest, work: ShapedWork, options: ReviewOptions): Promise<{ review: PlannedReview; batches: PlannedBatches }> {
+  const target = work.shaped.target;
+  let planned: PlannedBatches = planBatches(pipeline, target, work.batches, options);
+  const first = planned.batches[0];
+  if (!request.dryRun && first && (await pipeline.learnPrices(first))) planned = planBatches(pipeline, target, work.batches, options);
+  const chosen = planned;
+  const review: PlannedReview = {
+    ...work,
+    estimate: chosen.estimate,
+    rules: rulesReport(work.shaped.prompt, chosen.estimate.order),
+    whatWillBeSent: () => whatWillBeSent(work.shaped, chosen, { batched: work.changes !== undefined, rulesOff: work.rulesOff }),
+  };
+  return { review, batches: chosen };
+}
+
+export async function runReview(pipeline: ReviewPipeline, request: ReviewRequest): Promise<ReviewOutcome> {
+  const original = request.work.target;
+  const outcome = await shapeReview(original, request.work.relativeFile, request.context);
+  if (!outcome.ok) return { status: 'excluded', file: outcome.file, rule: outcome.rule };
+  const work = shapedWork(request, outcome.shaped);
+  const options: ReviewOptions = { ...request.options, reviewId: request.options.reviewId ?? randomUUID(), prompt: work.shaped.prompt };
+  const at: StepContext = { request, original };
+  if (work.batches.length === 0) {
+    const empty: ReviewSummary = { reviewId: 'none', target: targetInfo(work.shaped.target), agents: [], findings: [], totals: zeroTotals(), cancelled: false, elapsedMs: 0 };
+    const draft = await afterRun(empty, at);
+    return { status: 'nothing', work, ...draft };
+  }
+  if ((await request.confirm.shaped?.(work)) === 'cancel') return { status: 'declined', work };
+  const { review: planned, batches } = await plan(pipeline, request, work, options);
+  if ((await request.confirm.planned(planned)) === 'cancel' || request.dryRun) return { status: 'declined', work, plan: planned };
+  const emit = (e: ReviewEvent) => {
+    try {
+      request.onEvent?.(e);
+    } catch {
+      // A listener's failure must not break the review.
+    }
+  };
+  // The run's own `review-done` waits for the steps after the run: the face is told the summary they make.
+  const run = await runBatches(pipeline, batches, (e) => (e.type === 'review-done' ? undefined : emit(e)));
+  const draft = await afterRun(run, at);
+  emit({ type: 'review-done', reviewId: draft.summary.reviewId, summary: draft.summary });
+  return { status: 'reviewed', ...draft, plan: planned };
+}
