@@ -206,12 +206,19 @@ describe('review threads, @quorum, the agent-mode tool and the MCP server defini
     const all = api.threads.threads(second.editor.document.uri);
     assert.ok(all.every((t) => t.sessionId === second.summary.reviewId), 'the earlier review\'s threads closed');
     assert.ok(!all.some((t) => t.sessionId === first.summary.reviewId));
+    // A review of the whole file covers those lines too: its threads replace the selection review's.
+    second.editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const whole = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
+    assert.ok(whole);
+    assert.deepEqual([...new Set(api.threads.threads(second.editor.document.uri).map((t) => t.sessionId))], [whole.reviewId]);
+    assert.equal(api.threads.threads(second.editor.document.uri).length, 2);
 
     await setSetting(api, 'review.showFindingsIn', 'problems');
     assert.equal(api.threads.threads().length, 0);
     const third = await review();
     assert.equal(api.threads.threads(third.editor.document.uri).length, 0);
-    assert.equal(vscode.languages.getDiagnostics(third.editor.document.uri).filter((d) => d.source === 'Quorum').length, 2);
+    // Problems keeps the findings of both reviews still known (the whole file's and these lines').
+    assert.equal(vscode.languages.getDiagnostics(third.editor.document.uri).filter((d) => d.source === 'Quorum').length, 4);
 
     await setSetting(api, 'review.showFindingsIn', 'threads');
     assert.equal(vscode.languages.getDiagnostics(third.editor.document.uri).filter((d) => d.source === 'Quorum').length, 0);
