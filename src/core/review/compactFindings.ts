@@ -1,6 +1,7 @@
 import { formatUsd } from '../../shared/format';
 import { terminalText } from '../../shared/untrustedText';
-import { SEVERITIES, type Finding, type Severity } from './types';
+import { compareFindings } from '../../shared/severity';
+import type { Finding } from './types';
 
 /**
  * A review's findings as compact text that a coding agent can act on: one line per finding, most severe first —
@@ -43,14 +44,9 @@ interface CompactReview {
   failed: readonly { agent: string; code: string }[];
 }
 
-/** Whether `severity` is at least `min`. */
-export function atLeast(severity: Severity, min: Severity): boolean {
-  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(min);
-}
-
 /** The compact text of a finished review. */
 export function compactFindings(review: CompactReview): string {
-  const sorted = [...review.findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  const sorted = [...review.findings].sort(compareFindings);
   const head = `Quorum review of ${oneLine(review.label)}: ${sorted.length} finding${sorted.length === 1 ? '' : 's'}${review.hidden > 0 ? ` (${review.hidden} hidden by noise controls)` : ''}, cost ${formatUsd(review.costUsd)}.`;
   const failed = review.failed.length > 0 ? [`Agents that failed: ${review.failed.map((f) => `${f.agent} (${f.code})`).join(', ')}.`] : [];
   return [head, ...failed, ...sorted.map(findingLine)].join('\n');

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { SEVERITIES } from '../../core/review/types';
+import { SEVERITIES } from '../../shared/severity';
 import type { ChangesCommands } from '../changes/changesCommands';
 import { targetFromDocument, type PreparedTarget, type TargetProblem } from './reviewTarget';
 

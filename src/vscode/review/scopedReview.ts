@@ -1,5 +1,5 @@
 import type { Finding, ReviewSummary, Severity } from '../../core/review/types';
-import { atLeast } from '../../core/review/compactFindings';
+import { atLeast } from '../../shared/severity';
 import type { ReviewController } from './reviewController';
 import type { PreparedTarget } from './reviewTarget';
 import type { ReviewSession } from './reviewSession';
