@@ -191,6 +191,39 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     }
   }
 
+  /**
+   * What a review of `prepared` would send and cost, planned by the same use case as `start` (core's runReview) and
+   * declined before anything is sent: the agent-mode tool's confirmation. Undefined when there is nothing to plan
+   * (a file never sent, no changes, a configuration error); the user was told why.
+   */
+  async estimate(prepared: PreparedTarget): Promise<PlannedReview | undefined> {
+    const settings = this.deps.settings.current;
+    const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
+    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
+    let planned: PlannedReview | undefined;
+    let outcome: ReviewOutcome;
+    try {
+      outcome = await runReview(this.deps.pipeline, {
+        work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
+        context,
+        options: { language, noCache: false },
+        confirm: {
+          shaped: () => 'proceed',
+          planned: (plan) => {
+            planned = plan;
+            return 'cancel';
+          },
+        },
+      });
+    } catch (error) {
+      await this.notices.cannotStart(error);
+      return undefined;
+    }
+    if (outcome.status === 'excluded') return this.notices.excluded(outcome);
+    if (outcome.status === 'nothing') return this.notices.nothingToReview(outcome.work.shaped.target.skipped?.length ?? 0);
+    return planned;
+  }
+
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
   private open(prepared: PreparedTarget, plan: PlannedReview, init: Pick<ReviewSessionInit, 'id' | 'noCache' | 'abort' | 'noise'>, language: string): ReviewSession {
     const { shaped, estimate } = plan;
