@@ -22,6 +22,7 @@ import type { Prompter } from '../prompter';
 import type { PromptShaper } from '../privacy/promptShaper';
 import type { SettingsService } from '../settings';
 import { BudgetGuard } from './budgetGuard';
+import { editorConfirm } from './editorConfirm';
 import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
@@ -146,22 +147,17 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         ...(codeContext ? { codeContext } : {}),
         options,
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
-        confirm: {
-          shaped: async () => ((await this.deps.keys.ensureKey()) ? 'proceed' : 'cancel'),
-          planned: async (plan) => {
-            const { estimate } = plan;
-            if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) {
-              await this.notices.tooLargeForEveryModel();
-              return 'cancel';
-            }
-            if (prepared.confirm && !(await prepared.confirm(plan))) return 'cancel';
-            if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return 'cancel';
+        confirm: editorConfirm({
+          ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
+          tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
+          confirmPlan: prepared.confirm,
+          budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
+          proceeding: async (plan) => {
             dismissed = await this.deps.dismissals.entries(prepared.uri);
             session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise: { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions } } }, language);
-            progress = showProgress(session, plan.shaped.target, estimate.order.length, prepared.describe?.(plan));
-            return 'proceed';
+            progress = showProgress(session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
           },
-        },
+        }),
         onEvent: (event) => {
           if (!session) return;
           this.onEvent(session, event);
