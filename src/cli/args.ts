@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { normalizeLanguage } from '../core/agents/language';
 import { SEVERITIES } from '../core/review/types';
 import type { ChangeRequest } from '../core/changes/types';
-import { modelIdSchema } from '../core/settings/schema';
+import { modelIdSchema, VERIFY_MODES, type VerifyMode } from '../core/settings/schema';
 
 /** `--base-url` and `--language`, shared by `quorum review` and `quorum eval`. */
 export const baseUrlOption = z
@@ -65,6 +65,8 @@ export interface ReviewArgs {
   minSeverity: (typeof SEVERITIES)[number];
   /** List hidden findings too (they still never trigger --fail-on). */
   showHidden: boolean;
+  /** `--verify`: how the merged findings are verified (default: quorum.review.verify's default, cross-model). */
+  verify?: VerifyMode;
 }
 
 const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
@@ -106,6 +108,8 @@ Options:
   --min-confidence 0..1    hide findings below this confidence (default 0)
   --min-severity LEVEL     hide findings less severe than critical|high|medium|low|info (default info)
   --show-hidden            list hidden findings too (hidden ones, and dismissed ones, never trigger --fail-on)
+  --verify off|cross-model|same-model   a verifier agent checks each merged finding (default cross-model: on a
+                           model that did not raise it; --model verifier=MODEL picks it); refuted ones are hidden
   -h, --help               show this help
   --version                show the version
 
@@ -167,6 +171,7 @@ const schema = z.object({
     .default(0),
   minSeverity: z.enum(SEVERITIES, { message: `--min-severity is one of ${SEVERITIES.join(', ')}` }).default('info'),
   showHidden: z.boolean().default(false),
+  verify: z.enum(VERIFY_MODES, { message: `--verify is one of ${VERIFY_MODES.join(', ')}` }).optional(),
 });
 
 const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -186,6 +191,7 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--min-severity': 'minSeverity',
   '--base': 'base',
   '--repo': 'repo',
+  '--verify': 'verify',
 };
 
 const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden' | 'changes' | 'staged' | 'lastCommit' | 'allFindings'> = {
@@ -297,5 +303,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     minConfidence: a.minConfidence,
     minSeverity: a.minSeverity,
     showHidden: a.showHidden,
+    ...(a.verify !== undefined ? { verify: a.verify } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { rulesReport, type RulesOff, type ShapedReview } from '../core/prompt/sh
 import type { DiskCache } from '../core/review/diskCache';
 import { readDismissed } from '../core/review/dismissed';
 import { splitByNoise } from '../core/review/noise';
+import { RegionMemory, reviewVersion, reviewWithMemory } from '../core/review/regionMemory';
 import type { ReviewPipeline } from '../core/review/pipeline';
 import { targetInfo } from '../core/review/target';
 import { zeroTotals } from '../core/review/totals';
@@ -41,6 +42,8 @@ export interface CliReview {
   progress: ProgressReporter;
   options: ReviewOptions;
   cache: DiskCache | undefined;
+  /** Never written to files the CLI keeps (the key, secrets of the base URL). */
+  secrets: string[];
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
@@ -96,7 +99,7 @@ function finishRun(r: CliReview, summary: ReviewSummary): Promise<number> {
 
 /** `--changes`: nothing to review (exit 0, the same document with empty lists), or every batch under one summary. */
 export async function reviewChanges(r: CliReview, plan: ChangesPlan): Promise<number> {
-  const { pipeline, progress, options, shaped, args } = r;
+  const { progress, options, args } = r;
   const skipped = plan.target.skipped ?? [];
   if (plan.batches.length === 0) {
     progress.line(`nothing to review${skipped.length > 0 ? ` (${skipped.length} skipped: ${skipped.map((k) => `${k.file} ${k.reason}`).join(', ')})` : ''}`);
@@ -108,6 +111,25 @@ export async function reviewChanges(r: CliReview, plan: ChangesPlan): Promise<nu
     printWhatWillBeSent(r, plan.target, plan.batches);
     return EXIT.ok;
   }
+  // A re-review on this machine (the same cache folder) sends only the regions whose content changed.
+  const memory = r.cache && r.root ? new RegionMemory({ dir: dirname(r.cache.folder), root: r.root, secrets: r.secrets }) : undefined;
+  if (!memory) return finishRun(r, await runPlanned(r, plan));
+  const summary = await reviewWithMemory(memory, plan, reviewVersion(r.settings, options), (rest) => {
+    const reused = plan.target.regions.length - rest.batches.reduce((n, b) => n + b.regions.length, 0);
+    if (reused > 0) progress.line(`${reused} of ${plan.target.regions.length} regions unchanged since the last review on this machine: their findings are carried over at $0`);
+    return runPlanned(r, rest);
+  }, (rest) => {
+    progress.line(`all ${plan.target.regions.length} regions unchanged since the last review on this machine: their findings are carried over at $0`);
+    return { reviewId: 'carried', target: targetInfo(rest.target), agents: [], findings: [], totals: zeroTotals(), cancelled: false, elapsedMs: 0 };
+  });
+  if ((summary.resolved?.length ?? 0) > 0) progress.line(`${summary.resolved?.length ?? 0} finding(s) of the last review resolved`);
+  return finishRun(r, summary);
+}
+
+/** Estimates a changes plan aloud, then runs it: the summary. */
+async function runPlanned(r: CliReview, plan: ChangesPlan): Promise<ReviewSummary> {
+  const { pipeline, progress, options, shaped } = r;
+  const skipped = plan.target.skipped ?? [];
   let planned = estimateChanges(pipeline, plan, options);
   // A model the price table does not know may be priced in the gateway's /models list.
   if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = estimateChanges(pipeline, plan, options);
@@ -122,7 +144,7 @@ export async function reviewChanges(r: CliReview, plan: ChangesPlan): Promise<nu
   for (const [agent, e] of Object.entries(estimate.perAgent)) {
     if (e.tooLarge) progress.line(`[${agent}] a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window; lower quorum.changes.batchTokens`);
   }
-  return finishRun(r, await runChanges(pipeline, planned, progress.onEvent));
+  return runChanges(pipeline, planned, progress.onEvent);
 }
 
 /** A file or its lines: planned once, estimated aloud, run, printed. */

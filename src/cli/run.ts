@@ -24,6 +24,7 @@ import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../core/prompt/shape';
 import { loadTokenizer } from '../core/tokens/count';
+import { VERIFIER_ID } from '../core/agents/verifier';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -135,16 +136,18 @@ export async function runCli(io: CliIo): Promise<number> {
   const cacheTtlMs = args.cacheTtl * 60_000;
   const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
+  // `--model verifier=…` is the verifier's model (a setting), not a reviewer's.
+  const reviewerModels = Object.fromEntries(Object.entries(args.models).filter(([agent]) => agent !== VERIFIER_ID));
   const options = {
     language,
     noCache: args.noCache,
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
-    ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
+    ...(Object.keys(reviewerModels).length > 0 ? { modelOverrides: reviewerModels } : {}),
     prompt: shaped.prompt,
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, rulesOff: context.rulesOff, shaped, original, pipeline, progress, options, cache };
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, rulesOff: context.rulesOff, shaped, original, pipeline, progress, options, cache, secrets: [key, ...urlSecrets(baseUrl)] };
   try {
     return await (changes ? reviewChanges(review, changes) : reviewTarget(review, target));
   } catch (e) {

@@ -1,4 +1,4 @@
-import { HIDDEN_REASON_LABEL, SEVERITY_LABEL } from '../shared/labels';
+import { HIDDEN_REASON_LABEL, SEVERITY_LABEL, verdictNote } from '../shared/labels';
 import { SEVERITY_VALUES, type FindingView, type HiddenFindingView, type ReviewView } from '../shared/protocol';
 import { filterFindings, hiddenFindings, type FindingFilter } from '../shared/reviewReducer';
 import { button, h, icon } from './dom';
@@ -17,7 +17,7 @@ export function severityIcon(severity: string): HTMLElement {
 export function findingSummary(f: FindingView, view: ReviewView): HTMLElement[] {
   const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
   const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
-  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
+  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', verdictNote(t, f), f.carried ? t('carried') : ''].filter(Boolean).join(' · ');
   const out: HTMLElement[] = [
     h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
       h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`),

@@ -5,8 +5,8 @@ import { mergeFindings } from '../review/merge';
 import type { ReviewPipeline, RunOptions } from '../review/pipeline';
 import type { ReviewPlan } from '../review/plan';
 import { targetInfo } from '../review/target';
-import { estimatedPart, zeroTotals } from '../review/totals';
-import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTotals } from '../review/types';
+import { addTotals, estimatedPart, zeroTotals } from '../review/totals';
+import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../review/types';
 import { BatchEvents } from './batchEvents';
 import type { ChangesPlan } from './plan';
 
@@ -61,18 +61,6 @@ function combineAgent(results: readonly AgentResult[]): AgentResult[] {
   return [combined];
 }
 
-function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
-  return {
-    costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
-    estimatedUsd: Math.round((a.estimatedUsd + b.estimatedUsd) * 1e9) / 1e9,
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    cachedTokens: a.cachedTokens + b.cachedTokens,
-    requests: a.requests + b.requests,
-    retries: a.retries + b.retries,
-  };
-}
-
 /** A changes review planned once: each batch's review plan, and the estimate of every batch together. */
 interface PlannedChanges {
   changes: ChangesPlan;
@@ -125,14 +113,14 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
   const events = new BatchEvents(batches.length, reviewId, onEvent, (results) => combineAgent(results)[0]);
   const summaries = await Promise.all(
     batches.map((batch, i) =>
-      pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }),
+      pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId, verify: false }),
     ),
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
   const agents = agentIds.flatMap((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
   events.endUntold(agents);
   const zero = zeroTotals();
-  const summary: ReviewSummary = {
+  const merged: ReviewSummary = {
     reviewId,
     target: targetInfo(changes.target),
     agents,
@@ -141,6 +129,10 @@ export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChang
     cancelled: summaries.some((s) => s.cancelled),
     elapsedMs: Date.now() - started,
   };
+  // Verified once, over every batch's findings merged (the plan of the first batch carries the settings and language).
+  const first = batches[0];
+  const verified = first ? await pipeline.verify({ ...first, target: changes.target }, merged, onEvent, { reviewId, ...(at.signal ? { signal: at.signal } : {}) }) : merged;
+  const summary = { ...verified, elapsedMs: Date.now() - started };
   onEvent({ type: 'review-done', reviewId, summary });
   return summary;
 }

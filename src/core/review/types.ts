@@ -51,8 +51,8 @@ export interface ReviewTarget {
   skipped?: SkippedFile[];
 }
 
-/** A region as results describe it: without its text. */
-export type RegionInfo = Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'>;
+/** A region as results describe it: without its text; `reused` when a re-review carried its findings over instead of sending it. */
+export type RegionInfo = Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'> & { reused?: boolean };
 
 /** A target as results describe it. */
 export interface TargetInfo {
@@ -101,6 +101,22 @@ export interface Finding {
   advice?: string;
   /** In a changes review with every finding kept: the finding touches no changed line. */
   outsideChanges?: boolean;
+  /** The verifier's verdict (quorum.review.verify); absent when the finding was not sent to it. */
+  verification?: Verification;
+  /** The verifier was asked about this finding and gave no verdict (it failed, or left the finding out). */
+  unverified?: boolean;
+  /** Carried over at $0 from an earlier review of the same region content (a re-review of changes). */
+  carried?: boolean;
+}
+
+export const VERDICTS = ['confirmed', 'refuted', 'uncertain'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** What the verifier said about a finding: its verdict, the model that said it and why (model text: untrusted). */
+export interface Verification {
+  verdict: Verdict;
+  by: string;
+  reason: string;
 }
 
 /**
@@ -170,6 +186,8 @@ export interface ReviewSummary {
   totals: ReviewTotals;
   cancelled: boolean;
   elapsedMs: number;
+  /** A re-review of changes: the last review's findings in files reviewed afresh that were not raised again. */
+  resolved?: Finding[];
 }
 
 /**

@@ -26,6 +26,9 @@ export function toFindingView(f: Finding): FindingView {
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
   if (f.outsideChanges) v.outsideChanges = true;
+  if (f.verification) v.verification = { verdict: f.verification.verdict, by: f.verification.by, reason: revealBidi(f.verification.reason) };
+  if (f.unverified) v.unverified = true;
+  if (f.carried) v.carried = true;
   return v;
 }
 

@@ -18,6 +18,10 @@ export const DEFAULT_MODELS: Record<BuiltinAgentId, string> = {
   coding: 'deepseek-v3.2',
 };
 
+/** How findings are verified after the merge (quorum.review.verify, `--verify`). */
+export const VERIFY_MODES = ['off', 'cross-model', 'same-model'] as const;
+export type VerifyMode = (typeof VERIFY_MODES)[number];
+
 /** Files never sent to a gateway, whatever is reviewed (globs matched against the path from the repository root). */
 export const DEFAULT_PRIVACY_EXCLUDE = [
   '**/.env',
@@ -122,6 +126,8 @@ export const settingsSchema = z.object({
       architecture: builtinAgentSchema('architecture'),
       security: builtinAgentSchema('security'),
       coding: builtinAgentSchema('coding'),
+      /** The verifier (quorum.review.verify): its model; empty: a model that raised none of the findings it checks. */
+      verifier: z.object({ model: optionalModel }).prefault({}),
     })
     .prefault({}),
   customAgents: z.array(customAgentSchema).max(16).default([]),
@@ -135,6 +141,10 @@ export const settingsSchema = z.object({
       minConfidence: z.number().min(0).max(1).default(0),
       /** Findings less severe than this are hidden, counted, and shown on request. */
       minSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('info'),
+      /** After the merge, a verifier agent checks the findings: on another model than the one that raised each, on the same, or not at all. */
+      verify: z.enum(VERIFY_MODES).default('cross-model'),
+      /** Findings less severe than this are not sent to the verifier. */
+      verifyMinSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('low'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),
