@@ -16,6 +16,7 @@ import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import type { EvalArgs } from './evalArgs';
 import type { ProgressStream } from './progress';
 import { cliSettings } from './settings';
+import { scrubStrings } from '../core/redaction/redactor';
 
 /** `quorum eval`: loads the corpus (exit 2 before any request when it is malformed), estimates, runs, reports. */
 
@@ -131,7 +132,9 @@ function estimateLine(estimate: ReturnType<typeof estimateEval>): string {
 
 /** The chosen format on stdout, or written to `--output` with the table on stdout. False when the file cannot be written. */
 async function writeResults(args: EvalArgs, report: EvalReport, outFile: string | undefined, io: EvalIo, scrub: (t: string) => string, say: (t: string) => void): Promise<boolean> {
-  const { runs, verified } = report;
+  // The key is scrubbed from the figures' strings, before they are rendered: a document is never edited after.
+  const runs = scrubStrings(report.runs, scrub);
+  const verified = report.verified ? { ...report.verified, runs: scrubStrings(report.verified.runs, scrub) } : undefined;
   const table = formatEvalTable(runs) + (verified ? '\n' + formatVerificationTable(runs, verified) : '');
   const document =
     args.format === 'json'
@@ -140,16 +143,16 @@ async function writeResults(args: EvalArgs, report: EvalReport, outFile: string 
         ? evalHtmlReport(runs, { corpus: args.corpus ?? 'shipped corpus', generatedAt: new Date().toISOString() })
         : table;
   if (outFile === undefined) {
-    io.stdout.write(scrub(document));
+    io.stdout.write(document);
     return true;
   }
   try {
-    await writeFile(outFile, scrub(document), 'utf8');
+    await writeFile(outFile, document, 'utf8');
   } catch (e) {
     say(`cannot write ${outFile}: ${e instanceof Error ? e.message : String(e)}`);
     return false;
   }
   say(`wrote ${args.format} to ${outFile}`);
-  io.stdout.write(scrub(table));
+  io.stdout.write(table);
   return true;
 }

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { ChangesPlan } from '../core/changes/plan';
 import { estimateChanges, runChanges } from '../core/changes/review';
 import { whatWillBeSent } from '../core/prompt/dryRun';
-import type { Redaction } from '../core/prompt/secrets';
+import { scrubStrings, type Redaction } from '../core/redaction/redactor';
 import { rulesReport, type RulesOff, type ShapedReview } from '../core/prompt/shape';
 import type { DiskCache } from '../core/review/diskCache';
 import { readDismissed } from '../core/review/dismissed';
@@ -54,12 +54,14 @@ function describeRedactions(redactions: readonly Redaction[]): string {
 /** `--dry-run`: what would be sent for `target` (a review of changes: each of its `batches`), printed; nothing is sent. */
 function printWhatWillBeSent(r: CliReview, target: ReviewTarget, batches?: readonly ReviewTarget[]): void {
   const data = whatWillBeSent(r.pipeline, { ...r.shaped, target }, r.options, { baseUrl: r.baseUrl, redactSecrets: r.settings.privacy.redactSecrets, ...(r.rulesOff ? { rulesOff: r.rulesOff } : {}) }, batches);
-  r.io.stdout.write(r.scrub(renderWhatWillBeSent(data)) + '\n');
+  r.io.stdout.write(renderWhatWillBeSent(scrubStrings(data, r.scrub)) + '\n');
 }
 
 /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
-async function finish(r: CliReview, summary: ReviewSummary, interrupted: boolean): Promise<number> {
-  const { io, args, progress, scrub } = r;
+async function finish(r: CliReview, finished: ReviewSummary, interrupted: boolean): Promise<number> {
+  const { io, args, progress } = r;
+  // The key goes from the summary's strings before any format renders them (a document is never edited after).
+  const summary = scrubStrings(finished, r.scrub);
   const dismissed = await readDismissed(r.root ?? dirname(resolve(args.file)));
   if (!dismissed.ok) progress.line(`warning: ${dismissed.problem}; no finding is treated as dismissed`);
   const noise = splitByNoise(summary.findings, { minConfidence: args.minConfidence, minSeverity: args.minSeverity, dismissed: { entries: dismissed.entries, regions: r.original.regions } });
@@ -69,19 +71,19 @@ async function finish(r: CliReview, summary: ReviewSummary, interrupted: boolean
   const stepSummary = io.env.GITHUB_STEP_SUMMARY?.trim();
   if (stepSummary) {
     try {
-      appendFileSync(stepSummary, scrub(renderStepSummary(summary, report)));
+      appendFileSync(stepSummary, renderStepSummary(summary, report));
     } catch (e) {
       progress.line(`could not append to GITHUB_STEP_SUMMARY: ${errorCode(e) ?? String(e)}`);
     }
   }
   if (args.output === undefined) {
-    io.stdout.write(scrub(renderReport(summary, args.format, report)));
+    io.stdout.write(renderReport(summary, args.format, report));
     return code;
   }
-  io.stdout.write(scrub(renderReport(summary, 'text', report)));
+  io.stdout.write(renderReport(summary, 'text', report));
   try {
     mkdirSync(dirname(resolve(args.output)), { recursive: true });
-    writeFileSync(args.output, scrub(renderReport(summary, args.format, report)));
+    writeFileSync(args.output, renderReport(summary, args.format, report));
   } catch (e) {
     return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
   }

@@ -5,7 +5,7 @@ import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { pricedGateway } from '../core/gateway/pricedGateway';
-import { redact } from '../core/util/redact';
+import { scrubKey } from '../core/redaction/redactor';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
@@ -20,6 +20,7 @@ import { ProgressReporter } from './progress';
 import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
+import { runMcpCommand } from './mcp/serve';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../core/prompt/shape';
@@ -87,13 +88,14 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  const scrub = (text: string) => redact(text, key || undefined);
+  const scrub = (text: string) => scrubKey(text, key || undefined);
   const fail = (message: string, code: number = EXIT.usage) => {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
   };
 
   if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
+  if (io.argv[0] === 'mcp') return runMcpCommand(io, fail);
 
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;

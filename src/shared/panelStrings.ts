@@ -55,13 +55,15 @@ export const PANEL_STRINGS = {
   attempts: '{0} attempts',
   requestsCount: '{0} requests',
   waitingFirstTokens: 'Waiting for the first tokens…',
-  retryingAttempt: 'Trying again (attempt {0}) after {1}…',
-  retryingFallback: 'Trying the fallback model {0} after {1}…',
-  retryCauseNetwork: 'a connection error',
-  retryCauseServer: 'a server error',
-  retryCauseTimeout: 'no answer in time',
-  retryCauseRateLimited: 'a rate limit',
-  retryCauseOther: 'an error',
+  // The cause is a sentence of its own ({1}), so that each language words it whole instead of fitting a
+  // fragment into the retry sentence.
+  retryingAttempt: '{1} Trying again (attempt {0})…',
+  retryingFallback: '{1} Trying the fallback model {0}…',
+  retryCauseNetwork: 'The connection failed.',
+  retryCauseServer: 'The gateway had a server error.',
+  retryCauseTimeout: 'No answer came in time.',
+  retryCauseRateLimited: 'The gateway limited the request rate.',
+  retryCauseOther: 'The request failed.',
   waitingTurn: 'Waiting for its turn.',
   noAnswer: 'No answer.',
   findingsCount: '{0} findings',
@@ -168,6 +170,10 @@ export const PANEL_STRINGS = {
   skipTooLarge: 'too large',
   skipExcluded: 'never sent (privacy)',
   skipUnreadable: 'unreadable',
+  linkNotHttp: 'Not a link (only http and https links open): {0}',
+  linkCredentials: 'Not a link (it carries a user name or password): {0}',
+  linkPrivateHost: 'Not a link (a loopback or private network address): {0}',
+  linkMalformed: 'Not a link (not a valid address): {0}',
 } as const;
 
 export type PanelStringKey = keyof typeof PANEL_STRINGS;

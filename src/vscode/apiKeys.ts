@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { normalizeBaseUrl, secretKeyFor } from '../core/gateway/baseUrl';
-import type { Redactor } from '../core/util/redact';
+import type { Redactor } from '../core/redaction/redactor';
 
 /**
  * The gateway API key, one per base URL, kept only in VS Code's SecretStorage (`quorum.apiKey:<base URL>`).

@@ -30,7 +30,7 @@ import { ReviewController } from './review/reviewController';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
-import { Redactor } from '../core/util/redact';
+import { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
 function gatewayLogger(log: QuorumLog): GatewayLogger {

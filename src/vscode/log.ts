@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Redactor } from '../core/util/redact';
+import type { Redactor } from '../core/redaction/redactor';
 
 /** The one log, as VS Code's own `LogOutputChannel` type, so every part of the extension can take it. */
 export type QuorumLog = vscode.LogOutputChannel;

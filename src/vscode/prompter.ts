@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { revealBidi } from '../shared/bidi';
 import { escapeLinkedText } from '../shared/untrustedText';
-import type { Redactor } from '../core/util/redact';
+import type { Redactor } from '../core/redaction/redactor';
 
 /**
  * Every question and notification Quorum shows goes through a `Prompter`. The real one is VS Code's

@@ -1,6 +1,8 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { linkRefusal, type LinkRefusal } from '../shared/linkPolicy';
+import type { PanelStringKey } from '../shared/panelStrings';
+import { t } from './strings';
 
 /**
  * Model answers are untrusted. They are rendered by markdown-it with raw HTML off and images off, links
@@ -27,11 +29,12 @@ export function isOpenableHref(href: string): boolean {
   return refusalOf(href) === undefined;
 }
 
-const REFUSED_TITLE: Record<LinkRefusal | 'malformed', string> = {
-  'not-http': 'Not a link (only http and https links open)',
-  credentials: 'Not a link (it carries a user name or password)',
-  'private-host': 'Not a link (a loopback or private network address)',
-  malformed: 'Not a link (not a valid address)',
+/** The panel string that says why a link is refused; `{0}` is where it pointed. */
+const REFUSED_TITLE: Record<LinkRefusal | 'malformed', PanelStringKey> = {
+  'not-http': 'linkNotHttp',
+  credentials: 'linkCredentials',
+  'private-host': 'linkPrivateHost',
+  malformed: 'linkMalformed',
 };
 
 const ALLOWED_TAGS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong',
@@ -44,7 +47,7 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     const refused = refusalOf(href);
     if (refused) {
       node.removeAttribute('href');
-      node.setAttribute('title', `${REFUSED_TITLE[refused]}: ${href}`);
+      node.setAttribute('title', t(REFUSED_TITLE[refused], href));
     } else node.setAttribute('title', href);
     node.setAttribute('rel', 'noreferrer noopener');
   }

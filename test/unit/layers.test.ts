@@ -100,6 +100,20 @@ describe('one tsconfig per layer (the compiler enforces the layer rules)', () =>
     });
   }
 
+  it('one redactor: src/ reaches key scrubbing and secret redaction only through src/core/redaction/redactor.ts', () => {
+    const redaction = join(src, 'core', 'redaction');
+    const bad: string[] = [];
+    for (const f of files(src)) {
+      if (f.startsWith(redaction + sep)) continue;
+      const text = readFileSync(f, 'utf8');
+      for (const s of specifiers(text)) {
+        if (s.startsWith('@secretlint/')) bad.push(`${relative(root, f)} -> ${s}`);
+        if (s.startsWith('.') && resolve(dirname(f), s).startsWith(redaction + sep) && resolve(dirname(f), s) !== join(redaction, 'redactor')) bad.push(`${relative(root, f)} -> ${s}`);
+      }
+    }
+    assert.deepEqual(bad, []);
+  });
+
   it('npm run typecheck checks every layer project and the tests project', () => {
     const script = readFileSync(join(root, 'scripts', 'typecheck.mjs'), 'utf8');
     for (const layer of Object.keys(layers)) assert.match(script, new RegExp(`'src/${layer}/tsconfig\\.json'`));

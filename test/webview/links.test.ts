@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { linkRefusal } from '../../src/shared/linkPolicy';
-import { FINDINGS, doneReview, snapshot } from './fixtures';
+import { PANEL_STRINGS, formatString } from '../../src/shared/panelStrings';
+import { FINDINGS, STRINGS, doneReview, snapshot } from './fixtures';
 import { actions, closeBrowser, openReady, settle, type PanelPage } from './harness';
 import { DARK } from './themes';
 
@@ -64,6 +67,21 @@ describe('webview: links in model output open only through the host', () => {
     const linkColor = await panel.page.locator(`#app a[href="${PUBLIC}"]`).first().evaluate((e) => getComputedStyle(e).color);
     assert.ok(refused.every((r) => r.color !== linkColor), 'no refused link has the colour of a link');
     assert.ok(refused.some((r) => r.title.includes('127.0.0.1:8080/admin')), 'the title names where it pointed');
+  });
+
+  it("a refused link's title is the host's localised string (Korean here), with where it pointed", async () => {
+    const bundle = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'l10n', 'bundle.l10n.ko.json'), 'utf8')) as Record<string, string>;
+    // As the host sends them: each English panel string through the Korean bundle.
+    const ko: Record<string, string> = Object.fromEntries(Object.entries(STRINGS).map(([k, en]) => [k, bundle[en] ?? en]));
+    for (const key of ['linkCredentials', 'linkPrivateHost'] as const) assert.notEqual(ko[key], PANEL_STRINGS[key], `${key} has a Korean translation`);
+    panel = await openReady();
+    const explanation = '[a](https://user:secret@example.com/x) and [b](http://127.0.0.1:8080/admin)';
+    await panel.send(snapshot(doneReview({ findings: [{ ...(FINDINGS[0] as (typeof FINDINGS)[number]), explanation }] }), 1, ko));
+    await settle(panel);
+    const titles = await panel.page.locator('#app a:not([href])').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
+    assert.ok(titles.includes(formatString(ko.linkCredentials ?? '', ['https://user:secret@example.com/x'])), titles.join('\n'));
+    assert.ok(titles.includes(formatString(ko.linkPrivateHost ?? '', ['http://127.0.0.1:8080/admin'])), titles.join('\n'));
+    assert.ok(titles.every((t) => !t.includes('Not a link')), 'no English title is left');
   });
 
   it('left click, middle click and Enter: VS Code never opens the link itself; the host is asked for public links only', async () => {

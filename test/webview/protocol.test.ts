@@ -35,10 +35,10 @@ describe('webview: protocol', () => {
     await panel.send(events(3, { kind: 'retrying', agent: 'analyst', attempt: 2, model: 'gpt-4.1', code: 'server', reason: 'retry' }));
     await settle(panel);
     const placeholder = () => panel.page.locator('section.card[data-agent="analyst"] .answer').innerText();
-    assert.match(await placeholder(), /Trying again \(attempt 2\) after a server error/);
+    assert.match(await placeholder(), /The gateway had a server error\. Trying again \(attempt 2\)…/);
     await panel.send(events(4, { kind: 'retrying', agent: 'analyst', attempt: 3, model: 'deepseek-v3.2', code: 'network', reason: 'fallback' }));
     await settle(panel);
-    assert.match(await placeholder(), /Trying the fallback model deepseek-v3\.2 after a connection error/);
+    assert.match(await placeholder(), /The connection failed\. Trying the fallback model deepseek-v3\.2…/);
     await panel.send(events(5, { kind: 'delta', agent: 'analyst', text: 'Now it answers.' }));
     await settle(panel);
     assert.equal(await answer(panel, 'analyst'), 'Now it answers.');

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { QuorumSettings } from '../settings/schema';
-import { redact } from '../util/redact';
+import { scrubSecrets } from '../redaction/redactor';
 import type { GatewayLogger, GatewayOptions } from './options';
 import { GatewayError } from './types';
 
@@ -62,8 +62,8 @@ export class Connection {
     try {
       const clean: Record<string, unknown> = {};
       const secret = key ?? this.lastKey;
-      for (const [k, v] of Object.entries(data)) clean[k] = typeof v === 'string' ? redact(v, secret) : v;
-      this.logger[level](redact(message, secret), clean);
+      for (const [k, v] of Object.entries(data)) clean[k] = typeof v === 'string' ? scrubSecrets(v, secret) : v;
+      this.logger[level](scrubSecrets(message, secret), clean);
     } catch {
       // Logging must never break a request.
     }

@@ -1,14 +1,14 @@
-import { redact } from '../util/redact';
+import { scrubSecrets } from '../redaction/redactor';
 import { GatewayError, type GatewayErrorCode, type GatewayErrorData } from './types';
 
 /** Longest wait a 429 may ask for before the request fails instead of waiting. */
 const MAX_RETRY_AFTER_MS = 120_000;
 
-/** The same error with every text field scrubbed of the key (partial answers are model output, kept as they are). */
+/** The same error with every text field scrubbed of the key and of any credential the gateway echoed (partial answers are model output, kept as they are). */
 export function redactError(error: GatewayError, key: string | undefined): GatewayError {
   const data = error.toJSON();
-  const scrubbed = new GatewayError({ ...data, message: redact(data.message, key), suggestions: data.suggestions?.map((s) => redact(s, key)) });
-  scrubbed.stack = error.stack === undefined ? undefined : redact(error.stack, key);
+  const scrubbed = new GatewayError({ ...data, message: scrubSecrets(data.message, key), suggestions: data.suggestions?.map((s) => scrubSecrets(s, key)) });
+  scrubbed.stack = error.stack === undefined ? undefined : scrubSecrets(error.stack, key);
   return scrubbed;
 }
 

@@ -5,7 +5,7 @@ import { createExcluder, type ExclusionRule, type Excluder } from './exclude';
 import { EMPTY_REPOSITORY_RULES, loadRepositoryRules, QUORUMIGNORE, type RepositoryRules, type RuleFile } from './repository';
 import type { RepoFs } from './repoFs';
 import { rulesBlock, selectRules } from './ruleSelection';
-import { redactSecrets, SecretVault, type Redaction } from './secrets';
+import { SecretRedactor, type Redaction, type SecretVault } from '../redaction/redactor';
 
 /**
  * The one step between "what is reviewed" and "the messages": repository rules and project agents, files
@@ -99,7 +99,7 @@ export type ShapeOutcome = { ok: true; shaped: ShapedReview } | { ok: false; rea
 
 /**
  * Shapes one review: refuses an excluded file (in a review of changes, lists it as skipped instead), redacts
- * secrets region by region, and attaches the rules for the reviewed files. `relativeFile` is a selection's or
+ * secrets region by region (the lines and the removed lines), and attaches the rules for the reviewed files. `relativeFile` is a selection's or
  * file's path from the repository root (undefined outside a repository: only the exclusion globs' file-name
  * patterns and redaction then apply); the regions of a changes review are repository-relative already.
  */
@@ -108,9 +108,7 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
   const pathOf = (file: string) => (changes ? file : (relativeFile ?? file.replace(/\\/g, '/').split('/').pop() ?? file));
   const skipped: SkippedFile[] = [...(target.skipped ?? [])];
   const regions: Region[] = [];
-  const redactions: Redaction[] = [];
-  const vault = new SecretVault();
-  const counter = new Map<string, number>();
+  const secrets = new SecretRedactor();
   for (const region of target.regions) {
     const rule = context.excluder.match(pathOf(region.file));
     if (rule && !changes) return { ok: false, reason: 'excluded', file: region.file, rule };
@@ -118,12 +116,8 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
       if (!skipped.some((k) => k.file === region.file)) skipped.push({ file: region.file, reason: 'excluded' });
       continue;
     }
-    const redacted = context.redactSecrets ? await redactSecrets(region.text, region.startLine, counter) : undefined;
-    if (redacted) {
-      redactions.push(...redacted.redactions.map((r) => (changes || target.regions.length > 1 ? { ...r, file: region.file } : r)));
-      vault.merge(redacted.vault);
-    }
-    regions.push(redacted ? { ...region, text: redacted.text } : region);
+    const named = changes || target.regions.length > 1 ? region.file : undefined;
+    regions.push(context.redactSecrets ? await secrets.redactRegion(region, named) : region);
   }
   const files = changes ? [...new Set(regions.map((r) => r.file))] : relativeFile !== undefined ? [relativeFile] : [];
   return {
@@ -134,14 +128,14 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
         rules: context.repository.rules,
         files,
         maxRuleTokens: context.maxRuleTokens,
-        redacted: redactions.length > 0,
+        redacted: secrets.redactions.length > 0,
         projectAgents: context.repository.agents.map(({ source, ...agent }) => {
           void source;
           return agent;
         }),
       },
-      redactions,
-      vault,
+      redactions: secrets.redactions,
+      vault: secrets.vault,
     },
   };
 }

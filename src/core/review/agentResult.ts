@@ -5,7 +5,7 @@ import type { AgentSpec } from '../agents/spec';
 import type { CachedAnswer } from './cache';
 import { GatewayError, type CostSource } from '../gateway/types';
 import { zeroUsage } from '../cost/usage';
-import { redact } from '../util/redact';
+import { scrubSecrets } from '../redaction/redactor';
 import { touchesChange } from './target';
 import type { AgentError, AgentResult, Finding, ReviewEvent, ReviewOptions, ReviewTarget } from './types';
 
@@ -92,11 +92,11 @@ export function onlyChanges(findings: Finding[], target: ReviewTarget, options: 
 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
 export function errorOf(err: unknown): AgentError {
-  if (!(err instanceof GatewayError)) return { code: 'internal', message: redact(err instanceof Error ? err.message : String(err), undefined) };
+  if (!(err instanceof GatewayError)) return { code: 'internal', message: scrubSecrets(err instanceof Error ? err.message : String(err)) };
   const { code, status, model, retryAfterMs, waitedMs, suggestions, requestId, attempts } = err.toJSON();
   return {
     code,
-    message: redact(err.message, undefined),
+    message: scrubSecrets(err.message),
     ...(status !== undefined ? { status } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { join } from 'node:path';
 import * as z from 'zod';
 import { SEVERITIES } from './types';
+import { scrubKey, scrubStrings } from '../redaction/redactor';
 import type { AnswerStore, CachedAnswer } from './cache';
 
 /**
@@ -191,14 +192,7 @@ export class DiskCache implements AnswerStore {
 
   /** `value` with every secret replaced, as it is written to disk. */
   private scrub(value: unknown): unknown {
-    if (this.secrets.length === 0) return value;
-    const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') return this.secrets.reduce((s, secret) => s.split(secret).join('[redacted]'), v);
-      if (Array.isArray(v)) return v.map(walk);
-      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-      return v;
-    };
-    return walk(value);
+    return this.secrets.length === 0 ? value : scrubStrings(value, (t) => scrubKey(t, this.secrets));
   }
 }
 

@@ -3,7 +3,7 @@ import type { CostLedger } from '../cost/ledger';
 import type { ListedPrices } from '../cost/listedPrices';
 import { priceFor } from '../cost/prices';
 import type { Gateway } from '../gateway/types';
-import { redactSecrets } from '../prompt/secrets';
+import { SecretRedactor } from '../redaction/redactor';
 import type { QuorumSettings } from '../settings/schema';
 import { runAgent, type AgentRunDeps, type ReviewRun } from './agentRun';
 import type { AnswerStore, CachedAnswer } from './cache';
@@ -151,11 +151,11 @@ export class ReviewPipeline {
    */
   private async redacted(plan: ReviewPlan): Promise<ReviewPlan> {
     if (plan.options.prompt || !plan.settings.privacy.redactSecrets) return plan;
-    const counter = new Map<string, number>();
-    const regions = plan.target.regions;
-    const redacted = await Promise.all(regions.map((r) => redactSecrets(r.text, r.startLine, counter)));
-    if (redacted.every((r) => r.redactions.length === 0)) return plan;
-    const target = { ...plan.target, regions: regions.map((r, i) => ({ ...r, text: redacted[i]?.text ?? r.text })) };
+    const secrets = new SecretRedactor();
+    const regions = [];
+    for (const r of plan.target.regions) regions.push(await secrets.redactRegion(r));
+    if (secrets.redactions.length === 0) return plan;
+    const target = { ...plan.target, regions };
     return this.estimate(target, { ...plan.options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } });
   }
 

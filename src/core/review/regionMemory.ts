@@ -7,7 +7,7 @@ import { VERIFIER_PROMPT_VERSION } from '../agents/verifier';
 import type { ChangesPlan } from '../changes/plan';
 import { agentRules } from '../prompt/shape';
 import type { QuorumSettings } from '../settings/schema';
-import { redact } from '../util/redact';
+import { scrubKey } from '../redaction/redactor';
 import { mergeFindings, titleSimilarity } from './merge';
 import { SEVERITIES, VERDICTS, type Finding, type Region, type ReviewOptions, type ReviewSummary } from './types';
 
@@ -202,7 +202,7 @@ export class RegionMemory {
     try {
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
       const temp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-      writeFileSync(temp, redact(JSON.stringify(this.data), this.secrets), { mode: 0o600, flag: 'wx' });
+      writeFileSync(temp, scrubKey(JSON.stringify(this.data), this.secrets), { mode: 0o600, flag: 'wx' });
       renameSync(temp, this.path);
       return true;
     } catch {

@@ -1,5 +1,5 @@
 import { soleRegion } from '../../core/review/target';
-import type { Redaction } from '../../core/prompt/secrets';
+import type { Redaction } from '../../core/redaction/redactor';
 import type { AgentResult, ReviewEstimate, ReviewSummary, ReviewTarget } from '../../core/review/types';
 import { formatUsd } from '../../shared/format';
 import type { QuorumLog } from '../log';

@@ -5,7 +5,7 @@ import { zeroTotals } from '../../core/review/totals';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
-import type { SecretVault } from '../../core/prompt/secrets';
+import type { SecretVault } from '../../core/redaction/redactor';
 import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
 import type { ReviewSessionHandle } from './session';
 

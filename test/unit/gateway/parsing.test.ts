@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseChunk, parseUsage } from '../../../src/core/gateway/chunks';
 import { classifyHttp } from '../../../src/core/gateway/errors';
-import { redact } from '../../../src/core/util/redact';
+import { scrubSecrets } from '../../../src/core/redaction/redactor';
 import { parseDuration, rateLimitState, retryAfterMs } from '../../../src/core/gateway/rateHeaders';
 import { readSse, type SseItem } from '../../../src/core/gateway/sse';
 import { closestModels } from '../../../src/core/gateway/suggest';
@@ -79,7 +79,7 @@ describe('gateway parsing helpers', () => {
 
   it('redacts the key, bearer tokens and key fragments', () => {
     const key = 'sk-proj-ABCDEFGH12345678wxyz';
-    const text = redact(`bad key ${key}; Authorization: Bearer ${key}; hint sk-proj-ABCD****wxyz`, key);
+    const text = scrubSecrets(`bad key ${key}; Authorization: Bearer ${key}; hint sk-proj-ABCD****wxyz`, key);
     assert.ok(!text.includes('ABCDEFGH') && !text.includes('12345678'), text);
   });
 

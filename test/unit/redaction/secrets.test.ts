@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { redactSecrets } from '../../../src/core/prompt/secrets';
+import { SecretRedactor } from '../../../src/core/redaction/redactor';
 import { LOOK_ALIKES, SECRETS } from '../../fixtures/secrets/corpus';
+
+/** One snippet through a review's redactor: the text sent, what was redacted, the vault. */
+async function redactSecrets(text: string, startLine = 1) {
+  const secrets = new SecretRedactor();
+  return { text: await secrets.redactSnippet(text, startLine), redactions: secrets.redactions, vault: secrets.vault };
+}
 
 describe('secret redaction', () => {
   for (const [i, s] of SECRETS.entries()) {
@@ -77,5 +83,19 @@ describe('secret redaction', () => {
     assert.deepEqual(r.redactions.map((x) => `${x.kind}@${x.line}`), ['aws-access-key-id@2', 'url-password@4']);
     assert.ok(r.text.includes('postgresql://svc:[REDACTED:url-password]@db:5432/x'), r.text);
     assert.ok(r.text.endsWith(LOOK_ALIKES[3] ?? '?'));
+  });
+
+  it('a region: its lines, context and removed lines alike, one numbering and one vault across them', async () => {
+    const [gh1, gh2, gh3] = SECRETS.filter((s) => s.kind === 'github-token').concat(SECRETS.filter((s) => s.kind === 'github-token'));
+    assert.ok(gh1 && gh2 && gh3);
+    const secrets = new SecretRedactor();
+    const region = { file: 'a.ts', language: 'typescript', startLine: 20, endLine: 21, text: `x\n${gh1.line}`, changedLines: [{ start: 20, end: 20 }], removed: [{ after: 20, lines: ['old', gh2.line] }] };
+    const out = await secrets.redactRegion(region, 'a.ts');
+    assert.equal(out.text, `x\n${gh1.line.replace(gh1.secret, '[REDACTED:github-token]')}`);
+    assert.deepEqual(out.removed, [{ after: 20, lines: ['old', gh2.line.replace(gh2.secret, '[REDACTED:github-token#2]')] }]);
+    assert.deepEqual(secrets.redactions.map((r) => [r.file, r.kind, r.line, r.endLine]), [['a.ts', 'github-token', 21, 21], ['a.ts', 'github-token', 20, 20]]);
+    assert.equal(secrets.vault.restore(out.removed?.[0]?.lines[1] ?? ''), gh2.line);
+    // A context snippet of the same review continues the numbering.
+    assert.equal(await secrets.redactSnippet(gh3.line, 5, 'b.ts'), gh3.line.replace(gh3.secret, '[REDACTED:github-token#3]'));
   });
 });

@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { REDACTED, redact, Redactor } from '../../../src/core/util/redact';
+import { REDACTED, Redactor, scrubKey as redact, scrubStrings } from '../../../src/core/redaction/redactor';
+import { LOOK_ALIKES } from '../../fixtures/secrets/corpus';
+
+/** Code that mentions credentials without holding one (issue 20): it stays exactly as it is, whatever scrubs it. */
+const HEADER_TALK = ['// replaced with a masked value ("Authorization: *")', 'lines[i] = "Authorization: *"', 'headers: { Authorization: "Bearer <token>" }'];
 
 describe('Redactor', () => {
   it('removes a known key wherever it appears, even without a recognisable shape', () => {
@@ -10,10 +14,28 @@ describe('Redactor', () => {
     assert.equal(out.split(REDACTED).length - 1, 2);
   });
 
-  it('masks bearer tokens, Authorization headers and sk- keys it never saw', () => {
+  it('removes bearer tokens, Authorization values and sk- keys it never saw, when they are tokens', () => {
     const r = new Redactor();
-    const out = r.redact('Authorization: Bearer abc.def-123 then {"authorization":"xyz987"} and sk-proj-ABCDEFGH12345678 api_key=qwerty123');
-    for (const secret of ['abc.def-123', 'xyz987', 'ABCDEFGH12345678', 'qwerty123']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
+    const out = r.redact('Authorization: Bearer abc.def-123x then {"authorization":"Basic dXNlcjpwYXNzd29yZA=="} and sk-proj-ABCDEFGH12345678abcdEFGH');
+    for (const secret of ['abc.def-123x', 'dXNlcjpwYXNzd29yZA==', 'ABCDEFGH12345678']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
+  });
+
+  it('never touches code that only mentions a header, a bearer or a key (the key scrub and the log redactor alike)', () => {
+    const key = 'sk-proj-ABCDEFGH12345678wxyz';
+    const r = new Redactor();
+    r.add(key);
+    for (const line of [...HEADER_TALK, ...LOOK_ALIKES]) {
+      assert.equal(redact(line, key), line);
+      assert.equal(r.redact(line), line);
+    }
+  });
+
+  it('scrubs the strings inside a value and keeps its shape, so that any serialisation of it stays valid', () => {
+    const key = 'hs-0123456789abcdef';
+    const value = { a: [`"quoted" ${key}`, 3, null], b: { c: HEADER_TALK[0] }, d: true };
+    const out = scrubStrings(value, (t) => redact(t, key));
+    assert.deepEqual(out, { a: [`"quoted" ${REDACTED}`, 3, null], b: { c: HEADER_TALK[0] }, d: true });
+    assert.deepEqual(JSON.parse(JSON.stringify(out)), out);
   });
 
   it('removes the longer of two overlapping keys whole', () => {

@@ -60,6 +60,13 @@ const PATTERN_RULES: PatternRule[] = [
   { kind: 'stripe-key', pattern: /\b(?<secret>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,})/g },
   { kind: 'jwt', pattern: /\b(?<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)/g },
   {
+    // `Authorization: Bearer <token>` / `"Authorization": "token …"` and a bare `Bearer …`: only a value that is a
+    // token (long and mixed enough), never a placeholder, a mask or a variable (`Authorization: *`, `Bearer <token>`).
+    kind: 'authorization-token',
+    pattern: /\b(?:authorization["'`]?\s*[:=]\s*["'`]?(?:(?:bearer|basic|token|bot)\s+)?|bearer\s+)(?<secret>[A-Za-z0-9._~+/=-]{8,})(?![A-Za-z0-9._~+/=-])/gi,
+    accept: (s) => strongValue(s),
+  },
+  {
     // scheme://user:password@host — database URLs and basic-auth URLs alike; only the password goes.
     kind: 'url-password',
     pattern: /\b[a-z][a-z0-9+.-]{1,30}:\/\/[^\s:/@"'`<>]{1,100}:(?<secret>[^\s@"'`<>/]{1,200})@[^\s"'`<>]/gi,

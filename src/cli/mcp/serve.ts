@@ -1,0 +1,63 @@
+import { Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { DEFAULT_BASE_URL } from '../../core/settings/schema';
+import { UsageError } from '../args';
+import { EXIT, type CliIo } from '../exit';
+import { MCP_USAGE, parseMcpArgs } from './mcpArgs';
+import { createMcpServer } from './server';
+import { openSession, type McpSession } from './session';
+
+/**
+ * `quorum mcp`: the server on this process's stdin and stdout. Stdout carries nothing but protocol: the
+ * transport gets its own handle on it, and anything else that writes to `process.stdout` (a library's
+ * console.log, a stray debug line) is sent to stderr instead.
+ */
+function guardStdout(): Writable {
+  const out = process.stdout;
+  const write = out.write.bind(out) as (chunk: string | Uint8Array, callback: (error?: Error | null) => void) => boolean;
+  const protocol = new Writable({ write: (chunk: Buffer, _enc, callback) => void write(chunk, callback) });
+  const toStderr = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const callback = rest.find((r): r is () => void => typeof r === 'function');
+    return process.stderr.write(chunk, callback);
+  }) as typeof out.write;
+  out.write = toStderr;
+  return protocol;
+}
+
+export async function runMcpCommand(io: CliIo, fail: (message: string) => number): Promise<number> {
+  const rest = io.argv.slice(1);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.stdout.write(MCP_USAGE + '\n');
+    return EXIT.ok;
+  }
+  const log = (line: string) => void io.stderr.write(`quorum mcp: ${line.replace(/\s*\n\s*/g, ' ')}\n`);
+  let session: McpSession;
+  let baseUrl: string;
+  try {
+    const args = parseMcpArgs(rest);
+    baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
+    session = openSession(args, io.env, io.cwd ?? process.cwd(), log, baseUrl);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(`${e.message} (see quorum mcp --help)`);
+    throw e;
+  }
+  if (!session.key) log('QUORUM_API_KEY is not set: review_changes and review_file will refuse; estimate works');
+  const server = createMcpServer(session, io.version);
+  const transport = new StdioServerTransport(process.stdin, guardStdout());
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+  transport.onerror = (e) => log(`transport: ${e.message}`);
+  await server.connect(transport);
+  log(`ready (gateway ${new URL(baseUrl).host})`);
+  // The client ends the session by closing our stdin (or by a signal).
+  const close = () => void server.close();
+  process.stdin.once('end', close);
+  io.signal.addEventListener('abort', close, { once: true });
+  try {
+    await closed;
+  } finally {
+    session.gateway.dispose();
+  }
+  return EXIT.ok;
+}

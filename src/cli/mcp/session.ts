@@ -1,0 +1,49 @@
+import { languageFromLocale, resolveOutputLanguage } from '../../core/agents/language';
+import type { CostLedger } from '../../core/cost/ledger';
+import type { GatewayClient } from '../../core/gateway/client';
+import { pricedGateway } from '../../core/gateway/pricedGateway';
+import { DiskCache, urlSecrets } from '../../core/review/diskCache';
+import { ReviewPipeline } from '../../core/review/pipeline';
+import type { QuorumSettings } from '../../core/settings/schema';
+import { scrubSecrets } from '../../core/redaction/redactor';
+import { UsageError, type ReviewArgs } from '../args';
+import { defaultCacheDir } from '../cacheDir';
+import { cliSettings } from '../settings';
+
+/**
+ * What every tool call of one `quorum mcp` process shares, built once from its flags and environment the way
+ * `quorum review` builds them: the settings, ONE gateway client (its pacing and cool-downs span the calls), the
+ * disk cache, the pipeline, the key (only ever in the Authorization header) and the scrubber that keeps it out of
+ * everything the server says.
+ */
+export interface McpSession {
+  readonly settings: QuorumSettings;
+  readonly baseUrl: string;
+  /** '' when QUORUM_API_KEY is not set: reviews are refused, estimates still work. */
+  readonly key: string;
+  readonly scrub: (text: string) => string;
+  readonly cwd: string;
+  readonly language: string;
+  readonly args: ReviewArgs;
+  readonly pipeline: ReviewPipeline;
+  readonly gateway: GatewayClient;
+  readonly ledger: CostLedger;
+  readonly cache: DiskCache | undefined;
+  /** A line on stderr (scrubbed): the server's only log. */
+  readonly log: (line: string) => void;
+}
+
+/** Throws `UsageError` when the gateway's URL is not valid. */
+export function openSession(args: ReviewArgs, env: Readonly<Record<string, string | undefined>>, cwd: string, log: (line: string) => void, baseUrl: string): McpSession {
+  const key = env.QUORUM_API_KEY?.trim() ?? '';
+  const scrub = (text: string) => scrubSecrets(text, key || undefined);
+  const { settings, issues } = cliSettings(args, baseUrl);
+  const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
+  if (badUrl) throw new UsageError(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
+  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
+  const cache = args.noCache || args.cacheTtl === 0 ? undefined : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(env), secrets: [key, ...urlSecrets(baseUrl)] });
+  const cacheTtlMs = args.cacheTtl * 60_000;
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
+  const language = resolveOutputLanguage(args.language, languageFromLocale(env));
+  return { settings, baseUrl, key, scrub, cwd, language, args, pipeline, gateway, ledger, cache, log: (line) => log(scrub(line)) };
+}

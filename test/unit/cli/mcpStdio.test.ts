@@ -1,0 +1,90 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
+import { numbered, TempRepo } from '../changes/gitRepo';
+import { cliPath, ensureBuilt } from './ensureBuilt';
+
+/** `quorum mcp`'s stdout read raw: every line a JSON-RPC 2.0 message, whatever the session does; the key nowhere. */
+
+const KEY = 'sk-mcp-raw-key-1122334455';
+
+function session(cwd: string, env: Record<string, string>, lines: unknown[], args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, 'mcp', ...args], { cwd, env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-mcp-raw-')), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const want = lines.filter((l) => (l as { id?: unknown }).id !== undefined).length;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      // The session ends once every request is answered: stdin closes, the server leaves.
+      const answered = stdout.split('\n').filter((l) => l.trim() !== '' && /"result"|"error"/.test(l) && !/"method"/.test(l)).length;
+      if (answered >= want) child.stdin.end();
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    for (const l of lines) child.stdin.write(JSON.stringify(l) + '\n');
+    if (want === 0) child.stdin.end();
+  });
+}
+
+describe('quorum mcp on raw stdio', function () {
+  this.timeout(60_000);
+  let tg: TestGateway;
+  let repo: TempRepo;
+
+  before(async () => {
+    ensureBuilt();
+    tg = await startTestGateway({ apiKey: KEY, ttftMs: 5, tokensPerSecond: 0 });
+    repo = new TempRepo();
+    repo.write('app.js', numbered(10)).commit();
+    repo.write('app.js', numbered(10, (i) => (i === 5 ? 'eval(userInput);' : `line ${i}`)));
+  });
+  after(async () => {
+    repo.dispose();
+    await tg.close();
+  });
+
+  it('stdout carries only JSON-RPC: handshake, a list, a review with progress, a tool error, a protocol error; the server leaves when stdin closes', async () => {
+    tg.script((req) => (req.path.endsWith('/chat/completions') ? { text: JSON.stringify({ findings: [{ file: 'app.js', severity: 'high', title: 'eval of input', explanation: `console.log("${'x'.repeat(20)}")`, startLine: 5, endLine: 5 }] }) } : undefined));
+    const run = await session(repo.dir, { QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, LANG: 'en_US.UTF-8' }, [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'review_changes', arguments: { agents: ['security'] }, _meta: { progressToken: 'p1' } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'review_file', arguments: { path: 'nope.js' } } },
+      { jsonrpc: '2.0', id: 5, method: 'no/such/method' },
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.split('\n').filter((l) => l !== '');
+    assert.ok(lines.length >= 6, run.stdout);
+    const messages = lines.map((l) => {
+      const m = JSON.parse(l) as { jsonrpc?: string; id?: number; method?: string; result?: { isError?: boolean; structuredContent?: { findings?: unknown[] } }; error?: unknown; params?: { progressToken?: string } };
+      assert.equal(m.jsonrpc, '2.0', l);
+      return m;
+    });
+    const byId = new Map(messages.filter((m) => m.id !== undefined).map((m) => [m.id, m]));
+    assert.equal(byId.get(3)?.result?.structuredContent?.findings?.length, 1);
+    assert.equal(byId.get(4)?.result?.isError, true);
+    assert.ok(byId.get(5)?.error, 'an unknown method is a JSON-RPC error');
+    assert.ok(messages.some((m) => m.method === 'notifications/progress' && m.params?.progressToken === 'p1'));
+    assert.match(run.stderr, /quorum mcp: ready/);
+    assert.ok(!run.stdout.includes(KEY) && !run.stderr.includes(KEY));
+  });
+
+  it('--help prints the usage; an unknown option is a usage error on stderr, nothing on stdout', async () => {
+    const help = await session(repo.dir, {}, [], ['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage: quorum mcp/);
+    const bad = await session(repo.dir, {}, [], ['--format', 'json']);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stdout, '');
+    assert.match(bad.stderr, /unknown option "--format" for quorum mcp/);
+    const url = await session(repo.dir, { QUORUM_BASE_URL: 'not a url' }, []);
+    assert.equal(url.code, 2);
+    assert.match(url.stderr, /base URL/);
+  });
+});
