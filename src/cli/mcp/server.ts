@@ -1,10 +1,11 @@
+import { scrubStrings } from '../../core/redaction/redactor';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeRequest } from '../../core/changes/types';
 import { CallProgress } from './progress';
 import { renderOutcome } from './render';
 import { reviewForMcp, ToolRefusal, type McpTarget } from './reviewBridge';
-import { changesInput, fileInput, resultOutput, type ChangesInput, type McpResult } from './schemas';
+import { changesInput, fileInput, resultOutput, type ChangesInput } from './schemas';
 import type { McpSession } from './session';
 
 /** The MCP server's tools: each validates its input (zod, by the SDK), calls the review, and answers twice: data and Markdown. */
@@ -43,8 +44,8 @@ async function call(s: McpSession, mode: 'review' | 'estimate', target: () => Mc
       onPlanned: (agents, estimate) => progress.planned(agents, estimate.likelyUsd),
       onEvent: progress.onEvent,
     });
-    // Gateway error messages are in the result: the key is scrubbed from both forms.
-    const structured = JSON.parse(s.scrub(JSON.stringify(outcome.result))) as McpResult;
+    // Gateway error messages are in the result: the key is scrubbed from its values before either form renders them.
+    const structured = scrubStrings(outcome.result, s.scrub);
     return { content: [{ type: 'text', text: s.scrub(renderOutcome({ ...outcome, result: structured })) }], structuredContent: structured };
   } catch (e) {
     if (e instanceof ToolRefusal) return refusal(s, e.message);

@@ -5,7 +5,7 @@ import { pricedGateway } from '../../core/gateway/pricedGateway';
 import { DiskCache, urlSecrets } from '../../core/review/diskCache';
 import { ReviewPipeline } from '../../core/review/pipeline';
 import type { QuorumSettings } from '../../core/settings/schema';
-import { scrubSecrets } from '../../core/redaction/redactor';
+import { scrubKey } from '../../core/redaction/redactor';
 import { UsageError, type ReviewArgs } from '../args';
 import { defaultCacheDir } from '../cacheDir';
 import { cliSettings } from '../settings';
@@ -36,7 +36,7 @@ export interface McpSession {
 /** Throws `UsageError` when the gateway's URL is not valid. */
 export function openSession(args: ReviewArgs, env: Readonly<Record<string, string | undefined>>, cwd: string, log: (line: string) => void, baseUrl: string): McpSession {
   const key = env.QUORUM_API_KEY?.trim() ?? '';
-  const scrub = (text: string) => scrubSecrets(text, key || undefined);
+  const scrub = (text: string) => scrubKey(text, key || undefined);
   const { settings, issues } = cliSettings(args, baseUrl);
   const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
   if (badUrl) throw new UsageError(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);

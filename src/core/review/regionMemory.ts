@@ -92,7 +92,7 @@ export function regionKey(region: Region & { context?: string }, version: string
 const inRegion = (f: Pick<Finding, 'file' | 'startLine' | 'endLine'>, r: Pick<Region, 'file' | 'startLine' | 'endLine'>) => f.file === r.file && f.startLine >= r.startLine && f.startLine <= r.endLine;
 
 /** What a re-review takes from memory: the plan with only the regions to send, the findings carried, which regions are reused. */
-export interface CarryOver {
+interface CarryOver {
   plan: ChangesPlan;
   /** Findings of the reused regions, moved to where the regions are now, marked `carried`. */
   carried: Finding[];

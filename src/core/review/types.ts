@@ -113,7 +113,7 @@ export const VERDICTS = ['confirmed', 'refuted', 'uncertain'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /** What the verifier said about a finding: its verdict, the model that said it and why (model text: untrusted). */
-export interface Verification {
+interface Verification {
   verdict: Verdict;
   by: string;
   reason: string;

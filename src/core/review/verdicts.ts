@@ -17,7 +17,7 @@ export function needsVerification(f: Finding, settings: QuorumSettings): boolean
 }
 
 /** The models whose agents raised `f`, as the review's results name them. */
-export function modelsThatRaised(f: Pick<Finding, 'agents'>, agents: readonly Pick<AgentResult, 'agent' | 'model'>[]): string[] {
+function modelsThatRaised(f: Pick<Finding, 'agents'>, agents: readonly Pick<AgentResult, 'agent' | 'model'>[]): string[] {
   return [...new Set(f.agents.flatMap((id) => agents.filter((a) => a.agent === id).map((a) => a.model)))];
 }
 

@@ -21,7 +21,7 @@ import { applyVerdict, needsVerification, verifierModelFor } from './verdicts';
 const FINDINGS_PER_REQUEST = 8;
 
 /** What verification needs of the review: its plan (settings, language, target as sent) and where its events go. */
-export interface VerifyRun {
+interface VerifyRun {
   plan: Pick<ReviewPlan, 'settings' | 'language' | 'target' | 'options'>;
   reviewId: string;
   signal?: AbortSignal;
