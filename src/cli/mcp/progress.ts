@@ -10,6 +10,8 @@ import { formatUsd } from '../../shared/format';
 export class CallProgress {
   private done = 0;
   private total = 0;
+  /** Agents queued so far: the verifier joins after the merge, and the total grows with it. */
+  private readonly queued = new Set<string>();
 
   constructor(
     private readonly token: string | number | undefined,
@@ -29,6 +31,11 @@ export class CallProgress {
   }
 
   onEvent = (e: ReviewEvent): void => {
+    if (e.type === 'queued') {
+      this.queued.add(e.agent);
+      this.total = Math.max(this.total, this.queued.size);
+      return;
+    }
     if (e.type !== 'done' && e.type !== 'failed' && e.type !== 'cancelled') return;
     // The protocol wants the value to go up with every notification: one per agent's end.
     this.done += 1;
