@@ -45,7 +45,7 @@ import { dirname, join } from 'node:path';
 import { collectChanges } from '../src/core/changes/collect';
 import { GitCliSource } from '../src/core/changes/gitCli';
 import { planChanges, withShapedTarget } from '../src/core/changes/plan';
-import { estimateChanges, runChanges } from '../src/core/changes/review';
+import { planBatches, runBatches } from '../src/core/review/batches';
 import type { ChangeSet } from '../src/core/changes/types';
 import { CostLedger } from '../src/core/cost/ledger';
 import { ListedPrices } from '../src/core/cost/listedPrices';
@@ -223,13 +223,13 @@ async function main(): Promise<void> {
     const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
     const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger, listedPrices });
     const options = { language: 'en', noCache: true, prompt: shaped.shaped.prompt };
-    let planned = estimateChanges(pipeline, plan, options);
-    if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = estimateChanges(pipeline, plan, options);
+    let planned = planBatches(pipeline, plan.target, plan.batches, options);
+    if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = planBatches(pipeline, plan.target, plan.batches, options);
     const t4 = performance.now();
 
     // ---- the run ------------------------------------------------------------------------------------------------
     const runStartedAt = Date.now();
-    const summary = await runChanges(pipeline, planned, () => undefined);
+    const summary = await runBatches(pipeline, planned, () => undefined);
     const endedAt = Date.now();
     const runMs = Math.round(performance.now() - t4);
     gateway.dispose();
@@ -240,7 +240,8 @@ async function main(): Promise<void> {
     const whole = planChanges(wholeFiles(set), { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
     const wholeTarget = await shapeReview(whole.target, undefined, context);
     if (!wholeTarget.ok) throw new Error('whole files: excluded');
-    const wholePlanned = estimateChanges(pipeline, withShapedTarget(whole, wholeTarget.shaped.target), options);
+    const wholeShaped = withShapedTarget(whole, wholeTarget.shaped.target);
+    const wholePlanned = planBatches(pipeline, wholeShaped.target, wholeShaped.batches, options);
     const tokensWholeFiles = wholePlanned.batches.reduce((n, b) => n + b.agents.reduce((m, a) => m + a.promptTokens, 0), 0);
 
     const chats = gw.requests.filter((q) => q.path.endsWith('/chat/completions'));

@@ -1,18 +1,11 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ChangesPlan } from '../core/changes/plan';
-import { estimateChanges, runChanges } from '../core/changes/review';
-import { whatWillBeSent } from '../core/prompt/dryRun';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
-import { rulesReport, type RulesOff, type ShapedReview } from '../core/prompt/shape';
 import type { DiskCache } from '../core/review/diskCache';
 import { readDismissed } from '../core/review/dismissed';
-import { splitByNoise } from '../core/review/noise';
-import { RegionMemory, reviewVersion, reviewWithMemory } from '../core/review/regionMemory';
 import type { ReviewPipeline } from '../core/review/pipeline';
-import { targetInfo } from '../core/review/target';
-import { zeroTotals } from '../core/review/totals';
-import type { ReviewOptions, ReviewSummary, ReviewTarget } from '../core/review/types';
+import type { NoiseSettings, PlannedReview, ReviewConfirm, ReviewDecision, ReviewRequest, ReviewResult } from '../core/review/reviewRequest';
+import { runReview } from '../core/review/runReview';
 import type { QuorumSettings } from '../core/settings/schema';
 import { formatUsd } from '../shared/format';
 import { errorCode } from '../shared/guards';
@@ -22,9 +15,13 @@ import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
 import { renderReport, renderStepSummary, type ReportContext } from './reports';
 
-/** The steps of `quorum review` once the target is read and shaped: dry run, estimate, run, print. */
+/**
+ * `quorum review` once the target is read: the review use case (core's runReview) with the command line's
+ * confirm (the dry run, the plan said aloud on stderr), its progress, and its output (formats, --output, the
+ * step summary, the exit code).
+ */
 
-/** What the steps share: the command line, the settings, the shaped target, the pipeline and where output goes. */
+/** What the steps share: the command line, the settings, the pipeline and where output goes. */
 export interface CliReview {
   io: CliIo;
   args: ReviewArgs;
@@ -34,16 +31,9 @@ export interface CliReview {
   fail: (message: string, code?: number) => number;
   /** The repository root, when there is one. */
   root: string | undefined;
-  rulesOff: RulesOff | undefined;
-  shaped: ShapedReview;
-  /** The target as read, before shaping (dismissed findings are matched against its text). */
-  original: ReviewTarget;
   pipeline: ReviewPipeline;
   progress: ProgressReporter;
-  options: ReviewOptions;
   cache: DiskCache | undefined;
-  /** Never written to files the CLI keeps (the key, secrets of the base URL). */
-  secrets: string[];
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
@@ -51,20 +41,66 @@ function describeRedactions(redactions: readonly Redaction[]): string {
   return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
 }
 
-/** `--dry-run`: what would be sent for `target` (a review of changes: each of its `batches`), printed; nothing is sent. */
-function printWhatWillBeSent(r: CliReview, target: ReviewTarget, batches?: readonly ReviewTarget[]): void {
-  const data = whatWillBeSent(r.pipeline, { ...r.shaped, target }, r.options, { baseUrl: r.baseUrl, redactSecrets: r.settings.privacy.redactSecrets, ...(r.rulesOff ? { rulesOff: r.rulesOff } : {}) }, batches);
-  r.io.stdout.write(renderWhatWillBeSent(scrubStrings(data, r.scrub)) + '\n');
+/** The plan said on stderr before anything is sent: rules, redactions, skipped files, what is reviewed and its estimate. */
+function sayPlan(r: CliReview, plan: PlannedReview): void {
+  const { progress } = r;
+  const { estimate, rules, changes, shaped } = plan;
+  const target = shaped.target;
+  if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
+  if (!changes && rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${r.settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
+  if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
+  const estimated = `via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`;
+  if (changes) {
+    const skipped = target.skipped ?? [];
+    for (const k of skipped) progress.line(`skipped ${k.file}: ${k.reason}`);
+    const n = changes.batches.length;
+    const reused = plan.reused ?? 0;
+    if (reused > 0) progress.line(`${reused} of ${target.regions.length} region${target.regions.length === 1 ? '' : 's'} unchanged since the last review on this machine: their findings are carried over at $0`);
+    if (n === 0) progress.line(`nothing to send ${estimated}`);
+    else progress.line(`reviewing ${target.label}: ${changes.files} file${changes.files === 1 ? '' : 's'}, +${changes.added} -${changes.removed}, ${skipped.length} skipped, in ${n} request${n === 1 ? '' : 's'} per agent with ${estimate.order.join(', ')} ${estimated}`);
+  } else {
+    progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} ${estimated}`);
+  }
+  for (const [agent, e] of Object.entries(estimate.perAgent)) {
+    if (!e.tooLarge) continue;
+    const what = changes ? 'a request' : 'the prompt';
+    progress.line(`[${agent}] ${what} (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window${changes ? '; lower quorum.changes.batchTokens' : ''}`);
+  }
+}
+
+/** The command line's confirm: `--dry-run` prints what would be sent and stops; otherwise the plan is said and runs. */
+function cliConfirm(r: CliReview): ReviewConfirm {
+  return {
+    planned: (plan): ReviewDecision => {
+      if (r.args.dryRun) {
+        r.io.stdout.write(renderWhatWillBeSent(scrubStrings(plan.whatWillBeSent(), r.scrub)) + '\n');
+        return 'cancel';
+      }
+      sayPlan(r, plan);
+      return 'proceed';
+    },
+  };
+}
+
+/** The noise controls of the command line: its flags, and the project's dismissed findings (a bad file is said and ignored). */
+function cliNoise(r: CliReview): NoiseSettings {
+  const { args, progress } = r;
+  return {
+    minConfidence: args.minConfidence,
+    minSeverity: args.minSeverity,
+    dismissed: async () => {
+      const dismissed = await readDismissed(r.root ?? dirname(resolve(args.file)));
+      if (!dismissed.ok) progress.line(`warning: ${dismissed.problem}; no finding is treated as dismissed`);
+      return dismissed.entries;
+    },
+  };
 }
 
 /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
-async function finish(r: CliReview, finished: ReviewSummary, interrupted: boolean): Promise<number> {
+function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean): number {
   const { io, args, progress } = r;
-  // The key goes from the summary's strings before any format renders them (a document is never edited after).
-  const summary = scrubStrings(finished, r.scrub);
-  const dismissed = await readDismissed(r.root ?? dirname(resolve(args.file)));
-  if (!dismissed.ok) progress.line(`warning: ${dismissed.problem}; no finding is treated as dismissed`);
-  const noise = splitByNoise(summary.findings, { minConfidence: args.minConfidence, minSeverity: args.minSeverity, dismissed: { entries: dismissed.entries, regions: r.original.regions } });
+  // The key goes from the result's strings before any format renders them (a document is never edited after).
+  const { summary, noise } = scrubStrings(result, r.scrub);
   const report: ReportContext = { version: io.version, root: r.root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
   // Hidden and dismissed findings never trigger --fail-on.
   const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);
@@ -90,82 +126,37 @@ async function finish(r: CliReview, finished: ReviewSummary, interrupted: boolea
   return code;
 }
 
-/** The end of a run: the progress closed, an interruption said, the review printed. */
-function finishRun(r: CliReview, summary: ReviewSummary): Promise<number> {
-  r.progress.close();
-  if (r.cache && r.cache.stats.writeErrors > 0) r.progress.line(`could not write ${r.cache.stats.writeErrors} answer(s) to the cache in ${r.cache.folder}; the review is not affected`);
-  const interrupted = r.io.signal.aborted;
-  if (interrupted) r.progress.line('interrupted; printing what finished');
-  return finish(r, summary, interrupted);
-}
-
-/** `--changes`: nothing to review (exit 0, the same document with empty lists), or every batch under one summary. */
-export async function reviewChanges(r: CliReview, plan: ChangesPlan): Promise<number> {
-  const { progress, options, args } = r;
-  const skipped = plan.target.skipped ?? [];
-  if (plan.batches.length === 0) {
-    progress.line(`nothing to review${skipped.length > 0 ? ` (${skipped.length} skipped: ${skipped.map((k) => `${k.file} ${k.reason}`).join(', ')})` : ''}`);
-    if (args.dryRun) return EXIT.ok;
-    const empty: ReviewSummary = { reviewId: 'none', target: targetInfo(plan.target), agents: [], findings: [], totals: zeroTotals(), cancelled: false, elapsedMs: 0 };
-    return finish(r, empty, false);
-  }
-  if (args.dryRun) {
-    printWhatWillBeSent(r, plan.target, plan.batches);
-    return EXIT.ok;
-  }
-  // A re-review on this machine (the same cache folder) sends only the regions whose content changed.
-  const memory = r.cache && r.root ? new RegionMemory({ dir: dirname(r.cache.folder), root: r.root, secrets: r.secrets }) : undefined;
-  if (!memory) return finishRun(r, await runPlanned(r, plan));
-  const summary = await reviewWithMemory(memory, plan, reviewVersion(r.settings, options), (rest) => {
-    const reused = plan.target.regions.length - rest.batches.reduce((n, b) => n + b.regions.length, 0);
-    if (reused > 0) progress.line(`${reused} of ${plan.target.regions.length} regions unchanged since the last review on this machine: their findings are carried over at $0`);
-    return runPlanned(r, rest);
-  }, (rest) => {
-    progress.line(`all ${plan.target.regions.length} regions unchanged since the last review on this machine: their findings are carried over at $0`);
-    return { reviewId: 'carried', target: targetInfo(rest.target), agents: [], findings: [], totals: zeroTotals(), cancelled: false, elapsedMs: 0 };
+/**
+ * Runs the review of `request` (its work, prompt context and options) and prints it: nothing to review (exit 0,
+ * the same document with empty lists), a dry run (exit 0), or the review.
+ */
+export async function reviewAndPrint(r: CliReview, request: Omit<ReviewRequest, 'confirm' | 'noise' | 'onEvent' | 'dryRun'>): Promise<number> {
+  const { args, progress } = r;
+  const outcome = await runReview(r.pipeline, {
+    ...request,
+    dryRun: args.dryRun,
+    confirm: cliConfirm(r),
+    onEvent: progress.onEvent,
+    noise: cliNoise(r),
   });
-  if ((summary.resolved?.length ?? 0) > 0) progress.line(`${summary.resolved?.length ?? 0} finding(s) of the last review resolved`);
-  return finishRun(r, summary);
-}
-
-/** Estimates a changes plan aloud, then runs it: the summary. */
-async function runPlanned(r: CliReview, plan: ChangesPlan): Promise<ReviewSummary> {
-  const { pipeline, progress, options, shaped } = r;
-  const skipped = plan.target.skipped ?? [];
-  let planned = estimateChanges(pipeline, plan, options);
-  // A model the price table does not know may be priced in the gateway's /models list.
-  if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = estimateChanges(pipeline, plan, options);
-  const { estimate } = planned;
-  const rules = rulesReport(shaped.prompt, estimate.order);
-  if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
-  if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
-  for (const k of skipped) progress.line(`skipped ${k.file}: ${k.reason}`);
-  progress.line(
-    `reviewing ${plan.target.label}: ${plan.files} file${plan.files === 1 ? '' : 's'}, +${plan.added} -${plan.removed}, ${skipped.length} skipped, in ${plan.batches.length} request${plan.batches.length === 1 ? '' : 's'} per agent with ${estimate.order.join(', ')} via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`,
-  );
-  for (const [agent, e] of Object.entries(estimate.perAgent)) {
-    if (e.tooLarge) progress.line(`[${agent}] a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window; lower quorum.changes.batchTokens`);
+  switch (outcome.status) {
+    case 'excluded':
+      return r.fail(`${outcome.file} is never sent to a gateway: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
+    case 'declined':
+      return EXIT.ok;
+    case 'nothing': {
+      const skipped = outcome.work.shaped.target.skipped ?? [];
+      progress.line(`nothing to review${skipped.length > 0 ? ` (${skipped.length} skipped: ${skipped.map((k) => `${k.file} ${k.reason}`).join(', ')})` : ''}`);
+      return args.dryRun ? EXIT.ok : finish(r, outcome, false);
+    }
+    case 'reviewed': {
+      progress.close();
+      const resolved = outcome.summary.resolved?.length ?? 0;
+      if (resolved > 0) progress.line(`${resolved} finding${resolved === 1 ? '' : 's'} of the last review resolved`);
+      if (r.cache && r.cache.stats.writeErrors > 0) progress.line(`could not write ${r.cache.stats.writeErrors} answer(s) to the cache in ${r.cache.folder}; the review is not affected`);
+      const interrupted = r.io.signal.aborted;
+      if (interrupted) progress.line('interrupted; printing what finished');
+      return finish(r, outcome, interrupted);
+    }
   }
-  return runChanges(pipeline, planned, progress.onEvent);
-}
-
-/** A file or its lines: planned once, estimated aloud, run, printed. */
-export async function reviewTarget(r: CliReview, target: ReviewTarget): Promise<number> {
-  const { pipeline, progress, options, shaped } = r;
-  if (r.args.dryRun) {
-    printWhatWillBeSent(r, target);
-    return EXIT.ok;
-  }
-  let planned = pipeline.estimate(target, options);
-  if (await pipeline.learnPrices(planned)) planned = pipeline.estimate(target, options);
-  const { estimate } = planned;
-  const rules = rulesReport(shaped.prompt, estimate.order);
-  if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
-  if (rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${r.settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
-  if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
-  progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`);
-  for (const [agent, e] of Object.entries(estimate.perAgent)) {
-    if (e.tooLarge) progress.line(`[${agent}] the prompt (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
-  }
-  return finishRun(r, await pipeline.run(planned, progress.onEvent));
 }

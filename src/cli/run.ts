@@ -1,20 +1,21 @@
 import { collectChanges } from '../core/changes/collect';
 import { GitCliSource } from '../core/changes/gitCli';
-import { planChanges, withShapedTarget, type ChangesPlan } from '../core/changes/plan';
+import { planChanges, type ChangesPlan } from '../core/changes/plan';
 import { ChangesError } from '../core/changes/types';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { scrubKey } from '../core/redaction/redactor';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
 import { ReviewPipeline } from '../core/review/pipeline';
+import type { ReviewWork } from '../core/review/reviewRequest';
 import type { ReviewTarget } from '../core/review/types';
 import { DEFAULT_BASE_URL, type QuorumSettings } from '../core/settings/schema';
 import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type ReviewArgs } from './args';
 import { EXIT, type CliIo } from './exit';
-import { reviewChanges, reviewTarget, type CliReview } from './reviewSteps';
+import { reviewAndPrint, type CliReview } from './reviewSteps';
 import { cliSettings } from './settings';
 import { ProgressReporter } from './progress';
 import { readTarget } from './target';
@@ -23,9 +24,10 @@ import { runEvalCli } from './evalRun';
 import { runMcpCommand } from './mcp/serve';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
-import { loadPromptContext, shapeReview } from '../core/prompt/shape';
+import { loadPromptContext } from '../core/prompt/shape';
 import { loadTokenizer } from '../core/tokens/count';
 import { VERIFIER_ID } from '../core/agents/verifier';
+import { RegionMemory } from '../core/review/regionMemory';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -113,22 +115,14 @@ export async function runCli(io: CliIo): Promise<number> {
     if (e instanceof UsageError || e instanceof ChangesError) return fail(e.message);
     throw e;
   }
-  let { target, changes } = read;
+  const { target, changes } = read;
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
 
-  // The one prompt-shaping step: the repository's rules and agents, files never sent, secrets redacted.
+  // What the repository contributes to the prompts: its rules and agents, files never sent, redaction.
   const root = read.root ?? findRepositoryRoot(args.file);
   const context = await loadPromptContext({ settings, fs: root ? nodeRepoFs(root) : undefined, trusted: true, useRules: !args.noRules });
   for (const issue of context.repository.issues) io.stderr.write(`quorum: warning: ${scrub(issue.message)}\n`);
-  const shapedOutcome = await shapeReview(target, root && !changes ? relativeToRoot(root, args.file) : undefined, context);
-  if (!shapedOutcome.ok) {
-    const { rule } = shapedOutcome;
-    return fail(`${shapedOutcome.file} is never sent to a gateway: it matches "${rule.pattern}" in ${rule.source}`);
-  }
-  const shaped = shapedOutcome.shaped;
-  const original = target;
-  target = shaped.target;
-  if (changes) changes = withShapedTarget(changes, shaped.target);
+  const relativeFile = root && !changes ? relativeToRoot(root, args.file) : undefined;
 
   const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
   // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
@@ -146,12 +140,14 @@ export async function runCli(io: CliIo): Promise<number> {
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(Object.keys(reviewerModels).length > 0 ? { modelOverrides: reviewerModels } : {}),
-    prompt: shaped.prompt,
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, rulesOff: context.rulesOff, shaped, original, pipeline, progress, options, cache, secrets: [key, ...urlSecrets(baseUrl)] };
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache };
+  const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
+  // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
+  const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
   try {
-    return await (changes ? reviewChanges(review, changes) : reviewTarget(review, target));
+    return await reviewAndPrint(review, { work, context, options, ...(memory ? { memory } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

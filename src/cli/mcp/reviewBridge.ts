@@ -1,15 +1,14 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { collectChanges } from '../../core/changes/collect';
 import { GitCliSource } from '../../core/changes/gitCli';
-import { planChanges, withShapedTarget, type ChangesPlan } from '../../core/changes/plan';
-import { estimateChanges, runChanges } from '../../core/changes/review';
+import { planChanges, type ChangesPlan } from '../../core/changes/plan';
 import { ChangesError, type ChangeRequest } from '../../core/changes/types';
 import { nodeRepoFs } from '../../core/prompt/repoFs';
-import { loadPromptContext, rulesReport, shapeReview } from '../../core/prompt/shape';
+import { loadPromptContext } from '../../core/prompt/shape';
 import { readDismissed } from '../../core/review/dismissed';
 import { ReviewConfigError } from '../../core/review/errors';
-import { splitByNoise } from '../../core/review/noise';
-import type { ReviewPlan } from '../../core/review/plan';
+import type { PlannedReview, ReviewDecision, ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
+import { runReview } from '../../core/review/runReview';
 import type { AgentResult, ReviewEstimate, ReviewEvent, ReviewSummary, ReviewTarget, Severity } from '../../core/review/types';
 import { loadTokenizer } from '../../core/tokens/count';
 import { UsageError } from '../args';
@@ -22,7 +21,7 @@ import type { McpSession } from './session';
  * The bridge from a tool call to the review: read the target (a repository's changes or a file's lines), shape
  * the prompt (rules, privacy exclusions, secret redaction), plan and price, then either stop there (`estimate`) or
  * run, and leave out what the noise controls hide. It composes the same core steps as `quorum review`, in the
- * same order, with the same settings; it stays this one function until core offers the review as one use case.
+ * same order, with the same settings: core's one review use case (runReview), adapted to a tool call.
  */
 
 export type McpTarget =
@@ -46,18 +45,18 @@ export interface McpOutcome {
 
 interface McpCall {
   signal: AbortSignal;
-  /** Told once the review is planned, before anything is sent: how many agent results to wait for. */
-  onPlanned?: (agents: number, estimate: ReviewEstimate) => void;
+  /** Told once the review is planned, before anything is sent. */
+  onPlanned?: (estimate: ReviewEstimate) => void;
   onEvent?: (e: ReviewEvent) => void;
 }
-
-type Planned = { kind: 'changes'; plan: ReturnType<typeof estimateChanges> } | { kind: 'file'; plan: ReviewPlan };
 
 interface Read {
   target: ReviewTarget;
   changes?: ChangesPlan;
   root: string | undefined;
   relative: string | undefined;
+  /** The reviewed file, absolute (a file review). */
+  path?: string;
 }
 
 async function readChanges(s: McpSession, t: Extract<McpTarget, { kind: 'changes' }>): Promise<Read> {
@@ -77,7 +76,7 @@ async function readFile(s: McpSession, t: Extract<McpTarget, { kind: 'file' }>):
   // Findings name the file as the repository knows it.
   const shown = relative ?? path;
   const target: ReviewTarget = { ...read, label: read.label.replace(path, shown), regions: read.regions.map((r) => ({ ...r, file: shown })) };
-  return { target, root, relative };
+  return { target, root, relative, path };
 }
 
 function finding(f: ReviewSummary['findings'][number]): McpFinding {
@@ -115,75 +114,84 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
   }
   const context = await loadPromptContext({ settings: s.settings, fs: read.root ? nodeRepoFs(read.root) : undefined, trusted: true, useRules: !s.args.noRules });
   for (const issue of context.repository.issues) s.log(`warning: ${issue.message}`);
-  const outcome = await shapeReview(read.target, read.changes ? undefined : read.relative, context);
-  if (!outcome.ok) throw new ToolRefusal(`${outcome.file} is never sent to a gateway: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
-  const shaped = outcome.shaped;
-  const changes = read.changes ? withShapedTarget(read.changes, shaped.target) : undefined;
-  const options = {
-    language: s.language,
-    noCache: s.args.noCache,
-    signal: call.signal,
-    ...(t.agents ? { agents: t.agents } : {}),
-    ...(Object.keys(s.args.models).length > 0 ? { modelOverrides: s.args.models } : {}),
-    prompt: shaped.prompt,
-    ...(!s.settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
-  };
   const host = new URL(s.baseUrl).host;
   const skipped = (read.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason }));
-  const regions = shaped.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine }));
   const notes: string[] = [];
-  if (shaped.redactions.length > 0) notes.push(`${shaped.redactions.length} secret${shaped.redactions.length === 1 ? '' : 's'} redacted before sending`);
-  const base = { skipped, regions, findings: [], costUsd: 0, hiddenFindings: 0 };
-  if (changes && changes.batches.length === 0) {
-    return { mode, label: read.target.label, host, notes: ['nothing to review', ...notes], cancelled: false, result: { ...base, estimatedUsd: 0, maxUsd: 0, requests: 0, agents: [] } };
-  }
-
-  try {
-    const plan = (): Planned => (changes ? { kind: 'changes', plan: estimateChanges(s.pipeline, changes, options) } : { kind: 'file', plan: s.pipeline.estimate(shaped.target, options) });
-    let planned = plan();
-    // A model the price table does not know may be priced in the gateway's /models list (asked only when reviewing).
-    if (mode === 'review') {
-      const first = planned.kind === 'changes' ? planned.plan.batches[0] : planned.plan;
-      if (first && (await s.pipeline.learnPrices(first))) planned = plan();
-    }
-    const estimate: ReviewEstimate = planned.plan.estimate;
-    const requests = planned.kind === 'changes' ? planned.plan.estimate.requests : estimate.order.length;
-    const rules = rulesReport(shaped.prompt, estimate.order);
-    if (rules.used.length > 0) notes.push(`repository rules: ${rules.used.join(', ')}`);
+  let figures = { estimatedUsd: 0, maxUsd: 0, requests: 0 };
+  let regions: McpResult['regions'] = [];
+  const planned = (plan: PlannedReview): ReviewDecision => {
+    const { estimate, shaped } = plan;
+    regions = shaped.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine }));
+    if (shaped.redactions.length > 0) notes.push(`${shaped.redactions.length} secret${shaped.redactions.length === 1 ? '' : 's'} redacted before sending`);
+    if (plan.rules.used.length > 0) notes.push(`repository rules: ${plan.rules.used.join(', ')}`);
     for (const [agent, e] of Object.entries(estimate.perAgent)) {
       if (e.tooLarge) notes.push(`${agent}: a request (${e.tooLarge.size} tokens with the answer) exceeds ${e.model}'s ${e.tooLarge.limit}-token context window`);
     }
-    const figures = { estimatedUsd: money(estimate.likelyUsd), maxUsd: money(estimate.costUsd), requests };
-    if (mode === 'estimate') {
-      const agents = estimate.order.map((id) => ({ id, model: estimate.perAgent[id]?.model ?? '', status: 'planned' as const }));
-      return { mode, label: read.target.label, host, notes, cancelled: false, result: { ...base, ...figures, agents } };
-    }
-    call.onPlanned?.(estimate.order.length, estimate);
-    const onEvent = call.onEvent ?? (() => undefined);
-    const summary = planned.kind === 'changes' ? await runChanges(s.pipeline, planned.plan, onEvent) : await s.pipeline.run(planned.plan, onEvent);
-    if (s.cache && s.cache.stats.writeErrors > 0) s.log(`could not write ${s.cache.stats.writeErrors} answer(s) to the cache in ${s.cache.folder}`);
-    const dismissed = await readDismissed(read.root ?? s.cwd);
-    if (!dismissed.ok) notes.push(`${dismissed.problem}; no finding is treated as dismissed`);
-    const minSeverity = t.kind === 'changes' ? t.minSeverity : 'info';
-    const noise = splitByNoise(summary.findings, { minConfidence: 0, minSeverity, dismissed: { entries: dismissed.entries, regions: read.target.regions } });
-    return {
-      mode,
-      label: read.target.label,
-      host,
-      notes,
-      cancelled: call.signal.aborted,
-      result: {
-        ...base,
-        ...figures,
-        findings: noise.shown.map(finding),
-        hiddenFindings: noise.hidden.length,
-        costUsd: money(summary.totals.costUsd),
-        requests: summary.totals.requests,
-        agents: summary.agents.map(agentLine),
+    figures = { estimatedUsd: money(estimate.likelyUsd), maxUsd: money(estimate.costUsd), requests: estimate.requests };
+    if (mode === 'estimate') return 'cancel';
+    call.onPlanned?.(estimate);
+    return 'proceed';
+  };
+  const minSeverity = t.kind === 'changes' ? t.minSeverity : 'info';
+  const request: ReviewRequest = {
+    work: { target: read.target, ...(read.changes ? { changes: read.changes } : {}), ...(read.changes || !read.relative ? {} : { relativeFile: read.relative }) },
+    context,
+    options: {
+      language: s.language,
+      noCache: s.args.noCache,
+      signal: call.signal,
+      ...(t.agents ? { agents: t.agents } : {}),
+      ...(Object.keys(s.args.models).length > 0 ? { modelOverrides: s.args.models } : {}),
+      ...(!s.settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
+    },
+    noise: {
+      minConfidence: 0,
+      minSeverity,
+      dismissed: async () => {
+        const dismissed = await readDismissed(read.root ?? dirname(read.path ?? s.cwd));
+        if (!dismissed.ok) notes.push(`${dismissed.problem}; no finding is treated as dismissed`);
+        return dismissed.entries;
       },
-    };
+    },
+    // An estimate asks the gateway nothing (not even its listed prices).
+    dryRun: mode === 'estimate',
+    confirm: { planned },
+    ...(call.onEvent ? { onEvent: call.onEvent } : {}),
+  };
+  let outcome: ReviewOutcome;
+  try {
+    outcome = await runReview(s.pipeline, request);
   } catch (e) {
     if (e instanceof ReviewConfigError) throw new ToolRefusal(e.message);
     throw e;
   }
+  if (outcome.status === 'excluded') throw new ToolRefusal(`${outcome.file} is never sent to a gateway: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
+  const base = { skipped, regions, findings: [], costUsd: 0, hiddenFindings: 0 };
+  const label = read.target.label;
+  if (outcome.status === 'nothing') {
+    return { mode, label, host, notes: ['nothing to review', ...notes], cancelled: false, result: { ...base, estimatedUsd: 0, maxUsd: 0, requests: 0, agents: [] } };
+  }
+  if (outcome.status === 'declined') {
+    const estimate = outcome.plan?.estimate;
+    const agents = (estimate?.order ?? []).map((id) => ({ id, model: estimate?.perAgent[id]?.model ?? '', status: 'planned' as const }));
+    return { mode, label, host, notes, cancelled: false, result: { ...base, ...figures, agents } };
+  }
+  const { summary, noise } = outcome;
+  if (s.cache && s.cache.stats.writeErrors > 0) s.log(`could not write ${s.cache.stats.writeErrors} answer(s) to the cache in ${s.cache.folder}`);
+  return {
+    mode,
+    label,
+    host,
+    notes,
+    cancelled: call.signal.aborted,
+    result: {
+      ...base,
+      ...figures,
+      findings: noise.shown.map(finding),
+      hiddenFindings: noise.hidden.length,
+      costUsd: money(summary.totals.costUsd),
+      requests: summary.totals.requests,
+      agents: summary.agents.map(agentLine),
+    },
+  };
 }

@@ -192,7 +192,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     if (signal?.aborted) return;
     const reviewId = `eval-${randomUUID()}`;
     const plan = pipeline.estimate(caseTarget(c), { reviewId, ...runOptions(run, options.language), ...(signal ? { signal } : {}) });
-    const summary = await pipeline.run(plan, () => undefined);
+    const summary = await pipeline.run(plan, () => undefined, { verify: verify !== 'off' });
     const result = summary.agents.find((a) => a.agent === run.agent);
     const costUsd = deps.ledger.entries({ reviewId, agent: run.agent }).reduce((s, e) => s + e.costUsd, 0);
     const span = timed.spans.get(reviewId);

@@ -1,6 +1,5 @@
-import type { ReviewPipeline } from '../review/pipeline';
+import type { PlannedBatches } from '../review/batches';
 import type { ReviewPlan } from '../review/plan';
-import type { ReviewOptions, ReviewTarget } from '../review/types';
 import type { SentAgent, WhatWillBeSent } from '../../shared/whatWillBeSent';
 import { rulesReport, type RulesOff, type ShapedReview } from './shape';
 
@@ -22,20 +21,14 @@ function sentAgents({ estimate, agents }: ReviewPlan): SentAgent[] {
 }
 
 /**
- * Everything a review would send, computed without sending: the pipeline's plan of the review (the messages a
- * real review sends, planned by the same function) and its estimate, the rules and the redactions. A review of
- * changes gives its `batches` (the shaped target cut as the review sends it): each is one request per agent,
- * planned and shown on its own, as the review sends them.
+ * Everything a review would send, computed without sending: the review's plan (the messages the review sends,
+ * planned by the same function) and its estimate, the rules and the redactions. A review of changes is shown
+ * `batched`: each batch is one request per agent, planned and shown on its own, as the review sends them.
  */
-export function whatWillBeSent(
-  pipeline: ReviewPipeline,
-  shaped: ShapedReview,
-  options: ReviewOptions,
-  gateway: { baseUrl: string; redactSecrets: boolean; rulesOff?: RulesOff },
-  batches?: readonly ReviewTarget[],
-): WhatWillBeSent {
-  const opts: ReviewOptions = { ...options, prompt: shaped.prompt };
-  const plans = batches ? batches.map((b) => pipeline.estimate(b, opts)) : [pipeline.estimate(shaped.target, opts)];
+export function whatWillBeSent(shaped: ShapedReview, planned: PlannedBatches, how: { batched: boolean; rulesOff?: RulesOff | undefined }): WhatWillBeSent {
+  const plans = planned.batches;
+  const settings = plans[0]?.settings;
+  const gateway = { baseUrl: settings?.gateway.baseUrl ?? '', redactSecrets: settings?.privacy.redactSecrets ?? true, rulesOff: how.rulesOff };
   const order = plans[0]?.estimate.order ?? [];
   const rules = rulesReport(shaped.prompt, order);
   const first = shaped.target.regions[0];
@@ -57,11 +50,11 @@ export function whatWillBeSent(
     redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })),
     redactionOff: !gateway.redactSecrets,
     costUsd: plans.reduce((n, p) => n + p.estimate.costUsd, 0),
-    ...(batches
+    ...(how.batched
       ? {
           agents: [],
-          requests: plans.map((p, i) => ({
-            regions: (batches[i]?.regions ?? []).map(({ file, startLine, endLine }) => ({ file, startLine, endLine })),
+          requests: plans.map((p) => ({
+            regions: p.target.regions.map(({ file, startLine, endLine }) => ({ file, startLine, endLine })),
             costUsd: p.estimate.costUsd,
             agents: sentAgents(p),
           })),

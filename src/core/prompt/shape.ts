@@ -95,7 +95,7 @@ export interface ShapedReview {
   vault: SecretVault;
 }
 
-export type ShapeOutcome = { ok: true; shaped: ShapedReview } | { ok: false; reason: 'excluded'; file: string; rule: ExclusionRule };
+type ShapeOutcome = { ok: true; shaped: ShapedReview } | { ok: false; reason: 'excluded'; file: string; rule: ExclusionRule };
 
 /**
  * Shapes one review: refuses an excluded file (in a review of changes, lists it as skipped instead), redacts

@@ -36,8 +36,8 @@ const LISTED_PRICES_MS = 30 * 60_000;
 const LISTED_PRICES_TIMEOUT_MS = 5_000;
 
 /**
- * What may differ between the plan and the run: the run's own id and its cancellation; `verify: false` leaves the
- * verification step to the caller (a review of changes verifies once, after every batch is merged).
+ * What may differ between the plan and the run: the run's own id and its cancellation; `verify: true` also runs
+ * the verification step on the run's merged findings (eval does; runReview verifies once, after every batch).
  */
 export type RunOptions = Pick<ReviewOptions, 'reviewId' | 'signal'> & { verify?: boolean };
 
@@ -113,7 +113,7 @@ export class ReviewPipeline {
       cancelled: signal?.aborted === true || results.some((r) => r.status === 'cancelled'),
       elapsedMs: Math.max(0, this.now() - startedAt),
     };
-    const summary = at.verify === false ? merged : await this.verify(sent, merged, emit, { reviewId, ...(signal ? { signal } : {}) });
+    const summary = at.verify !== true ? merged : await this.verify(sent, merged, emit, { reviewId, ...(signal ? { signal } : {}) });
     emit({ type: 'review-done', reviewId, summary: { ...summary, elapsedMs: Math.max(0, this.now() - startedAt) } });
     return { ...summary, elapsedMs: Math.max(0, this.now() - startedAt) };
   }
@@ -157,6 +157,11 @@ export class ReviewPipeline {
     if (secrets.redactions.length === 0) return plan;
     const target = { ...plan.target, regions };
     return this.estimate(target, { ...plan.options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } });
+  }
+
+  /** The settings as they are now (read at the start of every review): what a review's version is made of. */
+  currentSettings(): QuorumSettings {
+    return this.deps.settings();
   }
 
   private agentDeps(settings: QuorumSettings): AgentRunDeps {

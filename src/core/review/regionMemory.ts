@@ -67,7 +67,10 @@ type MemoryFile = z.infer<typeof memorySchema>;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The review's version: what makes the same code get a different review (agents, models, prompts, rules, language, verification). */
-export function reviewVersion(settings: QuorumSettings, options: Pick<ReviewOptions, 'agents' | 'modelOverrides' | 'language' | 'prompt' | 'keepOutsideChanges'>): string {
+export function reviewVersion(configured: QuorumSettings, options: Pick<ReviewOptions, 'agents' | 'modelOverrides' | 'language' | 'prompt' | 'keepOutsideChanges'>): string {
+  // The repository's own agents are among the custom agents, as planning has them.
+  const projectAgents = options.prompt?.projectAgents ?? [];
+  const settings = projectAgents.length > 0 ? { ...configured, customAgents: [...configured.customAgents, ...projectAgents] } : configured;
   const { agents } = selectAgents(resolveAgents(settings).agents, options.agents);
   const parts = agents.map((a) => [a.id, options.modelOverrides?.[a.id] ?? a.model, a.fallbackModel, a.promptVersion, agentRules(options.prompt, a.id).version, a.dependsOn.join('+')].join(':'));
   const verify = settings.review.verify === 'off' ? 'off' : [settings.review.verify, settings.review.verifyMinSeverity, settings.agents.verifier.model, VERIFIER_PROMPT_VERSION].join(':');
@@ -92,7 +95,7 @@ export function regionKey(region: Region & { context?: string }, version: string
 const inRegion = (f: Pick<Finding, 'file' | 'startLine' | 'endLine'>, r: Pick<Region, 'file' | 'startLine' | 'endLine'>) => f.file === r.file && f.startLine >= r.startLine && f.startLine <= r.endLine;
 
 /** What a re-review takes from memory: the plan with only the regions to send, the findings carried, which regions are reused. */
-interface CarryOver {
+export interface CarryOver {
   plan: ChangesPlan;
   /** Findings of the reused regions, moved to where the regions are now, marked `carried`. */
   carried: Finding[];
@@ -155,7 +158,7 @@ export class RegionMemory {
    * The findings of the last review of each file with a region reviewed afresh that are not raised again (by the
    * same agent, or with the same rule or a similar title): resolved by the change.
    */
-  resolved(plan: ChangesPlan, carry: CarryOver, findings: readonly Finding[]): Finding[] {
+  private resolved(plan: ChangesPlan, carry: CarryOver, findings: readonly Finding[]): Finding[] {
     const reusedKeys = new Set(carry.reused.map((i) => carry.keys[i]));
     const freshFiles = new Set(plan.target.regions.filter((_, i) => !carry.reused.includes(i)).map((r) => r.file));
     const out: Finding[] = [];
@@ -169,6 +172,19 @@ export class RegionMemory {
       }
     }
     return out;
+  }
+
+  /**
+   * `summary` (of the regions sent) with the carried findings among its findings, the reused regions marked in its
+   * target, and the last review's findings resolved since (`resolved`, on a re-review).
+   */
+  withCarried(plan: ChangesPlan, carry: CarryOver, summary: ReviewSummary): ReviewSummary {
+    const findings = mergeFindings([...summary.findings, ...carry.carried]);
+    const reused = new Set(carry.reused);
+    const target = { ...summary.target, regions: summary.target.regions.map((r, i) => (reused.has(i) ? { ...r, reused: true } : r)) };
+    const resolved = this.resolved(plan, carry, findings);
+    const seen = Object.keys(this.data.regions).length > 0;
+    return { ...summary, target, findings, ...(seen ? { resolved } : {}) };
   }
 
   /** Remembers the regions of a finished review: each reviewed region's findings (carried ones are already known). */
@@ -211,26 +227,3 @@ export class RegionMemory {
   }
 }
 
-/**
- * A changes review with memory: the regions reviewed before (same content) are not sent, their findings carried
- * over at $0; `send` runs the rest (none: nothing is sent); the result says which regions were reused and what
- * was resolved, and the memory learns the new regions. Every face that reviews changes goes through this.
- */
-export async function reviewWithMemory(
-  memory: RegionMemory,
-  plan: ChangesPlan,
-  version: string,
-  send: (plan: ChangesPlan) => Promise<ReviewSummary>,
-  nothingSent: (plan: ChangesPlan) => ReviewSummary,
-): Promise<ReviewSummary> {
-  const carry = memory.carryOver(plan, version);
-  const summary = carry.plan.batches.length > 0 ? await send(carry.plan) : nothingSent(carry.plan);
-  const findings = mergeFindings([...summary.findings, ...carry.carried]);
-  const reused = new Set(carry.reused);
-  const target = { ...summary.target, regions: summary.target.regions.map((r, i) => (reused.has(i) ? { ...r, reused: true } : r)) };
-  const resolved = memory.resolved(plan, carry, findings);
-  const result: ReviewSummary = { ...summary, target, findings, ...(resolved.length > 0 || reused.size > 0 ? { resolved } : {}) };
-  memory.remember(plan, carry, result);
-  memory.save();
-  return result;
-}

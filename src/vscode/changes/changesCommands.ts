@@ -88,8 +88,8 @@ export class ChangesCommands {
     const chosen = await this.choose(rootOf(scm));
     if (!chosen) return undefined;
     const prepared = await this.preparation.prepare(chosen.target, chosen.source);
-    if (!prepared?.plan) return undefined;
-    return this.deps.sent.showFor(prepared.uri, prepared.plan.target, prepared.root, prepared.plan);
+    if (!prepared) return undefined;
+    return this.deps.sent.showFor(prepared);
   }
 
   /** Re-run from a panel: the same request, as the changes are now. */

@@ -4,7 +4,7 @@ import type { ChangeRequest } from '../../core/changes/types';
 import type { SkipReason } from '../../core/review/types';
 import { formatUsd } from '../../shared/format';
 import { estimateLabel } from '../../shared/panelStrings';
-import type { ChangesEstimate } from '../review/reviewTarget';
+import type { BatchesEstimate } from '../../core/review/batches';
 
 /** The words a review of changes is described with: why a file is skipped, what a request is called, a plan in one line. */
 
@@ -32,7 +32,7 @@ export function changesTitle(request: ChangeRequest): string {
 }
 
 /** The files, skipped files, tokens and cost of a review of changes, in one line. */
-export function describePlan(plan: ChangesPlan, estimate: ChangesEstimate): string {
+export function describePlan(plan: ChangesPlan, estimate: BatchesEstimate): string {
   const tokens = Object.values(estimate.perAgent).reduce((n, a) => n + a.promptTokens, 0);
   const cost = estimateLabel((key, ...args) => (key === 'costEstimate' ? vscode.l10n.t('≈ {0} likely · up to {1}', ...args) : vscode.l10n.t('up to {0}', ...args)), formatUsd, estimate.costUsd, estimate.likelyUsd);
   return vscode.l10n.t('{0} files, +{1} −{2}, {3} skipped · about {4} tokens in {5} requests · {6}', plan.files, plan.added, plan.removed, plan.target.skipped?.length ?? 0, tokens.toLocaleString('en-US'), estimate.requests, cost);

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { collectChanges } from '../../core/changes/collect';
-import { planChanges, type ChangesPlan } from '../../core/changes/plan';
+import { planChanges } from '../../core/changes/plan';
 import { ChangesError, type ChangeRequest, type ChangeSet } from '../../core/changes/types';
 import { loadTokenizer } from '../../core/tokens/count';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SentPreview } from '../privacy/whatWillBeSent';
-import type { ChangesEstimate, PreparedTarget } from '../review/reviewTarget';
+import type { PlannedReview } from '../../core/review/reviewRequest';
+import type { PreparedTarget } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
 import { changesTitle, describePlan, skipReasonLabel } from './changesLabels';
 import type { ChangesTarget } from './changesTarget';
@@ -69,8 +70,8 @@ export class ChangesPreparation {
       counts: { added: plan.added, removed: plan.removed },
       plan,
       root: source.repository.rootUri,
-      confirm: (p, e) => this.confirm(p, e, source.repository.rootUri),
-      describe: (p, e) => describePlan(p, e),
+      confirm: (p) => this.confirm(p),
+      describe: (p) => (p.changes ? describePlan(p.changes, p.estimate) : ''),
     };
   }
 
@@ -87,24 +88,22 @@ export class ChangesPreparation {
   }
 
   /** Above `quorum.changes.confirmOverFiles` files: asks, with the files, skipped files, tokens and cost. */
-  private async confirm(plan: ChangesPlan, estimate: ChangesEstimate, root: vscode.Uri): Promise<boolean> {
+  private async confirm(planned: PlannedReview): Promise<boolean> {
     const limit = this.deps.settings.current.changes.confirmOverFiles;
-    if (limit <= 0 || plan.files <= limit) return true;
+    const plan = planned.changes;
+    if (!plan || limit <= 0 || plan.files <= limit) return true;
     const go = vscode.l10n.t('Review');
     const show = vscode.l10n.t('Show What Will Be Sent');
     const skipped = plan.target.skipped ?? [];
     const named = skipped.slice(0, NAMED_SKIPPED).map((k) => `${k.file} (${skipReasonLabel(k.reason)})`);
     if (skipped.length > NAMED_SKIPPED) named.push(vscode.l10n.t('and {0} more', skipped.length - NAMED_SKIPPED));
     const detail = [
-      describePlan(plan, estimate),
+      describePlan(plan, planned.estimate),
       ...(named.length > 0 ? [vscode.l10n.t('Skipped: {0}', named.join(', '))] : []),
       vscode.l10n.t('The limit is quorum.changes.confirmOverFiles ({0}).', limit),
     ].join('\n');
     const choice = await this.deps.prompter.message('warning', vscode.l10n.t('Review changes to {0} files?', plan.files), { id: 'changes.manyFiles', modal: true, detail }, go, show);
-    if (choice === show) {
-      const first = plan.target.regions[0]?.file;
-      if (first) await this.deps.sent.showFor(vscode.Uri.joinPath(root, ...first.split('/')), plan.target, root, plan);
-    }
+    if (choice === show) await this.deps.sent.show(planned.whatWillBeSent(), plan.target);
     return choice === go;
   }
 

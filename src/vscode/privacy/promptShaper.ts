@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { AGENTS_DIR, AGENTS_MD, INSTRUCTIONS_FILE, RULES_DIR } from '../../core/prompt/repository';
 import { MAX_REPO_FILE_BYTES, type RepoFs } from '../../core/prompt/repoFs';
-import { loadPromptContext, shapeReview, type PromptContext, type ShapeOutcome } from '../../core/prompt/shape';
-import type { ReviewTarget } from '../../core/review/types';
+import { loadPromptContext, type PromptContext } from '../../core/prompt/shape';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
@@ -33,15 +32,17 @@ function workspaceRepoFs(root: vscode.Uri): RepoFs {
   };
 }
 
+/** What a review in the editor is shaped with: the workspace's prompt context, and the document's path in it. */
 interface EditorShaping {
-  outcome: ShapeOutcome;
   context: PromptContext;
+  /** The document's path from the workspace folder (or repository) root; undefined outside one. */
+  relativeFile: string | undefined;
 }
 
 /**
- * The editor's side of the prompt-shaping step: finds the document's workspace folder, reads its rules,
- * agents and `.quorumignore` through VS Code (rules and agents only in a trusted workspace) and shapes the
- * review. In an untrusted workspace that has rules, the user is told once per session why they were ignored;
+ * The editor's side of the prompt-shaping step: finds the document's workspace folder and reads its rules,
+ * agents and `.quorumignore` through VS Code (rules and agents only in a trusted workspace); the review use case
+ * (core's runReview) shapes the review with them. In an untrusted workspace that has rules, the user is told once per session why they were ignored;
  * repository files that cannot be used are reported once each.
  */
 export class PromptShaper {
@@ -67,7 +68,7 @@ export class PromptShaper {
   }
 
   /** `root`: the repository of a review of changes (its regions' paths are relative to it); the document's workspace folder otherwise. */
-  async shape(uri: vscode.Uri, target: ReviewTarget, root?: vscode.Uri): Promise<EditorShaping> {
+  async context(uri: vscode.Uri, root?: vscode.Uri): Promise<EditorShaping> {
     const folder = root ? { uri: root } : vscode.workspace.getWorkspaceFolder(uri);
     const fs = folder ? workspaceRepoFs(folder.uri) : undefined;
     const trusted = this.isTrusted();
@@ -79,8 +80,7 @@ export class PromptShaper {
       this.toldIssues.add(issue.message);
       void this.prompter.message('warning', vscode.l10n.t('Quorum could not use {0}: {1}', issue.file, issue.message), { id: 'privacy.repositoryIssue' });
     }
-    const relative = folder ? relativePath(folder.uri, uri) : undefined;
-    return { outcome: await shapeReview(target, relative, context), context };
+    return { context, relativeFile: folder ? relativePath(folder.uri, uri) : undefined };
   }
 
   private async tellUntrusted(fs: RepoFs): Promise<void> {

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
-import { withShapedTarget, type ChangesPlan } from '../../core/changes/plan';
-import { whatWillBeSent } from '../../core/prompt/dryRun';
-import type { ShapeOutcome } from '../../core/prompt/shape';
+import type { ExclusionRule } from '../../core/prompt/exclude';
 import type { ReviewPipeline } from '../../core/review/pipeline';
+import { runReview } from '../../core/review/runReview';
 import type { ReviewTarget } from '../../core/review/types';
-import { renderWhatWillBeSent, WHAT_WILL_BE_SENT_EN, type WhatWillBeSentStrings } from '../../shared/whatWillBeSent';
+import { renderWhatWillBeSent, WHAT_WILL_BE_SENT_EN, type WhatWillBeSent, type WhatWillBeSentStrings } from '../../shared/whatWillBeSent';
 import type { Prompter } from '../prompter';
 import { resolveOutputLanguage } from '../../core/agents/language';
-import { targetFromEditor } from '../review/reviewTarget';
+import { targetFromEditor, type PreparedTarget } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
 import type { PromptShaper } from './promptShaper';
 import { localStrings } from '../panel/panelStrings';
@@ -49,34 +48,42 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
       void this.deps.prompter.message('warning', vscode.l10n.t('There is nothing to send for this selection (it is empty, binary or too large).'), { id: 'sent.noTarget' });
       return undefined;
     }
-    return this.showFor(prepared.uri, prepared.target);
+    return this.showFor(prepared);
   }
 
   /**
-   * For any target of a document, or of a repository (`root` and `plan`: a review of changes, each request it would
-   * send, batch by batch). Returns the opened document, or undefined when the file is never sent (the user is told
-   * which rule says so).
+   * For any prepared target: a document's lines, or a repository's changes (each request it would send, batch by
+   * batch). The review use case plans it as a dry run (nothing is sent, not even for prices). Returns the opened
+   * document, or undefined when the file is never sent (the user is told which rule says so) or nothing is left to send.
    */
-  async showFor(uri: vscode.Uri, target: ReviewTarget, root?: vscode.Uri, plan?: ChangesPlan): Promise<vscode.TextDocument | undefined> {
-    const { outcome, context } = await this.deps.shaper.shape(uri, target, root);
-    if (!outcome.ok) {
-      this.refuse(outcome);
-      return undefined;
-    }
-    const settings = this.deps.settings.current;
-    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
-    let markdown: string;
+  async showFor(prepared: Pick<PreparedTarget, 'uri' | 'target' | 'root' | 'plan'>): Promise<vscode.TextDocument | undefined> {
+    const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
+    const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
+    let data: WhatWillBeSent | undefined;
     try {
-      const data = whatWillBeSent(this.deps.pipeline, outcome.shaped, { language }, {
-        baseUrl: settings.gateway.baseUrl,
-        redactSecrets: settings.privacy.redactSecrets,
-        ...(context.rulesOff ? { rulesOff: context.rulesOff } : {}),
-      }, plan ? withShapedTarget(plan, outcome.shaped.target).batches : undefined);
-      markdown = renderWhatWillBeSent(data, sentStrings());
+      const outcome = await runReview(this.deps.pipeline, {
+        work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
+        context,
+        options: { language },
+        dryRun: true,
+        confirm: {
+          planned: (plan) => {
+            data = plan.whatWillBeSent();
+            return 'cancel';
+          },
+        },
+      });
+      if (outcome.status === 'excluded') this.refuse(outcome);
     } catch (error) {
       void this.deps.prompter.message('error', vscode.l10n.t('Quorum could not prepare the review: {0}', error instanceof Error ? error.message : String(error)), { id: 'sent.failed' });
       return undefined;
     }
+    return data ? this.show(data, prepared.target) : undefined;
+  }
+
+  /** Opens what a planned review of `target` will send, as a read-only Markdown document beside the editor. */
+  async show(data: WhatWillBeSent, target: ReviewTarget): Promise<vscode.TextDocument> {
+    const markdown = renderWhatWillBeSent(data, sentStrings());
     const only = target.regions.length === 1 ? target.regions[0] : undefined;
     const name = only ? `${only.file.split(/[\\/]/).pop() || 'code'} (${only.startLine}-${only.endLine})` : target.label.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'changes';
     const doc = vscode.Uri.from({ scheme: SENT_SCHEME, path: `/${name}.md`, query: `n=${++this.count}` });
@@ -92,7 +99,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
     return opened;
   }
 
-  private refuse(outcome: Extract<ShapeOutcome, { ok: false }>): void {
+  private refuse(outcome: { file: string; rule: ExclusionRule }): void {
     const where = outcome.rule.source === '.quorumignore' ? vscode.l10n.t('.quorumignore') : vscode.l10n.t('the setting quorum.privacy.exclude');
     void this.deps.prompter.message('warning', vscode.l10n.t('Quorum never sends {0}: it matches "{1}" in {2}.', outcome.file, outcome.rule.pattern, where), { id: 'privacy.excluded' });
   }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
-import { withShapedTarget } from '../../core/changes/plan';
-import type { ShapedReview } from '../../core/prompt/shape';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
-import type { ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../../core/review/types';
+import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
+import { runReview } from '../../core/review/runReview';
+import type { ReviewEvent, ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
@@ -25,9 +25,8 @@ import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { ReviewNotices } from './reviewNotices';
-import { planReview, type PlannedReview } from './reviewPlanning';
-import { RunningReviews, runWithProgress } from './reviewProgress';
-import { ReviewSession } from './reviewSession';
+import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
+import { ReviewSession, type ReviewSessionInit } from './reviewSession';
 import { ReviewSessions } from './reviewSessions';
 import { isChangesKey } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
@@ -114,54 +113,89 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     return this.start(prepared, { noCache: false });
   }
 
-  /** Runs a review of `prepared`, replacing a running or finished review of the same target. */
+  /**
+   * Runs a review of `prepared` through the review use case (core's runReview), replacing a running or finished
+   * review of the same target. The editor's part is its confirm: the key (after shaping: files never sent are
+   * refused before anything else), then, planned and priced, models too small, the file-count prompt, the
+   * budgets; then the session, its panel and its progress.
+   */
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    // Files never sent are refused before anything else, the key included.
-    const shaping = await this.deps.shaper.shape(prepared.uri, prepared.target, prepared.root);
-    if (!shaping.outcome.ok) return this.notices.excluded(shaping.outcome);
-    const shaped = shaping.outcome.shaped;
-    const changes = prepared.plan ? withShapedTarget(prepared.plan, shaped.target) : undefined;
-    if (changes && changes.batches.length === 0) return this.notices.nothingToReview(shaped.target.skipped?.length ?? 0);
-    if (!(await this.deps.keys.ensureKey())) return undefined;
-    const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
-    const keepOutside = changes !== undefined && !this.deps.settings.current.changes.onlyChangedLines;
-    const base: ReviewOptions = { reviewId: randomUUID(), language, noCache: opts.noCache, prompt: shaped.prompt, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
-    let planned: PlannedReview;
+    const settings = this.deps.settings.current;
+    const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
+    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
+    const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
+    const abort = new AbortController();
+    const options = { reviewId: randomUUID(), language, noCache: opts.noCache, signal: abort.signal, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
+    const { minConfidence, minSeverity } = settings.review;
+    let dismissed: readonly DismissedEntry[] = [];
+    let session: ReviewSession | undefined;
+    let progress: ReviewProgress | undefined;
+    let outcome: ReviewOutcome;
     try {
-      planned = await planReview(this.deps.pipeline, shaped.target, changes, base);
+      outcome = await runReview(this.deps.pipeline, {
+        work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
+        context,
+        options,
+        noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
+        confirm: {
+          shaped: async () => ((await this.deps.keys.ensureKey()) ? 'proceed' : 'cancel'),
+          planned: async (plan) => {
+            const { estimate } = plan;
+            if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) {
+              await this.notices.tooLargeForEveryModel();
+              return 'cancel';
+            }
+            if (prepared.confirm && !(await prepared.confirm(plan))) return 'cancel';
+            if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return 'cancel';
+            dismissed = await this.deps.dismissals.entries(prepared.uri);
+            session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise: { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions } } }, language);
+            progress = showProgress(session, plan.shaped.target, estimate.order.length, prepared.describe?.(plan));
+            return 'proceed';
+          },
+        },
+        onEvent: (event) => {
+          if (!session) return;
+          this.onEvent(session, event);
+          progress?.onEvent(event);
+        },
+      });
     } catch (error) {
       await this.notices.cannotStart(error);
-      return undefined;
-    }
-    const { estimate } = planned;
-    if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) return this.notices.tooLargeForEveryModel().then(() => undefined);
-    if (changes && prepared.confirm && !(await prepared.confirm(changes, estimate))) return undefined;
-    if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
-    const dismissed = await this.deps.dismissals.entries(prepared.uri);
-    const session = this.open(prepared, shaped, base, estimate, opts.noCache, dismissed);
-    const before = changes && prepared.describe ? prepared.describe(changes, estimate) : undefined;
-    try {
-      const summary = await runWithProgress(planned.run, session, shaped.target, estimate.order.length, (event) => this.onEvent(session, event), before);
-      this.finished(session, summary);
-      this.sessions.settled(session);
-      return summary;
-    } catch (error) {
-      await this.notices.cannotStart(error);
-      session.abandon();
+      session?.abandon();
       return undefined;
     } finally {
-      this.running.change(-1);
+      progress?.end();
+      if (session) this.running.change(-1);
+    }
+    switch (outcome.status) {
+      case 'excluded':
+        return this.notices.excluded(outcome);
+      case 'nothing':
+        return this.notices.nothingToReview(outcome.work.shaped.target.skipped?.length ?? 0);
+      case 'declined':
+        return undefined;
+      case 'reviewed':
+        if (!session) return undefined;
+        this.finished(session, outcome.summary);
+        this.sessions.settled(session);
+        return outcome.summary;
     }
   }
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
-  private open(prepared: PreparedTarget, shaped: ShapedReview, base: ReviewOptions, estimate: ReviewEstimate, noCache: boolean, dismissed: DismissedEntry[]): ReviewSession {
-    const session = new ReviewSession(base.reviewId ?? randomUUID(), prepared.ref.key(), prepared.uri, prepared.target, estimate, noCache, prepared.uris, prepared.counts);
-    // The noise controls, as the CLI applies them: settings, and what the project dismissed (the code as it read, before redaction).
-    const { minConfidence, minSeverity } = this.deps.settings.current.review;
-    session.noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: session.fullTarget.regions } };
-    session.projectDismiss = this.deps.dismissals.folderOf(prepared.uri) !== undefined;
-    const rules = session.shapedBy(shaped, estimate.order);
+  private open(prepared: PreparedTarget, plan: PlannedReview, init: Pick<ReviewSessionInit, 'id' | 'noCache' | 'abort' | 'noise'>, language: string): ReviewSession {
+    const { shaped, estimate } = plan;
+    const session = new ReviewSession({
+      ...init,
+      targetKey: prepared.ref.key(),
+      uri: prepared.uri,
+      fullTarget: prepared.target,
+      estimate,
+      uris: prepared.uris,
+      counts: prepared.counts,
+      projectDismiss: this.deps.dismissals.folderOf(prepared.uri) !== undefined,
+    });
+    const rules = session.shapedBy(shaped, plan.rules);
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.add(session);
     this.tracker.anchor(session);
@@ -169,7 +203,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.emitter.fire(session);
     this.panels?.show(session);
     for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) this.deps.log.info(line);
-    this.deps.log.info(startLogLine(session.id, shaped.target, estimate, base.language, noCache));
+    this.deps.log.info(startLogLine(session.id, shaped.target, estimate, language, init.noCache));
     return session;
   }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ShapeOutcome } from '../../core/prompt/shape';
+import type { ExclusionRule } from '../../core/prompt/exclude';
 import { ReviewConfigError } from '../../core/review/errors';
 import type { AgentErrorCode, AgentResult, ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
@@ -64,7 +64,7 @@ export class ReviewNotices {
   }
 
   /** Reviewing a file that is never sent: say which rule keeps it back. */
-  excluded(outcome: Extract<ShapeOutcome, { ok: false }>): undefined {
+  excluded(outcome: { file: string; rule: ExclusionRule }): undefined {
     const where = outcome.rule.source === '.quorumignore' ? vscode.l10n.t('.quorumignore') : vscode.l10n.t('the setting quorum.privacy.exclude');
     this.log.info(`Review of ${outcome.file} refused: it matches "${outcome.rule.pattern}" in ${outcome.rule.source}`);
     void this.prompter.message('warning', vscode.l10n.t('Quorum never sends {0}: it matches "{1}" in {2}.', outcome.file, outcome.rule.pattern, where), { id: 'privacy.excluded' });

@@ -1,38 +1,52 @@
 import * as vscode from 'vscode';
-import type { RunOptions } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
-import type { ReviewEvent, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import type { ReviewEvent, ReviewTarget } from '../../core/review/types';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import { REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { ReviewSession } from './reviewSession';
 
-/** How a review runs once planned: the pipeline on its plan, or (a review of changes) every batch of the plan. */
-export type ReviewRun = (onEvent: (event: ReviewEvent) => void, at: RunOptions) => Promise<ReviewSummary>;
+/** A review's progress notification: told each event of the run, ended once the run is over. */
+export interface ReviewProgress {
+  onEvent(event: ReviewEvent): void;
+  end(): void;
+}
 
 /**
- * Runs a session's planned review of `t` (its target as sent) under a cancellable progress notification that
- * counts the agents done (`agents`; a review of changes tells each agent's end once, over all its batches, as the
- * panel shows it); `before` is the first message (what a review of changes sends).
+ * Shows a session's review of `t` (its target as sent) in a cancellable progress notification that counts the
+ * agents done (`agents`; a review of changes tells each agent's end once, over all its batches, as the panel
+ * shows it) until `end`; `before` is the first message (what a review of changes sends). Cancelling it cancels
+ * the session.
  */
-export function runWithProgress(run: ReviewRun, session: ReviewSession, t: ReviewTarget, agents: number, onEvent: (event: ReviewEvent) => void, before?: string): Thenable<ReviewSummary> {
+export function showProgress(session: ReviewSession, t: ReviewTarget, agents: number, before?: string): ReviewProgress {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const title = escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label));
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+  // What is reported before the notification's task has started waits for it.
+  const early: { message?: string; increment?: number }[] = before ? [{ message: escapeLinkedText(before) }] : [];
+  let report = (value: { message?: string; increment?: number }): void => {
+    early.push(value);
+  };
+  let end = () => {};
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  let settled = 0;
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const sub = token.onCancellationRequested(() => session.cancel());
-    if (before) progress.report({ message: escapeLinkedText(before) });
-    let settled = 0;
+    report = (value) => progress.report(value);
+    for (const value of early.splice(0)) progress.report(value);
     try {
-      return await run((event) => {
-        onEvent(event);
-        if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
-        settled++;
-        progress.report({ increment: agents > 0 ? 100 / agents : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, agents) });
-      }, { signal: session.abort.signal });
+      await ended;
     } finally {
       sub.dispose();
     }
   });
+  return {
+    onEvent: (event) => {
+      if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'cancelled') return;
+      settled++;
+      report({ increment: agents > 0 ? 100 / agents : 100, message: vscode.l10n.t('{0} of {1} agents done', settled, agents) });
+    },
+    end: () => end(),
+  };
 }
 
 /** Counts the running reviews: the context key that enables "Quorum: Cancel Review", and the cost display's busy state. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { rulesReport, type ShapedReview } from '../../core/prompt/shape';
+import type { ShapedReview } from '../../core/prompt/shape';
 import { targetInfo } from '../../core/review/target';
 import { zeroTotals } from '../../core/review/totals';
 import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
@@ -9,13 +9,33 @@ import type { SecretVault } from '../../core/redaction/redactor';
 import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
 import type { ReviewSessionHandle } from './session';
 
+/** What a session is made of: the review's id, target and estimate, and the controls it runs under. */
+export interface ReviewSessionInit {
+  id: string;
+  targetKey: string;
+  uri: vscode.Uri;
+  /** The full target, text included: the lines as they read when the review started. */
+  fullTarget: ReviewTarget;
+  estimate: CostEstimate | undefined;
+  noCache: boolean;
+  /** The document of each reviewed file (by the regions' `file`); `uri` for files not listed. */
+  uris?: ReadonlyMap<string, vscode.Uri> | undefined;
+  counts?: ChangeCounts | undefined;
+  /** The noise controls this review runs under; none: every finding is shown. */
+  noise?: NoiseFilter | undefined;
+  /** "Dismiss in this project" is offered for this review's findings (a trusted local workspace folder). */
+  projectDismiss?: boolean;
+  /** Cancels the review (the signal its run was given); a new one when absent. */
+  abort?: AbortController;
+}
+
 /** One review: its target, its events so far, and the means to cancel it. */
 export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   readonly startedAt = Date.now();
   private readonly log: ReviewEvent[] = [];
   private readonly emitter = new vscode.EventEmitter<ReviewEvent>();
   readonly onEvent = this.emitter.event;
-  readonly abort = new AbortController();
+  readonly abort: AbortController;
   private done = false;
   summary: ReviewSummary | undefined;
   /** Finding ids of single agents that the merge folded into another finding → that finding's id. */
@@ -24,26 +44,33 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   privacy: PrivacyView | undefined;
   /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
   vault: SecretVault | undefined;
-  /** The noise controls this review runs under (set before it starts); none: every finding is shown. */
-  noise: NoiseFilter | undefined;
+  /** The noise controls this review runs under; none: every finding is shown. */
+  readonly noise: NoiseFilter | undefined;
   /** Findings the noise controls hide now, with why: kept out of the Problems panel, counted in the review panel. */
   readonly hidden = new Map<string, HiddenReason>();
-  /** "Dismiss in this project" is offered for this review's findings (a trusted local workspace folder). */
-  projectDismiss = false;
+  readonly projectDismiss: boolean;
+  readonly id: string;
+  readonly targetKey: string;
+  readonly uri: vscode.Uri;
+  readonly fullTarget: ReviewTarget;
+  readonly estimate: CostEstimate | undefined;
+  readonly noCache: boolean;
+  readonly counts: ChangeCounts | undefined;
+  private readonly uris: ReadonlyMap<string, vscode.Uri>;
 
-  constructor(
-    readonly id: string,
-    readonly targetKey: string,
-    readonly uri: vscode.Uri,
-    /** The full target, text included: the lines as they read when the review started. */
-    readonly fullTarget: ReviewTarget,
-    readonly estimate: CostEstimate | undefined,
-    readonly noCache: boolean,
-    /** The document of each reviewed file (by the regions' `file`); `uri` for files not listed. */
-    private readonly uris: ReadonlyMap<string, vscode.Uri> = new Map(),
-    readonly counts?: ChangeCounts,
-  ) {
-    this.target = targetInfo(fullTarget);
+  constructor(init: ReviewSessionInit) {
+    this.id = init.id;
+    this.targetKey = init.targetKey;
+    this.uri = init.uri;
+    this.fullTarget = init.fullTarget;
+    this.estimate = init.estimate;
+    this.noCache = init.noCache;
+    this.uris = init.uris ?? new Map();
+    this.counts = init.counts;
+    this.noise = init.noise;
+    this.projectDismiss = init.projectDismiss === true;
+    this.abort = init.abort ?? new AbortController();
+    this.target = targetInfo(init.fullTarget);
   }
 
   readonly target: TargetInfo;
@@ -110,8 +137,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   }
 
   /** Records how the prompts were shaped (rules, redactions, the secrets' vault); returns the rules used and dropped. */
-  shapedBy(shaped: ShapedReview, order: readonly string[]): { used: string[]; dropped: string[] } {
-    const rules = rulesReport(shaped.prompt, order);
+  shapedBy(shaped: ShapedReview, rules: { used: string[]; dropped: string[] }): { used: string[]; dropped: string[] } {
     this.privacy = { rules: rules.used, rulesDropped: rules.dropped, redactions: shaped.redactions.map(({ kind, line, endLine, file }) => ({ kind, line, endLine, ...(file ? { file } : {}) })) };
     this.vault = shaped.vault;
     return rules;

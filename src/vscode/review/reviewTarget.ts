@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { singleTarget } from '../../core/review/target';
 import type { ChangesPlan } from '../../core/changes/plan';
-import type { ReviewEstimate, ReviewTarget } from '../../core/review/types';
+import type { PlannedReview } from '../../core/review/reviewRequest';
+import type { ReviewTarget } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */
@@ -44,14 +45,11 @@ export interface PreparedTarget {
   plan?: ChangesPlan;
   /** The repository whose rules and ignore files shape the prompts (the document's workspace folder otherwise). */
   root?: vscode.Uri;
-  /** Asked once the estimate is known, before the budgets (a review of many changed files): false stops it. */
-  confirm?: (plan: ChangesPlan, estimate: ChangesEstimate) => Promise<boolean>;
+  /** Asked once the review is planned and priced, before the budgets (a review of many changed files): false stops it. */
+  confirm?: (plan: PlannedReview) => Promise<boolean>;
   /** Said before anything is sent (what a review of changes covers), in the progress notification. */
-  describe?: (plan: ChangesPlan, estimate: ChangesEstimate) => string;
+  describe?: (plan: PlannedReview) => string;
 }
-
-/** The estimate of every batch of a review of changes. */
-export type ChangesEstimate = ReviewEstimate & { requests: number };
 
 export type TargetProblem = { kind: 'empty' } | { kind: 'binary' } | { kind: 'huge'; chars: number };
 

@@ -49,8 +49,8 @@ describe('region memory: what a re-review carries over', () => {
     assert.deepEqual(carry.reused, [0]);
     assert.deepEqual(carry.plan.batches.map((x) => x.regions.map((r) => r.file)), [['b.py']]);
     assert.deepEqual(carry.carried.map((f) => [f.file, f.startLine, f.title, f.carried]), [['a.py', 13, 'Eval of input', true]]);
-    assert.deepEqual(later.resolved(second, carry, [finding('b.py', 2, 'Unchecked run of input')]).map((f) => f.title), ['Exec of input']);
-    assert.deepEqual(later.resolved(second, carry, [finding('b.py', 2, 'Exec of input here')]), [], 'raised again in other words');
+    assert.deepEqual(later.withCarried(second, carry, summary(second, [finding('b.py', 2, 'Unchecked run of input')])).resolved?.map((f) => f.title), ['Exec of input']);
+    assert.deepEqual(later.withCarried(second, carry, summary(second, [finding('b.py', 2, 'Exec of input here')])).resolved, [], 'raised again in other words');
     // Another repository's memory is its own.
     assert.deepEqual(new RegionMemory({ dir: where, root: '/other' }).carryOver(second, version).reused, []);
   });

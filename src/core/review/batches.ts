@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sumUsage } from '../cost/usage';
-import { combinedSource } from '../review/agentResult';
-import { mergeFindings } from '../review/merge';
-import type { ReviewPipeline, RunOptions } from '../review/pipeline';
-import type { ReviewPlan } from '../review/plan';
-import { targetInfo } from '../review/target';
-import { addTotals, estimatedPart, zeroTotals } from '../review/totals';
-import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary } from '../review/types';
+import { combinedSource } from './agentResult';
 import { BatchEvents } from './batchEvents';
-import type { ChangesPlan } from './plan';
+import { mergeFindings } from './merge';
+import type { ReviewPipeline, RunOptions } from './pipeline';
+import type { ReviewPlan } from './plan';
+import { targetInfo } from './target';
+import { addTotals, estimatedPart, zeroTotals } from './totals';
+import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 /**
- * Running a changes review: each batch is one review by the pipeline (one request per agent); the batches run
- * at once and the shared gateway client paces them. Results come back as ONE summary of the whole target: per
- * agent, the batches' findings, code and spending together; findings merged across agents and files.
+ * A review's target in batches: each batch is one review by the pipeline (one request per agent); the batches
+ * run at once and the shared gateway client paces them. A selection or a file is the one batch of itself; a
+ * review of changes has its regions cut into batches (core/changes/plan). Results come back as ONE summary of
+ * the whole target: per agent, the batches' findings, code and spending together; findings merged across
+ * agents and files.
  */
 
 /** Finding ids are `agent-n` within a batch; the batches after the first are told apart by a suffix. */
@@ -61,16 +62,19 @@ function combineAgent(results: readonly AgentResult[]): AgentResult[] {
   return [combined];
 }
 
-/** A changes review planned once: each batch's review plan, and the estimate of every batch together. */
-interface PlannedChanges {
-  changes: ChangesPlan;
+/** The estimate of every batch of a review together, with the requests they make (one per agent and batch). */
+export type BatchesEstimate = ReviewEstimate & { requests: number };
+
+/** A review planned once: the whole target, each batch's review plan, and the estimate of every batch together. */
+export interface PlannedBatches {
+  target: ReviewTarget;
   batches: ReviewPlan[];
-  estimate: ReviewEstimate & { requests: number };
+  estimate: BatchesEstimate;
 }
 
-/** Plans every batch: prompts and costs add up; a batch too large for a model is reported. */
-export function estimateChanges(pipeline: ReviewPipeline, changes: ChangesPlan, options: ReviewOptions): PlannedChanges {
-  const batches = changes.batches.map((b) => pipeline.estimate(b, options));
+/** Plans every batch of `target`: prompts and costs add up; a batch too large for a model is reported. */
+export function planBatches(pipeline: ReviewPipeline, target: ReviewTarget, parts: readonly ReviewTarget[], options: ReviewOptions): PlannedBatches {
+  const batches = parts.map((b) => pipeline.estimate(b, options));
   const estimates = batches.map((b) => b.estimate);
   const order = estimates[0]?.order ?? [];
   const perAgent: Record<string, AgentEstimate> = {};
@@ -96,43 +100,41 @@ export function estimateChanges(pipeline: ReviewPipeline, changes: ChangesPlan, 
     likelyUsd: estimates.reduce((n, e) => n + e.likelyUsd, 0),
     requests: estimates.reduce((n, e) => n + e.order.length, 0),
   };
-  return { changes, batches, estimate };
+  return { target, batches, estimate };
 }
 
 /**
  * Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal.
- * With several batches, each agent is told as one (BatchEvents): queued and started once, its text one batch at a
+ * A target that is its own one batch (a selection, a file) is the pipeline's review as it is. With several batches, each agent is told as one (BatchEvents): queued and started once, its text one batch at a
  * time, never interleaved, and its end once, when its last batch ends: its result over every batch (the same as in the summary), so
  * that the panel's card and the command line's progress show the whole review's findings, tokens, cost and its
  * label, not the last batch's.
  */
-export async function runChanges(pipeline: ReviewPipeline, planned: PlannedChanges, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
-  const { batches, changes } = planned;
+export async function runBatches(pipeline: ReviewPipeline, planned: PlannedBatches, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
+  const { batches, target } = planned;
+  const [only] = batches;
+  if (only && batches.length === 1 && only.target === target) return pipeline.run(only, onEvent, at);
   const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
   const events = new BatchEvents(batches.length, reviewId, onEvent, (results) => combineAgent(results)[0]);
   const summaries = await Promise.all(
     batches.map((batch, i) =>
-      pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId, verify: false }),
+      pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }),
     ),
   );
   const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
   const agents = agentIds.flatMap((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
   events.endUntold(agents);
   const zero = zeroTotals();
-  const merged: ReviewSummary = {
+  const summary: ReviewSummary = {
     reviewId,
-    target: targetInfo(changes.target),
+    target: targetInfo(target),
     agents,
     findings: mergeFindings(agents.flatMap((a) => a.findings)),
     totals: summaries.reduce((t, s) => addTotals(t, s.totals), zero),
     cancelled: summaries.some((s) => s.cancelled),
     elapsedMs: Date.now() - started,
   };
-  // Verified once, over every batch's findings merged (the plan of the first batch carries the settings and language).
-  const first = batches[0];
-  const verified = first ? await pipeline.verify({ ...first, target: changes.target }, merged, onEvent, { reviewId, ...(at.signal ? { signal: at.signal } : {}) }) : merged;
-  const summary = { ...verified, elapsedMs: Date.now() - started };
   onEvent({ type: 'review-done', reviewId, summary });
   return summary;
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { planChanges } from '../../../src/core/changes/plan';
-import { estimateChanges, runChanges } from '../../../src/core/changes/review';
+import { planBatches, runBatches } from '../../../src/core/review/batches';
 import type { ChangedFileText, ChangeSet } from '../../../src/core/changes/types';
 import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
@@ -54,7 +54,7 @@ describe('changes review: batches told as one review', function () {
       assert.equal(plan.batches.length, files);
       const pipeline = new ReviewPipeline({ gateway, settings: () => settings });
       const events: ReviewEvent[] = [];
-      const summary = await runChanges(pipeline, estimateChanges(pipeline, plan, { language: 'en' }), (e) => events.push(e));
+      const summary = await runBatches(pipeline, planBatches(pipeline, plan.target, plan.batches, { language: 'en' }), (e) => events.push(e));
       const source = Object.fromEntries(summary.agents.map((a) => [a.agent, a.costSource]));
       assert.deepEqual(source, { analyst: 'reported', architecture: 'usage', security: 'none', coding: 'usage' });
       const analyst = summary.agents.find((a) => a.agent === 'analyst');
@@ -92,7 +92,7 @@ describe('changes review: batches told as one review', function () {
     try {
       const pipeline = new ReviewPipeline({ gateway, settings: () => settings });
       const events: ReviewEvent[] = [];
-      await runChanges(pipeline, estimateChanges(pipeline, plan, { language: 'en' }), (e) => events.push(e));
+      await runBatches(pipeline, planBatches(pipeline, plan.target, plan.batches, { language: 'en' }), (e) => events.push(e));
       for (const agent of ['analyst', 'architecture', 'security', 'coding']) {
         const mine = events.filter((e) => 'agent' in e && e.agent === agent);
         assert.equal(mine.filter((e) => e.type === 'queued').length, 1, `${agent} queued once`);

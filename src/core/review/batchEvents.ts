@@ -1,5 +1,5 @@
-import { endEvent } from '../review/agentResult';
-import type { AgentResult, ReviewEvent } from '../review/types';
+import { endEvent } from './agentResult';
+import type { AgentResult, ReviewEvent } from './types';
 
 /** What one agent has shown of its batches so far. */
 interface AgentStream {

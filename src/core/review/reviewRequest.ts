@@ -1,0 +1,110 @@
+import type { ChangesPlan } from '../changes/plan';
+import type { ExclusionRule } from '../prompt/exclude';
+import type { PromptContext, ShapedReview } from '../prompt/shape';
+import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
+import type { BatchesEstimate } from './batches';
+import type { DismissedEntry } from './dismissed';
+import type { NoiseSplit } from './noise';
+import type { RegionMemory } from './regionMemory';
+import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget, Severity } from './types';
+
+/**
+ * What a face gives `runReview` and gets back: the one review use case's input, the small interface through
+ * which the face confirms a planned review, and the one result. Faces adapt their input to these and the
+ * result to their output; the flow between is core's (runReview.ts).
+ */
+
+/**
+ * What is reviewed: a target of regions. A selection or a file is one region, sent as one request per agent; a
+ * review of changes has its regions cut into batches (`changes`, from core/changes/plan), one request per
+ * agent and batch.
+ */
+export interface ReviewWork {
+  target: ReviewTarget;
+  /** A review of changes: the target's batches, files and line counts. */
+  changes?: ChangesPlan;
+  /**
+   * A selection's or file's path from the repository root (rules' `applyTo` and the exclusions match it);
+   * undefined outside a repository. The regions of a review of changes are repository-relative already.
+   */
+  relativeFile?: string;
+}
+
+/** The noise controls the review's merged findings pass (noise.ts): hidden, counted, never failing a run. */
+export interface NoiseSettings {
+  minConfidence: number;
+  minSeverity: Severity;
+  /** The project's dismissed findings, read when the noise step runs (after the agents). */
+  dismissed?: () => Promise<readonly DismissedEntry[]>;
+}
+
+export interface ReviewRequest {
+  work: ReviewWork;
+  /** What the workspace or repository contributes to the prompts (rules, agents, exclusions, redaction): `loadPromptContext`. */
+  context: PromptContext;
+  /** How the review runs; its prompt shape is the shaping step's. */
+  options: Omit<ReviewOptions, 'prompt'>;
+  noise?: NoiseSettings;
+  /** Plan without asking the gateway anything (no listed prices): "what will be sent" only; the face's confirm declines. */
+  dryRun?: boolean;
+  confirm: ReviewConfirm;
+  /** Every event of the run, in order; `review-done` carries the summary after the steps that follow the merge. */
+  onEvent?: (event: ReviewEvent) => void;
+  /**
+   * A review of changes on this machine: the regions reviewed before with the same content are not sent, their
+   * findings carried over; the memory learns this review's regions (regionMemory.ts).
+   */
+  memory?: RegionMemory;
+}
+
+/** Whether the review goes on. */
+export type ReviewDecision = 'proceed' | 'cancel';
+
+/** What shaping made of the work: the target and batches as they will be sent. */
+export interface ShapedWork {
+  shaped: ShapedReview;
+  /** A review of changes, its batches with the shaped regions that remain (excluded files are skipped). */
+  changes?: ChangesPlan;
+  /** The batches as sent (a selection or file: its one target). */
+  batches: ReviewTarget[];
+  /** Why the repository's rules were not read, when they were not. */
+  rulesOff?: PromptContext['rulesOff'];
+  /** A re-review of changes: how many regions of the target are not sent, their findings carried over from memory. */
+  reused?: number;
+}
+
+/** A review planned and priced, nothing sent yet: what the face confirms. */
+export interface PlannedReview extends ShapedWork {
+  estimate: BatchesEstimate;
+  /** The repository rules in the agents' prompts, and those left out over `quorum.rules.maxTokens`. */
+  rules: { used: string[]; dropped: string[] };
+  /** Every message the review would send, with models and estimates (the dry run, the editor's preview). */
+  whatWillBeSent(): WhatWillBeSent;
+}
+
+/**
+ * The face's part of the flow, between planning and sending: the key, the budgets, the file-count prompt, what
+ * will be sent, the dry run. Each returns 'cancel' to stop the review (nothing is sent).
+ */
+export interface ReviewConfirm {
+  /** After shaping, before anything is planned or asked of the gateway (a face asks for a missing key here). */
+  shaped?(work: ShapedWork): Promise<ReviewDecision> | ReviewDecision;
+  /** Planned and priced (listed prices learnt): the last word before the requests go out. */
+  planned(plan: PlannedReview): Promise<ReviewDecision> | ReviewDecision;
+}
+
+/** A finished review: its summary (findings merged), what the noise controls hid, and the plan it ran. */
+export interface ReviewResult {
+  summary: ReviewSummary;
+  noise: NoiseSplit;
+  plan: PlannedReview;
+}
+
+export type ReviewOutcome =
+  /** The file is never sent (`quorum.privacy.exclude`, `.quorumignore`); nothing was planned. */
+  | { status: 'excluded'; file: string; rule: ExclusionRule }
+  /** Shaping left nothing to send (every changed file skipped); `summary` is the empty review of the target. */
+  | { status: 'nothing'; work: ShapedWork; summary: ReviewSummary; noise: NoiseSplit }
+  /** The face's confirm said 'cancel' (a dry run always ends here, with its plan). */
+  | { status: 'declined'; work: ShapedWork; plan?: PlannedReview }
+  | ({ status: 'reviewed' } & ReviewResult);
