@@ -128,6 +128,7 @@ export const PANEL_STRINGS = {
   verdictUncertain: 'uncertain ({0}): {1}',
   unverified: 'not verified (the verifier failed)',
   carried: 'carried over from the last review',
+  resolvedCount: '{0} resolved',
   improvedCode: 'Improved code',
   copy: 'Copy',
   previewDiff: 'Preview diff',

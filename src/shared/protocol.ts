@@ -193,6 +193,8 @@ export const reviewViewSchema = z.object({
   hidden: z.optional(list(hiddenFindingSchema, 5_000)),
   /** "Dismiss in this project" is offered (a live review of a file in a trusted workspace folder). */
   projectDismiss: z.optional(z.boolean()),
+  /** A re-review of changes: the last review's findings not raised again ("3 resolved" in the header). */
+  resolved: z.optional(count),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 
@@ -213,6 +215,7 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
     elapsedMs: nonNegative,
     totals: reviewTotalsViewSchema,
     findings: list(findingViewSchema, 5_000),
+    resolved: z.optional(count),
   }),
   z.object({ kind: z.literal('dismissed'), findingId: shortText }),
   z.object({ kind: z.literal('applied'), findingId: shortText }),

@@ -122,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
   const regionEdits = new RegionEdits(store, prompter);
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, memoryDir: context.globalStorageUri.fsPath });
   const panels = new ReviewPanels(context, { log, actions: controller });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,

@@ -153,6 +153,7 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
         elapsedMs: nonNegative(event.summary.elapsedMs),
         totals: totalsView(event.summary),
         findings: event.summary.findings.map(toFindingView),
+        ...(event.summary.resolved ? { resolved: event.summary.resolved.length } : {}),
       };
   }
 }
@@ -176,5 +177,6 @@ export function summaryView(summary: ReviewSummary): ReviewView {
     findings: summary.findings.map(toFindingView),
     dismissed: [],
     live: false,
+    ...(summary.resolved ? { resolved: summary.resolved.length } : {}),
   };
 }

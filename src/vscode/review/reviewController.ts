@@ -1,3 +1,4 @@
+import { RegionMemory } from '../../core/review/regionMemory';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
@@ -49,6 +50,8 @@ interface ReviewControllerDeps {
   shaper: PromptShaper;
   /** The project's dismissed findings (`.quorum/dismissed.json`). */
   dismissals: ProjectDismissals;
+  /** Where reviews of changes remember their regions (the extension's global storage): a re-review sends only what changed. */
+  memoryDir?: string;
 }
 
 /**
@@ -136,6 +139,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
         options,
+        ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString() }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
         confirm: {
           shaped: async () => ((await this.deps.keys.ensureKey()) ? 'proceed' : 'cancel'),
