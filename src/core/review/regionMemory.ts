@@ -120,7 +120,11 @@ export class RegionMemory {
   private readonly secrets: string[];
   private readonly now: () => number;
 
-  constructor(options: { dir: string; root: string; secrets?: readonly string[]; now?: () => number }) {
+  private readonly reuse: boolean;
+
+  /** `reuse: false`: learn the regions of this review, carry nothing over (a fresh review; its Re-run reuses). */
+  constructor(options: { dir: string; root: string; secrets?: readonly string[]; now?: () => number; reuse?: boolean }) {
+    this.reuse = options.reuse ?? true;
     this.path = join(options.dir, MEMORY_FOLDER, `${sha(options.root).slice(0, 32)}.json`);
     this.secrets = (options.secrets ?? []).filter((s) => s.length > 0);
     this.now = options.now ?? Date.now;
@@ -143,7 +147,7 @@ export class RegionMemory {
     const reused: number[] = [];
     const carried: Finding[] = [];
     plan.target.regions.forEach((region, i) => {
-      const record = this.data.regions[keys[i] ?? ''];
+      const record = this.reuse ? this.data.regions[keys[i] ?? ''] : undefined;
       if (!record) return;
       reused.push(i);
       for (const f of record.findings) carried.push(moved(f, region.startLine - record.startLine, carried.length + 1));

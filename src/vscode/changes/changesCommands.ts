@@ -105,7 +105,7 @@ export class ChangesCommands {
       void this.deps.prompter.message('warning', vscode.l10n.t('The repository of this review is no longer open.'), { id: 'changes.repositoryGone' });
       return undefined;
     }
-    return this.review(target, new GitApiSource(repository), options);
+    return this.review(target, new GitApiSource(repository), { ...options, rerun: true });
   }
 
   /** Which repository and which changes. */
@@ -118,7 +118,7 @@ export class ChangesCommands {
     return request ? { target: new ChangesTarget(repository.rootUri, request), source } : undefined;
   }
 
-  private async review(target: ChangesTarget, source: GitApiSource, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+  private async review(target: ChangesTarget, source: GitApiSource, options: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
     const prepared = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: escapeLinkedText(vscode.l10n.t('Quorum: reading the changes')) },
       () => this.preparation.prepare(target, source),

@@ -122,7 +122,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
    * refused before anything else), then, planned and priced, models too small, the file-count prompt, the
    * budgets; then the session, its panel and its progress.
    */
-  async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+  async start(prepared: PreparedTarget, opts: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
@@ -139,7 +139,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
         options,
-        ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString() }) } : {}),
+        // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
+        ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
         confirm: {
           shaped: async () => ((await this.deps.keys.ensureKey()) ? 'proceed' : 'cancel'),

@@ -51,6 +51,8 @@ describe('region memory: what a re-review carries over', () => {
     assert.deepEqual(carry.carried.map((f) => [f.file, f.startLine, f.title, f.carried]), [['a.py', 13, 'Eval of input', true]]);
     assert.deepEqual(later.withCarried(second, carry, summary(second, [finding('b.py', 2, 'Unchecked run of input')])).resolved?.map((f) => f.title), ['Exec of input']);
     assert.deepEqual(later.withCarried(second, carry, summary(second, [finding('b.py', 2, 'Exec of input here')])).resolved, [], 'raised again in other words');
+    // A fresh review (not a re-run) learns but carries nothing over.
+    assert.deepEqual(new RegionMemory({ dir: where, root: '/repo', reuse: false }).carryOver(second, version).reused, []);
     // Another repository's memory is its own.
     assert.deepEqual(new RegionMemory({ dir: where, root: '/other' }).carryOver(second, version).reused, []);
   });
