@@ -1,3 +1,5 @@
+import { targetInfo } from '../core/review/target';
+import { contextLine } from './contextLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
@@ -49,6 +51,8 @@ function sayPlan(r: CliReview, plan: PlannedReview): void {
   if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
   if (!changes && rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${r.settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
+  const context = contextLine(targetInfo(shaped.target), shaped.target.contextCut);
+  if (context) progress.line(context);
   const estimated = `via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`;
   if (changes) {
     const skipped = target.skipped ?? [];
@@ -99,8 +103,8 @@ function cliNoise(r: CliReview): NoiseSettings {
 /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
 function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean): number {
   const { io, args, progress } = r;
-  // The key goes from the result's strings before any format renders them (a document is never edited after).
-  const { summary, noise } = scrubStrings(result, r.scrub);
+  // The key goes from the summary's strings before any format renders them (a document is never edited after).
+  const { summary, noise } = scrubStrings({ summary: result.summary, noise: result.noise }, r.scrub);
   const report: ReportContext = { version: io.version, root: r.root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
   // Hidden and dismissed findings never trigger --fail-on.
   const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);

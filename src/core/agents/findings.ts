@@ -1,5 +1,7 @@
+import { SEVERITY_KEYS, TITLE_KEYS } from '../../shared/answerKeys';
+import { SEVERITIES } from '../../shared/severity';
 import { filesOf, matchFile } from '../review/target';
-import { SEVERITIES, type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
+import { type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString } from './json';
@@ -119,6 +121,8 @@ function firstSentence(text: string): string {
 interface FindingScope {
   kind?: ReviewTarget['kind'];
   regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
+  /** Read-only context sent beside the regions: findings on its lines are dropped. */
+  context?: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
 }
 
 type ScopeRegion = FindingScope['regions'][number];
@@ -140,6 +144,9 @@ function regionFor(raw: Record<string, unknown>, start: number | undefined, scop
   // in a review of changes, or of several files, the file a finding names decides. A selection's only file takes
   // any name (models name a snippet loosely).
   if (named !== undefined && file === undefined && (scope.kind === 'changes' || files.length > 1)) return undefined;
+  // Context is not reviewed: a finding in a context file, or on context lines of a reviewed file, is dropped.
+  if (named !== undefined && file === undefined && scope.context?.some((c) => matchFile([c.file], named) !== undefined)) return undefined;
+  if (start !== undefined && !scope.regions.some((r) => distanceTo(r, start) === 0) && scope.context?.some((c) => (file === undefined || c.file === file) && c.startLine <= start && start <= c.endLine)) return undefined;
   if (file === undefined && files.length === 1) file = files[0];
   if (file === undefined && start !== undefined) {
     const holding = [...new Set(scope.regions.filter((r) => distanceTo(r, start) === 0).map((r) => r.file))];
@@ -155,7 +162,7 @@ function regionFor(raw: Record<string, unknown>, start: number | undefined, scop
 function toFinding(raw: unknown, index: number, agent: string, scope: FindingScope, shift: number): Finding | undefined {
   if (!isRecord(raw)) return undefined;
   const explanation = pickString(raw, ['explanation', 'description', 'details', 'detail', 'reason', 'message', 'body', 'impact']) ?? '';
-  const titleText = pickString(raw, ['title', 'summary', 'issue', 'name', 'headline', 'problem', 'finding']);
+  const titleText = pickString(raw, TITLE_KEYS);
   if (!titleText && !explanation) return undefined;
   const title = (titleText ?? firstSentence(explanation)).trim().replace(/\s+/g, ' ');
   const { start, end } = linesOf(raw);
@@ -171,7 +178,7 @@ function toFinding(raw: unknown, index: number, agent: string, scope: FindingSco
     id: `${agent}-${index + 1}`,
     file: region.file,
     agents: [agent],
-    severity: normalizeSeverity(pick(raw, ['severity', 'level', 'priority', 'risk'])),
+    severity: normalizeSeverity(pick(raw, SEVERITY_KEYS)),
     title: title.length > 200 ? title.slice(0, 197) + '...' : title,
     explanation: explanation.trim().slice(0, MAX_EXPLANATION),
     startLine: lines.startLine,

@@ -12,7 +12,7 @@ import type { VerifiedFigures } from './verification';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
-import { BUILTIN_AGENT_IDS } from '../settings/schema';
+import { BUILTIN_AGENT_IDS } from '../../shared/builtinAgents';
 
 /**
  * Runs agents over a corpus through the review pipeline and the one shared gateway client (its rate limits,
@@ -78,7 +78,8 @@ interface EvalEstimate {
 
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
 function caseTarget(c: EvalCase): ReviewTarget {
-  return singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
+  const target = singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
+  return c.context && c.context.length > 0 ? { ...target, context: c.context } : target;
 }
 
 /** The settings eval runs with: no fallback models; verification only when the eval asks for it (`--verify`). */

@@ -1,7 +1,8 @@
 import { contextWindowFor } from '../agents/contextWindows';
 import { estimateCost, type ListedPriceTable } from '../cost/prices';
 import { VERIFIER_ID } from '../agents/verifier';
-import { DEFAULT_MODELS, type QuorumSettings } from '../settings/schema';
+import type { QuorumSettings } from '../settings/schema';
+import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
 import { countTokens } from '../tokens/count';
 import { likelyOutputTokens } from './likelyOutput';
 import type { PlannedAgent } from './plan';
@@ -53,9 +54,9 @@ function estimateVerifier(agents: readonly PlannedAgent[], reviewedTokens: numbe
   const configured = settings.agents.verifier.model;
   const model =
     configured ||
-    (mode === 'same-model' ? reviewers[0]?.spec.model : [...agents.map((a) => a.spec.model), ...Object.values(DEFAULT_MODELS)].find((m) => !used.has(m.toLowerCase()))) ||
+    (mode === 'same-model' ? reviewers[0]?.spec.model : [...agents.map((a) => a.spec.model), ...Object.values(BUILTIN_AGENTS).map((a) => a.defaultModel)].find((m) => !used.has(m.toLowerCase()))) ||
     reviewers[0]?.spec.model ||
-    DEFAULT_MODELS.analyst;
+    BUILTIN_AGENTS.analyst.defaultModel;
   const findings = reviewers.length * TYPICAL_FINDINGS_PER_AGENT;
   const promptTokens = VERIFIER_BASE_TOKENS + findings * (VERIFIER_TOKENS_PER_FINDING + Math.min(reviewedTokens, VERIFIER_CODE_TOKENS_PER_FINDING));
   const maxCompletionTokens = settings.review.maxOutputTokens;

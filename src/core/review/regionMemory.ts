@@ -9,7 +9,8 @@ import { agentRules } from '../prompt/shape';
 import type { QuorumSettings } from '../settings/schema';
 import { scrubKey } from '../redaction/redactor';
 import { mergeFindings, titleSimilarity } from './merge';
-import { SEVERITIES, VERDICTS, type Finding, type Region, type ReviewOptions, type ReviewSummary } from './types';
+import { findingSchema } from './finding';
+import type { Finding, Region, ReviewOptions, ReviewSummary } from './types';
 
 /**
  * Memory of reviewed regions, so that a re-review of changes sends only what changed. A region is known by its
@@ -29,23 +30,6 @@ const MAX_REGIONS = 5_000;
 /** Titles this similar (merge.ts's measure) name the same finding when deciding what was resolved. */
 const SAME_TITLE = 0.6;
 
-const findingSchema = z.object({
-  id: z.string().max(200),
-  file: z.string().max(4000),
-  agents: z.array(z.string().max(80)).min(1).max(64),
-  severity: z.enum(SEVERITIES),
-  title: z.string().max(20_000),
-  explanation: z.string().max(200_000),
-  startLine: z.number().int().positive(),
-  endLine: z.number().int().positive(),
-  suggestion: z.string().max(500_000).optional(),
-  advice: z.string().max(20_000).optional(),
-  cwe: z.string().max(40).optional(),
-  confidence: z.number().min(0).max(1),
-  clamped: z.boolean().optional(),
-  outsideChanges: z.boolean().optional(),
-  verification: z.object({ verdict: z.enum(VERDICTS), by: z.string().max(200), reason: z.string().max(4000) }).optional(),
-});
 
 const recordSchema = z.object({
   file: z.string().max(4000),
@@ -143,7 +127,9 @@ export class RegionMemory {
 
   /** The plan with the regions whose content was reviewed before left out of its batches; their findings carried. */
   carryOver(plan: ChangesPlan, version: string): CarryOver {
-    const keys = plan.target.regions.map((r) => regionKey(r, version));
+    // A region's context: the snippets the context step chose for its file (as sent with it).
+    const contextOf = (file: string) => (plan.target.context ?? []).filter((s) => s.forFile === file).map((s) => `${s.file}:${s.startLine}\n${s.text}`).join('\n');
+    const keys = plan.target.regions.map((r) => regionKey({ ...r, context: contextOf(r.file) }, version));
     const reused: number[] = [];
     const carried: Finding[] = [];
     plan.target.regions.forEach((region, i) => {
@@ -154,7 +140,7 @@ export class RegionMemory {
     });
     const reusedKeys = new Set(reused.map((i) => keys[i]));
     const keyOf = new Map(plan.target.regions.map((r, i) => [r, keys[i] ?? '']));
-    const batches = plan.batches.map((b) => ({ ...b, regions: b.regions.filter((r) => !reusedKeys.has(keyOf.get(r) ?? regionKey(r, version))) })).filter((b) => b.regions.length > 0);
+    const batches = plan.batches.map((b) => ({ ...b, regions: b.regions.filter((r) => !reusedKeys.has(keyOf.get(r) ?? regionKey({ ...r, context: contextOf(r.file) }, version))) })).filter((b) => b.regions.length > 0);
     return { plan: { ...plan, batches }, carried, reused, keys };
   }
 

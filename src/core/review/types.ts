@@ -1,5 +1,7 @@
 import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
+import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
+import type { Finding } from './finding';
 
 /** A range of lines, 1-based and inclusive. */
 export interface LineRange {
@@ -49,6 +51,10 @@ export interface ReviewTarget {
   regions: Region[];
   /** Files of the changes that are not reviewed, and why. */
   skipped?: SkippedFile[];
+  /** Code around the regions, sent read-only beside them (never reviewed): definitions, callers, enclosing signatures. */
+  context?: ContextSnippet[];
+  /** Context chosen but left out for the token budget (`quorum.context.maxTokens`). */
+  contextCut?: CutContext[];
 }
 
 /** A region as results describe it: without its text; `reused` when a re-review carried its findings over instead of sending it. */
@@ -60,6 +66,9 @@ export interface TargetInfo {
   label: string;
   regions: RegionInfo[];
   skipped?: SkippedFile[];
+  /** The context sent beside the regions, and its tokens. */
+  context?: ContextInfo[];
+  contextTokens?: number;
 }
 
 /** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */
@@ -70,54 +79,10 @@ export interface CodeReplacement {
   code: string;
 }
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export type { Severity } from '../../shared/severity';
 
-export interface Finding {
-  /** Stable within a review (agent + index, or merged id). */
-  id: string;
-  /** The file of the region it is in (as the region names it). */
-  file: string;
-  /** Agents that reported it (more than one after a merge). */
-  agents: string[];
-  severity: Severity;
-  title: string;
-  explanation: string;
-  startLine: number;
-  endLine: number;
-  /** Replacement CODE for lines startLine..endLine, when the agent proposed one (prose goes to `advice`). */
-  suggestion?: string;
-  /** e.g. `CWE-89`. */
-  cwe?: string;
-  /** 0..1 */
-  confidence: number;
-  /** Ids of the other agents' reports that the merge folded into this finding (absent when none). */
-  mergedFrom?: string[];
-  /** True when the agent's line numbers fell outside the reviewed range and were clamped. */
-  clamped?: boolean;
-  /** For a clamped finding: the lines the agent named, outside the reviewed range. */
-  reportedLines?: { startLine: number; endLine: number };
-  /** How to fix it, in words (never applied as code). */
-  advice?: string;
-  /** In a changes review with every finding kept: the finding touches no changed line. */
-  outsideChanges?: boolean;
-  /** The verifier's verdict (quorum.review.verify); absent when the finding was not sent to it. */
-  verification?: Verification;
-  /** The verifier was asked about this finding and gave no verdict (it failed, or left the finding out). */
-  unverified?: boolean;
-  /** Carried over at $0 from an earlier review of the same region content (a re-review of changes). */
-  carried?: boolean;
-}
-
-export const VERDICTS = ['confirmed', 'refuted', 'uncertain'] as const;
-export type Verdict = (typeof VERDICTS)[number];
-
-/** What the verifier said about a finding: its verdict, the model that said it and why (model text: untrusted). */
-interface Verification {
-  verdict: Verdict;
-  by: string;
-  reason: string;
-}
+export type { Finding } from './finding';
+export { VERDICTS, type Verdict } from './finding';
 
 /**
  * Why an agent failed when the gateway did not say: every agent it depends on failed (`inputs-failed`), the

@@ -1,5 +1,7 @@
-import { DEFAULT_MODELS, type QuorumSettings, type VerifyMode } from '../settings/schema';
-import { SEVERITIES, type AgentResult, type Finding, type Verdict } from './types';
+import type { QuorumSettings, VerifyMode } from '../settings/schema';
+import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
+import { atLeast } from '../../shared/severity';
+import type { AgentResult, Finding, Verdict } from './types';
 
 /**
  * The verdict rules of verification (quorum.review.verify): which findings are checked, on which model, and what
@@ -13,7 +15,7 @@ const CONFIRMATION_WEIGHT = 0.5;
 
 /** Whether `f` is sent to the verifier: at or above quorum.review.verifyMinSeverity, and not verified before (a carried finding keeps its verdict). */
 export function needsVerification(f: Finding, settings: QuorumSettings): boolean {
-  return f.verification === undefined && SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf(settings.review.verifyMinSeverity);
+  return f.verification === undefined && atLeast(f.severity, settings.review.verifyMinSeverity);
 }
 
 /** The models whose agents raised `f`, as the review's results name them. */
@@ -34,7 +36,7 @@ export function verifierModelFor(f: Finding, checked: readonly Finding[], agents
   const raisedThis = new Set(raised.map(norm));
   if (configured && !raisedThis.has(norm(configured))) return configured;
   const raisedAny = new Set(checked.flatMap((c) => modelsThatRaised(c, agents)).map(norm));
-  const candidates = [...new Set([...agents.map((a) => a.model), ...Object.values(DEFAULT_MODELS)])];
+  const candidates = [...new Set([...agents.map((a) => a.model), ...Object.values(BUILTIN_AGENTS).map((a) => a.defaultModel)])];
   return candidates.find((m) => !raisedAny.has(norm(m))) ?? candidates.find((m) => !raisedThis.has(norm(m)));
 }
 

@@ -1,4 +1,5 @@
 import { parseVerdicts, VERIFIER_ID, VERIFIER_PROMPT_VERSION, VERIFIER_TITLE, verifierMessages, type VerifierItem } from '../agents/verifier';
+import type { ContextSnippet } from '../context/types';
 import { sumUsage } from '../cost/usage';
 import type { StreamResult } from '../gateway/types';
 import { countChatTokens } from '../tokens/count';
@@ -47,6 +48,14 @@ function regionOf(f: Finding, regions: readonly Region[]): Region | undefined {
   return inFile.find((r) => f.startLine >= r.startLine && f.endLine <= r.endLine) ?? inFile.find((r) => f.startLine >= r.startLine && f.startLine <= r.endLine) ?? inFile[0];
 }
 
+/** Context snippets shown with a finding: those the context step chose for its file, up to a few. */
+const MAX_CONTEXT_SNIPPETS = 3;
+
+function contextFor(f: Finding, snippets: readonly ContextSnippet[]): string | undefined {
+  const chosen = snippets.filter((s) => s.forFile === f.file).slice(0, MAX_CONTEXT_SNIPPETS);
+  return chosen.length > 0 ? chosen.map((s) => `// ${s.file}:${s.startLine}-${s.endLine} (${s.kind}: ${s.symbol})\n${s.text}`).join('\n\n') : undefined;
+}
+
 /** The requests: findings grouped by the model that checks them, FINDINGS_PER_REQUEST at a time. */
 function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: VerifyRun): Request[] {
   const { settings, target } = run.plan;
@@ -58,7 +67,8 @@ function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: V
     const model = verifierModelFor(f, checked, reviewers, mode, settings.agents.verifier.model);
     if (!model) continue;
     const items = byModel.get(model) ?? [];
-    items.push({ id: '', finding: f, region: regionOf(f, target.regions) });
+    const context = contextFor(f, target.context ?? []);
+    items.push({ id: '', finding: f, region: regionOf(f, target.regions), ...(context ? { context } : {}) });
     byModel.set(model, items);
   }
   const requests: Request[] = [];

@@ -1,3 +1,5 @@
+import { BUILTIN_AGENTS, type BuiltinAgentId } from '../../shared/builtinAgents';
+import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 
 /**
@@ -8,15 +10,6 @@ import * as z from 'zod';
 
 export const DEFAULT_BASE_URL = 'https://api.holysheep.ai/v1';
 
-export const BUILTIN_AGENT_IDS = ['analyst', 'architecture', 'security', 'coding'] as const;
-export type BuiltinAgentId = (typeof BUILTIN_AGENT_IDS)[number];
-
-export const DEFAULT_MODELS: Record<BuiltinAgentId, string> = {
-  analyst: 'gpt-4.1',
-  architecture: 'claude-sonnet-4.5',
-  security: 'gemini-2.5-flash',
-  coding: 'deepseek-v3.2',
-};
 
 /** How findings are verified after the merge (quorum.review.verify, `--verify`). */
 export const VERIFY_MODES = ['off', 'cross-model', 'same-model'] as const;
@@ -66,7 +59,7 @@ const optionalModel = z.union([z.literal(''), modelIdSchema]).default('');
 function builtinAgentSchema(id: BuiltinAgentId) {
   return z
     .object({
-      model: modelIdSchema.default(DEFAULT_MODELS[id]),
+      model: modelIdSchema.default(BUILTIN_AGENTS[id].defaultModel),
       fallbackModel: optionalModel,
       systemPrompt: z.string().max(20_000).default(''),
       enabled: z.boolean().default(true),
@@ -140,11 +133,11 @@ export const settingsSchema = z.object({
       /** Findings below this confidence (0..1) are hidden, counted, and shown on request. */
       minConfidence: z.number().min(0).max(1).default(0),
       /** Findings less severe than this are hidden, counted, and shown on request. */
-      minSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('info'),
+      minSeverity: z.enum(SEVERITIES).default('info'),
       /** After the merge, a verifier agent checks the findings: on another model than the one that raised each, on the same, or not at all. */
       verify: z.enum(VERIFY_MODES).default('cross-model'),
       /** Findings less severe than this are not sent to the verifier. */
-      verifyMinSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('low'),
+      verifyMinSeverity: z.enum(SEVERITIES).default('low'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),
@@ -160,6 +153,14 @@ export const settingsSchema = z.object({
     .object({
       readAgentsMd: z.boolean().default(true),
       maxTokens: z.number().int().min(0).max(100_000).default(4000),
+    })
+    .prefault({}),
+  context: z
+    .object({
+      /** Send definitions, callers and enclosing signatures of the reviewed code, read-only, with each request. */
+      enabled: z.boolean().default(true),
+      /** Tokens of context per request (per batch of a changes review) at most. */
+      maxTokens: z.number().int().min(0).max(50_000).default(3000),
     })
     .prefault({}),
   changes: z

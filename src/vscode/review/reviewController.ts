@@ -1,4 +1,5 @@
 import { RegionMemory } from '../../core/review/regionMemory';
+import { treeSitterContext } from '../context/treeSitterContext';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
@@ -125,6 +126,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async start(prepared: PreparedTarget, opts: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
+    // The language server's answers are not asked yet: the context comes from core's tree-sitter index.
+    const codeContext = treeSitterContext(settings, prepared.root);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
     const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
     const abort = new AbortController();
@@ -138,6 +141,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       outcome = await runReview(this.deps.pipeline, {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
+        ...(codeContext ? { codeContext } : {}),
         options,
         // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
         ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
