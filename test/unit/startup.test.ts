@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 
 const root = resolve(__dirname, '..', '..');
-const LAZY = ['openai', 'typescript', 'gpt-tokenizer', '@secretlint/'];
+const LAZY = ['openai', 'typescript', 'gpt-tokenizer', '@secretlint/', '@vscode/tree-sitter-wasm'];
 
 /** The modules a file imports when it is loaded: static imports and re-exports, not types, not `import()`. */
 function staticImports(text: string): string[] {
@@ -50,7 +50,7 @@ function loadedAtStart(entry: string): Map<string, string[]> {
 }
 
 describe('start-up: what activating the extension loads', () => {
-  it('none of the libraries a review loads on first use: the SDK, secretlint, the tokenizer, the TypeScript parser', () => {
+  it('none of the libraries a review loads on first use: the SDK, secretlint, the tokenizer, the parser (tree-sitter)', () => {
     const loaded = loadedAtStart(join(root, 'src', 'vscode', 'extension.ts'));
     assert.ok(loaded.has('vscode') && loaded.has('zod'), 'the walk follows the imports');
     const heavy = [...loaded].filter(([spec]) => LAZY.some((l) => spec === l || spec.startsWith(l.endsWith('/') ? l : `${l}/`)));
@@ -60,10 +60,13 @@ describe('start-up: what activating the extension loads', () => {
   it('each of them is a file of its own in the extension\'s build, shipped in the .vsix', () => {
     const build = readFileSync(join(root, 'esbuild.js'), 'utf8');
     const shipped = readFileSync(join(root, '.vscodeignore'), 'utf8');
-    for (const file of ['openai.js', 'secretlint.js', 'tokenizer.js', 'typescript.js']) {
+    for (const file of ['openai.js', 'secretlint.js', 'tokenizer.js']) {
       assert.match(build, new RegExp(`file: '${file.replace('.', '\\.')}'`), file);
       assert.match(shipped, new RegExp(`^!dist/${file.replace('.', '\\.')}$`, 'm'), file);
     }
+    // tree-sitter's runtime is required from dist/tree-sitter/ on the first parse (esbuild.js: lazyTreeSitter).
+    assert.match(build, /lazyTreeSitter/);
+    assert.match(shipped, /^!dist\/tree-sitter\/\*\.js$/m);
   });
 
   it('zod is imported as a namespace everywhere (`import { z }` pulled in every locale of zod: 0.36 MB of the bundle)', () => {
