@@ -7,7 +7,9 @@ import { ReviewPipeline } from '../src/core/review/pipeline';
 import { singleTarget } from '../src/core/review/target';
 import type { ReviewTarget } from '../src/core/review/types';
 import { parseSettings } from '../src/core/settings/parse';
-import { DEFAULT_MODELS } from '../src/core/settings/schema';
+import { BUILTIN_AGENTS } from '../src/shared/builtinAgents';
+
+const DEFAULT_MODELS = { analyst: BUILTIN_AGENTS.analyst.defaultModel, architecture: BUILTIN_AGENTS.architecture.defaultModel, security: BUILTIN_AGENTS.security.defaultModel, coding: BUILTIN_AGENTS.coding.defaultModel };
 import { startTestGateway } from '../test/fixtures/gateway/server';
 
 const KEY = 'sk-bench-key-000000';

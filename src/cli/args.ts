@@ -1,6 +1,6 @@
+import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
 import { normalizeLanguage } from '../core/agents/language';
-import { SEVERITIES } from '../core/review/types';
 import type { ChangeRequest } from '../core/changes/types';
 import { modelIdSchema } from '../core/settings/schema';
 

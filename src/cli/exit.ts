@@ -1,6 +1,7 @@
 import type { FailOn } from './args';
 import type { ProgressStream } from './progress';
-import { SEVERITIES, type ReviewSummary } from '../core/review/types';
+import type { ReviewSummary } from '../core/review/types';
+import { atLeast } from '../shared/severity';
 
 /** The CLI's exit codes and its input and output streams. */
 
@@ -21,8 +22,7 @@ export interface CliIo {
 /** True when a finding is at or above the `--fail-on` severity. */
 function failsOn(summary: ReviewSummary, failOn: FailOn): boolean {
   if (failOn === 'none') return false;
-  const limit = SEVERITIES.indexOf(failOn);
-  return summary.findings.some((f) => SEVERITIES.indexOf(f.severity) <= limit);
+  return summary.findings.some((f) => atLeast(f.severity, failOn));
 }
 
 /** Failures that stop every review until someone acts (a key, a plan): CI must see them whatever --fail-on says. */

@@ -1,5 +1,6 @@
+import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
-import { SEVERITIES, SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
+import { SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the

@@ -101,8 +101,8 @@ function cliNoise(r: CliReview): NoiseSettings {
 /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
 function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean, regions: readonly Region[]): number | Promise<number> {
   const { io, args, progress } = r;
-  // The key goes from the result's strings before any format renders them (a document is never edited after).
-  const { summary, noise } = scrubStrings(result, r.scrub);
+  // The key goes from the summary's strings before any format renders them (a document is never edited after).
+  const { summary, noise } = scrubStrings({ summary: result.summary, noise: result.noise }, r.scrub);
   const report: ReportContext = { version: io.version, root: r.root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
   // Hidden and dismissed findings never trigger --fail-on.
   const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);

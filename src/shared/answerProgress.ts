@@ -1,4 +1,6 @@
-import { SEVERITY_VALUES, type SeverityView } from './protocol';
+import type { SeverityView } from './protocol';
+import { SEVERITIES } from './severity';
+import { CODE_KEYS as CODES, SEVERITY_KEYS as SEVERITY_WORDS, TITLE_KEYS as TITLES } from './answerKeys';
 import { isOneOf } from './guards';
 
 /**
@@ -12,9 +14,9 @@ import { isOneOf } from './guards';
  * prose or a code fence's opening line), so prose before it does not confuse the count.
  */
 
-const TITLE_KEYS = new Set(['title', 'summary', 'issue', 'headline', 'problem', 'finding', 'name']);
-const SEVERITY_KEYS = new Set(['severity', 'level', 'priority', 'risk']);
-const CODE_KEYS = new Set(['improvedCode', 'improved_code', 'code', 'fixedCode', 'fixed_code', 'newCode', 'new_code', 'replacement']);
+const TITLE_KEYS: ReadonlySet<string> = new Set(TITLES);
+const SEVERITY_KEYS: ReadonlySet<string> = new Set(SEVERITY_WORDS);
+const CODE_KEYS: ReadonlySet<string> = new Set(CODES);
 /** Longer titles are cut (the finding itself is shown in full once the agent is done). */
 const MAX_TITLE = 200;
 /** At most this many titles are kept (a runaway answer still counts, but the list stays short). */
@@ -34,7 +36,7 @@ interface ObjectRecord {
 
 function severityOf(word: string): SeverityView | undefined {
   const w = word.trim().toLowerCase();
-  return isOneOf(SEVERITY_VALUES, w) ? w : undefined;
+  return isOneOf(SEVERITIES, w) ? w : undefined;
 }
 
 export class AnswerProgress {

@@ -1,3 +1,4 @@
+import { SEVERITIES } from './severity';
 import * as z from 'zod/mini';
 
 /**
@@ -12,8 +13,7 @@ import * as z from 'zod/mini';
  * `zod/mini` (not classic zod): the same validation at a third of the size in the webview bundle.
  */
 
-export const SEVERITY_VALUES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-const severitySchema = z.enum(SEVERITY_VALUES);
+const severitySchema = z.enum(SEVERITIES);
 export type SeverityView = z.infer<typeof severitySchema>;
 
 const str = (max: number) => z.string().check(z.maxLength(max));

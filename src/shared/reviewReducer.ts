@@ -1,5 +1,6 @@
 import type { PanelStringKey } from './panelStrings';
-import { SEVERITY_VALUES, type AgentOutcome, type AgentView, type FindingView, type HiddenFindingView, type ReviewView, type ReviewViewEvent } from './protocol';
+import { compareFindings } from './severity';
+import { type AgentOutcome, type AgentView, type FindingView, type HiddenFindingView, type ReviewView, type ReviewViewEvent } from './protocol';
 
 /**
  * The one reducer over `ReviewView`, run by the host (to build snapshots) and by the page (to render).
@@ -176,14 +177,9 @@ export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | '
   };
 }
 
-const SEVERITY_RANK = new Map<string, number>(SEVERITY_VALUES.map((s, i) => [s, i]));
-
-/** Most severe first, then by line, then by title; the input is not modified. */
+/** In the one order of findings (the merge's): most severe first, then more confident, then by file, line and title; the input is not modified. */
 export function sortFindings(findings: readonly FindingView[]): FindingView[] {
-  return findings.slice().sort((a, b) =>
-    (SEVERITY_RANK.get(a.severity) ?? 99) - (SEVERITY_RANK.get(b.severity) ?? 99)
-    || a.startLine - b.startLine
-    || a.title.localeCompare(b.title));
+  return findings.slice().sort(compareFindings);
 }
 
 export interface FindingFilter {

@@ -4,14 +4,12 @@ import { estimateLabel } from '../shared/panelStrings';
 import { AnswerProgress } from '../shared/answerProgress';
 import type { AgentErrorView, AgentOutcome, AgentView, ReviewView } from '../shared/protocol';
 import { costSourceKey, hiddenFindings, sortFindings, streamsText } from '../shared/reviewReducer';
+import { builtinAgent } from '../shared/builtinAgents';
 import { button, h, icon, setAttr, setText, type ButtonOptions } from './dom';
 import { findingSummary, severityIcon } from './findingsList';
 import { StreamingMarkdown, renderMarkdown } from './markdown';
 import { t } from './strings';
 
-const AGENT_ICONS: Record<string, string> = {
-  analyst: 'graph', architecture: 'symbol-structure', security: 'shield', coding: 'code',
-};
 
 
 const STATE_ICONS: Record<AgentView['state'], string> = {
@@ -124,7 +122,7 @@ export class AgentCard {
     // read phase looks at where the reader is (see `measure`).
     body.addEventListener('scroll', () => { this.scrolled = true; }, { passive: true });
     const head = h('div', { class: 'card-head' },
-      icon(AGENT_ICONS[agent] ?? 'hubot', 'agent-icon'),
+      icon(builtinAgent(agent)?.icon ?? 'hubot', 'agent-icon'),
       this.titleEl,
       h('span', { class: 'model-wrap' }, icon('chip'), this.modelEl),
       button({ action: 'switchModel', label: t('switchModel'), icon: 'arrow-swap', iconOnly: true, data: { agent } }),

@@ -1,6 +1,7 @@
 import {
-  SEVERITY_VALUES, describeIssues, hostToWebviewSchema, type HostToWebview, type ReviewView, type WebviewToHost,
+  describeIssues, hostToWebviewSchema, type HostToWebview, type ReviewView, type WebviewToHost,
 } from '../shared/protocol';
+import { SEVERITIES } from '../shared/severity';
 import { applyViewEvent, noChanges, streamsText, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
 import * as z from 'zod/mini';
 import { AGENT_STATE_LABEL } from '../shared/labels';
@@ -31,7 +32,7 @@ const STREAM_CARDS_PER_FRAME = 4;
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
 const uiStateSchema = z.object({
   targetKey: z.optional(z.string().check(z.maxLength(2_000))),
-  filter: z.optional(z.object({ agent: z.string().check(z.maxLength(200)), severities: z.array(z.enum(SEVERITY_VALUES)), showHidden: z.optional(z.boolean()) })),
+  filter: z.optional(z.object({ agent: z.string().check(z.maxLength(200)), severities: z.array(z.enum(SEVERITIES)), showHidden: z.optional(z.boolean()) })),
 });
 type UiState = z.infer<typeof uiStateSchema>;
 
@@ -161,7 +162,7 @@ export class App {
     }
     this.header = new ReviewHeader();
     this.findings = new FindingsList(this.filter, (f) => {
-      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITY_VALUES)[number] => isOneOf(SEVERITY_VALUES, s)), ...(f.showHidden ? { showHidden: true } : {}) } });
+      this.saveUi({ filter: { agent: f.agent, severities: f.severities.filter((s): s is (typeof SEVERITIES)[number] => isOneOf(SEVERITIES, s)), ...(f.showHidden ? { showHidden: true } : {}) } });
       if (this.review) this.findings?.render(this.review);
     });
     this.cardsEl = h('div', { class: 'cards' });

@@ -1,5 +1,6 @@
 import { HIDDEN_REASON_LABEL, SEVERITY_LABEL } from '../shared/labels';
-import { SEVERITY_VALUES, type FindingView, type HiddenFindingView, type ReviewView } from '../shared/protocol';
+import type { FindingView, HiddenFindingView, ReviewView } from '../shared/protocol';
+import { SEVERITIES } from '../shared/severity';
 import { filterFindings, hiddenFindings, type FindingFilter } from '../shared/reviewReducer';
 import { button, h, icon } from './dom';
 import { renderMarkdown } from './markdown';
@@ -56,7 +57,7 @@ export class FindingsList {
       const set = new Set(this.filter.severities);
       if (set.has(s)) set.delete(s);
       else set.add(s);
-      this.setFilter({ ...this.filter, severities: SEVERITY_VALUES.filter((v) => set.has(v)) });
+      this.setFilter({ ...this.filter, severities: SEVERITIES.filter((v) => set.has(v)) });
     });
     this.list = h('ul', { class: 'findings', 'aria-labelledby': 'findings-title' });
     this.list.addEventListener('keydown', (e) => this.onKey(e));
@@ -90,7 +91,7 @@ export class FindingsList {
 
     const counts = new Map<string, number>();
     for (const f of all) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
-    this.severityGroup.replaceChildren(...SEVERITY_VALUES.map((s) => h('button', {
+    this.severityGroup.replaceChildren(...SEVERITIES.map((s) => h('button', {
       type: 'button',
       class: `chip sev-${s}`,
       'data-severity': s,

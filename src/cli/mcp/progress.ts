@@ -1,37 +1,65 @@
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { ReviewEvent } from '../../core/review/types';
+import type { ReviewEstimate, ReviewEvent } from '../../core/review/types';
 import { formatUsd } from '../../shared/format';
+
+/** Characters per token, to turn an agent's likely answer length into how much of it has streamed. */
+const CHARS_PER_TOKEN = 4;
+/** A streaming agent counts for at most this much of its step until it ends. */
+const STREAMING_SHARE = 0.9;
 
 /**
  * Progress of one tool call as MCP `notifications/progress`, sent only when the request carried a progress
- * token: 0 of N agents once planned, then one step as each agent ends (the value goes up with every notification); messages name
+ * token: 0 of N agents once planned, then a step as each agent ends, and in between (at most every `everyMs`)
+ * how far the streaming agents are into their likely answers — so a client that restarts its timeout on progress
+ * keeps waiting for a long review. The value goes up with every notification, as the protocol asks. Messages name
  * agents (ids checked at the boundary) and Quorum's own figures, never model text.
  */
 export class CallProgress {
-  private done = 0;
+  private ended = 0;
   private total = 0;
+  private sent = -1;
+  private lastAt = 0;
+  private readonly streamed = new Map<string, number>();
+  private likelyChars: Record<string, number> = {};
 
   constructor(
     private readonly token: string | number | undefined,
     private readonly send: (n: ServerNotification) => Promise<void>,
     private readonly log: (line: string) => void,
+    private readonly options: { everyMs?: number; now?: () => number } = {},
   ) {}
+
+  private value(): number {
+    let partial = 0;
+    for (const [agent, chars] of this.streamed) partial += Math.min(STREAMING_SHARE, chars / Math.max(1, this.likelyChars[agent] ?? 1));
+    return Math.round((this.ended + partial) * 1000) / 1000;
+  }
 
   private notify(message: string): void {
     if (this.token === undefined) return;
-    const params = { progressToken: this.token, progress: this.done, ...(this.total > 0 ? { total: this.total } : {}), message };
+    const progress = this.value();
+    if (progress <= this.sent) return;
+    this.sent = progress;
+    this.lastAt = (this.options.now ?? Date.now)();
+    const params = { progressToken: this.token, progress, ...(this.total > 0 ? { total: this.total } : {}), message };
     this.send({ method: 'notifications/progress', params }).catch((e: unknown) => this.log(`could not send progress: ${e instanceof Error ? e.message : String(e)}`));
   }
 
-  planned(agents: number, likelyUsd: number): void {
-    this.total = agents;
-    this.notify(`reviewing with ${agents} agent${agents === 1 ? '' : 's'}; estimated ≈ ${formatUsd(likelyUsd)}`);
+  planned(estimate: ReviewEstimate): void {
+    this.total = estimate.order.length;
+    this.likelyChars = Object.fromEntries(Object.entries(estimate.perAgent).map(([id, e]) => [id, e.likelyCompletionTokens * CHARS_PER_TOKEN]));
+    this.notify(`reviewing with ${this.total} agent${this.total === 1 ? '' : 's'}; estimated ≈ ${formatUsd(estimate.likelyUsd)}`);
   }
 
   onEvent = (e: ReviewEvent): void => {
+    if (e.type === 'delta') {
+      this.streamed.set(e.agent, (this.streamed.get(e.agent) ?? 0) + e.text.length);
+      if ((this.options.now ?? Date.now)() - this.lastAt >= (this.options.everyMs ?? 1000)) this.notify(`${e.agent} is answering`);
+      return;
+    }
     if (e.type !== 'done' && e.type !== 'failed' && e.type !== 'cancelled') return;
-    // The protocol wants the value to go up with every notification: one per agent's end.
-    this.done += 1;
+    this.streamed.delete(e.agent);
+    this.ended += 1;
     this.notify(`${e.agent} ${e.type === 'done' ? `done: ${e.result.findings.length} finding${e.result.findings.length === 1 ? '' : 's'}` : e.type}`);
   };
 }

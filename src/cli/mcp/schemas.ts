@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { SEVERITIES, SKIP_REASONS } from '../../core/review/types';
+import { SKIP_REASONS } from '../../core/review/types';
+import { SEVERITIES } from '../../shared/severity';
 
 /**
  * What the MCP tools take and give, as zod schemas: the SDK validates every call's arguments with the input

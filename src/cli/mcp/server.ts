@@ -1,11 +1,12 @@
-import { scrubStrings } from '../../core/redaction/redactor';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeRequest } from '../../core/changes/types';
+import { scrubStrings } from '../../core/redaction/redactor';
+import { formatUsd } from '../../shared/format';
 import { CallProgress } from './progress';
 import { renderOutcome } from './render';
 import { reviewForMcp, ToolRefusal, type McpTarget } from './reviewBridge';
-import { changesInput, fileInput, resultOutput, type ChangesInput } from './schemas';
+import { changesInput, fileInput, resultOutput, type ChangesInput, type McpResult } from './schemas';
 import type { McpSession } from './session';
 
 /** The MCP server's tools: each validates its input (zod, by the SDK), calls the review, and answers twice: data and Markdown. */
@@ -41,12 +42,14 @@ async function call(s: McpSession, mode: 'review' | 'estimate', target: () => Mc
     const progress = new CallProgress(extra._meta?.progressToken, extra.sendNotification, s.log);
     const outcome = await reviewForMcp(s, target(), mode, {
       signal: extra.signal,
-      onPlanned: (agents, estimate) => progress.planned(agents, estimate.likelyUsd),
+      onPlanned: (estimate) => progress.planned(estimate),
       onEvent: progress.onEvent,
     });
-    // Gateway error messages are in the result: the key is scrubbed from its values before either form renders them.
-    const structured = scrubStrings(outcome.result, s.scrub);
-    return { content: [{ type: 'text', text: s.scrub(renderOutcome({ ...outcome, result: structured })) }], structuredContent: structured };
+    // Gateway error messages are in the result: the key goes from its strings before either form is made.
+    const scrubbed = scrubStrings(outcome, s.scrub);
+    const structured: McpResult = scrubbed.result;
+    s.log(`${outcome.mode === 'estimate' ? 'estimated' : outcome.cancelled ? 'cancelled' : 'reviewed'} ${scrubbed.label}: ${structured.findings.length} finding(s), ${formatUsd(structured.costUsd)} spent, ≈ ${formatUsd(structured.estimatedUsd)} estimated`);
+    return { content: [{ type: 'text', text: renderOutcome(scrubbed) }], structuredContent: structured };
   } catch (e) {
     if (e instanceof ToolRefusal) return refusal(s, e.message);
     s.log(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -6,6 +6,7 @@ import { DiskCache, urlSecrets } from '../../core/review/diskCache';
 import { ReviewPipeline } from '../../core/review/pipeline';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { scrubKey } from '../../core/redaction/redactor';
+import { terminalText } from '../../shared/untrustedText';
 import { UsageError, type ReviewArgs } from '../args';
 import { defaultCacheDir } from '../cacheDir';
 import { cliSettings } from '../settings';
@@ -29,7 +30,7 @@ export interface McpSession {
   readonly gateway: GatewayClient;
   readonly ledger: CostLedger;
   readonly cache: DiskCache | undefined;
-  /** A line on stderr (scrubbed): the server's only log. */
+  /** A line on stderr (the key scrubbed, control characters shown as text): the server's only log. */
   readonly log: (line: string) => void;
 }
 
@@ -45,5 +46,5 @@ export function openSession(args: ReviewArgs, env: Readonly<Record<string, strin
   const cacheTtlMs = args.cacheTtl * 60_000;
   const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
   const language = resolveOutputLanguage(args.language, languageFromLocale(env));
-  return { settings, baseUrl, key, scrub, cwd, language, args, pipeline, gateway, ledger, cache, log: (line) => log(scrub(line)) };
+  return { settings, baseUrl, key, scrub, cwd, language, args, pipeline, gateway, ledger, cache, log: (line) => log(terminalText(scrub(line))) };
 }

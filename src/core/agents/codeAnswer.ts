@@ -1,3 +1,4 @@
+import { CODE_KEYS } from '../../shared/answerKeys';
 import { filesOf, matchFile } from '../review/target';
 import type { CodeReplacement, Region } from '../review/types';
 import { isAdvice } from '../fix/replacement';
@@ -19,7 +20,6 @@ interface CodeScope {
   regions: readonly (Pick<Region, 'file' | 'startLine' | 'endLine' | 'changedLines' | 'removed'> & { language?: string })[];
 }
 
-const CODE_KEYS = ['improvedCode', 'improved_code', 'code', 'fixedCode', 'fixed_code', 'newCode', 'new_code', 'replacement'];
 const RATIONALE_KEYS = ['rationale', 'explanation', 'summary', 'notes', 'reasoning', 'changes', 'description'];
 const LIST_KEYS = ['replacements', 'regions', 'edits', 'changes', 'files'];
 

@@ -1,5 +1,7 @@
+import { SEVERITY_KEYS, TITLE_KEYS } from '../../shared/answerKeys';
+import { SEVERITIES } from '../../shared/severity';
 import { filesOf, matchFile } from '../review/target';
-import { SEVERITIES, type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
+import { type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
 import { extractJson, isRecord, pick, pickString } from './json';
@@ -155,7 +157,7 @@ function regionFor(raw: Record<string, unknown>, start: number | undefined, scop
 function toFinding(raw: unknown, index: number, agent: string, scope: FindingScope, shift: number): Finding | undefined {
   if (!isRecord(raw)) return undefined;
   const explanation = pickString(raw, ['explanation', 'description', 'details', 'detail', 'reason', 'message', 'body', 'impact']) ?? '';
-  const titleText = pickString(raw, ['title', 'summary', 'issue', 'name', 'headline', 'problem', 'finding']);
+  const titleText = pickString(raw, TITLE_KEYS);
   if (!titleText && !explanation) return undefined;
   const title = (titleText ?? firstSentence(explanation)).trim().replace(/\s+/g, ' ');
   const { start, end } = linesOf(raw);
@@ -171,7 +173,7 @@ function toFinding(raw: unknown, index: number, agent: string, scope: FindingSco
     id: `${agent}-${index + 1}`,
     file: region.file,
     agents: [agent],
-    severity: normalizeSeverity(pick(raw, ['severity', 'level', 'priority', 'risk'])),
+    severity: normalizeSeverity(pick(raw, SEVERITY_KEYS)),
     title: title.length > 200 ? title.slice(0, 197) + '...' : title,
     explanation: explanation.trim().slice(0, MAX_EXPLANATION),
     startLine: lines.startLine,

@@ -1,17 +1,10 @@
-import type { BuiltinAgentId } from '../settings/schema';
+import type { BuiltinAgentId } from '../../shared/builtinAgents';
 
 /**
  * The built-in agents' system prompts. They are versioned: change the text, bump the version, so that cached
  * reviews made with an older prompt are not served for the new one.
  */
 export const PROMPT_VERSION = 'builtin-2026-12-02.2';
-
-export const BUILTIN_TITLES: Record<BuiltinAgentId, string> = {
-  analyst: 'Analyst',
-  architecture: 'Architecture',
-  security: 'Security',
-  coding: 'Coding',
-};
 
 export const BUILTIN_PROMPTS: Record<BuiltinAgentId, string> = {
   analyst: [

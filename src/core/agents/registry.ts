@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { BUILTIN_AGENT_IDS, type QuorumSettings } from '../settings/schema';
-import { BUILTIN_PROMPTS, BUILTIN_TITLES, PROMPT_VERSION } from './prompts';
+import { BUILTIN_AGENT_IDS, BUILTIN_AGENTS, BUILTIN_REVIEWERS } from '../../shared/builtinAgents';
+import type { QuorumSettings } from '../settings/schema';
+import { BUILTIN_PROMPTS, PROMPT_VERSION } from './prompts';
 import type { AgentSpec } from './spec';
 
 type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
@@ -45,12 +46,13 @@ export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
     const custom = s.systemPrompt.trim();
     agents.push({
       id,
-      title: BUILTIN_TITLES[id],
+      title: BUILTIN_AGENTS[id].title,
       systemPrompt: custom || BUILTIN_PROMPTS[id],
       model: s.model,
       fallbackModel: s.fallbackModel,
-      dependsOn: id === 'coding' ? ['analyst', 'architecture', 'security'] : [],
-      output: id === 'coding' ? 'code' : 'findings',
+      // The agent that writes code reads every built-in reviewer.
+      dependsOn: BUILTIN_AGENTS[id].output === 'code' ? [...BUILTIN_REVIEWERS] : [],
+      output: BUILTIN_AGENTS[id].output,
       builtin: true,
       promptVersion: custom ? promptVersionOf(custom) : PROMPT_VERSION,
     });

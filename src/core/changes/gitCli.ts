@@ -2,13 +2,13 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attributesOf, type ChangeAttributes } from './attributes';
+import { BaseCommits } from './baseCommit';
 import { ChangesError, type ChangeRequest, type DiffSource } from './types';
 import { errorCode } from '../../shared/guards';
 
 /** The changes as the `git` command line sees them (the CLI's source; the extension uses the Git extension's API). */
 
 /** Git's empty tree: what a repository without commits (or a root commit) is compared with. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /**
  * `core.quotePath=true` (git's default, whatever the user set): every name with a byte over 0x7f is quoted and
  * octal-escaped, so the names in the diff are ASCII and read back the same (`gitPath.ts`) even when the diff's
@@ -46,7 +46,6 @@ async function run(cwd: string, args: readonly string[], input?: string): Promis
 const text = (b: Buffer) => b.toString('utf8');
 
 export class GitCliSource implements DiffSource {
-  private readonly bases = new Map<string, Promise<string>>();
   private readonly blobs = new BlobReader(() => this.root);
 
   private constructor(
@@ -73,42 +72,18 @@ export class GitCliSource implements DiffSource {
     }
   }
 
-  /** The commit (or empty tree) the request's changes start from. */
-  private base(request: ChangeRequest): Promise<string> {
-    const key = `${request.kind}:${request.ref ?? ''}`;
-    let p = this.bases.get(key);
-    if (!p) {
-      p = this.computeBase(request);
-      this.bases.set(key, p);
-    }
-    return p;
-  }
-
-  private async computeBase(request: ChangeRequest): Promise<string> {
-    const [head, refCommit] = await Promise.all([this.resolves('HEAD'), request.kind === 'ref' && request.ref && !request.ref.startsWith('-') ? this.resolves(request.ref) : undefined]);
-    switch (request.kind) {
-      case 'uncommitted':
-      case 'staged':
-        return head ?? EMPTY_TREE;
-      case 'last-commit':
-        if (!head) throw new ChangesError('no-commits', 'the repository has no commits yet');
-        return (await this.resolves('HEAD~1')) ?? EMPTY_TREE;
-      case 'ref': {
-        const ref = request.ref ?? '';
-        const commit = refCommit;
-        if (!commit) throw new ChangesError('unknown-ref', `unknown ref "${ref}": no branch, tag or commit of that name`);
-        if (!head) return EMPTY_TREE;
-        try {
-          return text(await run(this.root, ['merge-base', commit, head])).trim();
-        } catch {
-          // A CI checkout is often shallow: the merge base exists, but not in this clone.
-          const shallow = await run(this.root, ['rev-parse', '--is-shallow-repository']).then((o) => text(o).trim() === 'true', () => false);
-          const hint = shallow ? ' in this shallow clone: fetch the whole history (actions/checkout fetch-depth: 0, GitLab GIT_DEPTH: "0")' : '';
-          throw new ChangesError('unknown-ref', `"${ref}" has no common history (no merge base) with HEAD${hint}`);
-        }
-      }
-    }
-  }
+  /** The commit (or empty tree) each request's changes start from, through git. */
+  private readonly bases = new BaseCommits({
+    head: () => this.resolves('HEAD'),
+    firstParent: (commit) => this.resolves(`${commit}~1`),
+    commit: (ref) => this.resolves(ref),
+    mergeBase: (a, b) => run(this.root, ['merge-base', a, b]).then((o) => text(o).trim() || undefined, () => undefined),
+    // A CI checkout is often shallow: the merge base exists, but not in this clone.
+    noMergeBaseHint: async () => {
+      const shallow = await run(this.root, ['rev-parse', '--is-shallow-repository']).then((o) => text(o).trim() === 'true', () => false);
+      return shallow ? ' in this shallow clone: fetch the whole history (actions/checkout fetch-depth: 0, GitLab GIT_DEPTH: "0")' : '';
+    },
+  });
 
   async diff(request: ChangeRequest): Promise<string> {
     if (request.kind === 'ref' && request.ref && !request.ref.startsWith('-') && this.head) {
@@ -117,7 +92,7 @@ export class GitCliSource implements DiffSource {
       const fast = await git(this.root, [...DIFF, '--merge-base', request.ref, '--']);
       if (fast.code === 0) return decode(fast.stdout);
     }
-    const base = await this.base(request);
+    const base = await this.bases.of(request);
     const args =
       request.kind === 'staged' ? [...DIFF, '--cached', base] : request.kind === 'last-commit' ? [...DIFF, base, 'HEAD'] : [...DIFF, base];
     return decode(await run(this.root, [...args, '--']));

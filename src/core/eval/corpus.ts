@@ -1,7 +1,7 @@
+import { SEVERITIES } from '../../shared/severity';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { SEVERITIES } from '../review/types';
 
 /**
  * The labelled corpus: `<dir>/<case-id>/expected.json` plus the one source file it names. A folder without

@@ -1,3 +1,4 @@
+import { builtinAgent } from '../../shared/builtinAgents';
 import type { ExpectedFinding, ExpectedKind } from './corpus';
 import { sameCweFamily } from './cweFamilies';
 
@@ -19,12 +20,9 @@ export interface ReportedFinding {
   confidence: number;
 }
 
-/** The expected kinds an agent is scored on: analyst bugs, architecture design, security security, custom all. */
+/** The expected kinds an agent is scored on: a built-in's own (analyst bugs, architecture design, security security), a custom agent's all. */
 export function kindsOf(agent: string): readonly ExpectedKind[] {
-  if (agent === 'analyst') return ['bug'];
-  if (agent === 'architecture') return ['design'];
-  if (agent === 'security') return ['security'];
-  return ['security', 'bug', 'design'];
+  return builtinAgent(agent)?.scoredOn ?? ['security', 'bug', 'design'];
 }
 
 function linesAgree(expected: Pick<ExpectedFinding, 'startLine' | 'endLine'>, reported: Pick<ReportedFinding, 'startLine' | 'endLine'>): boolean {

@@ -1,10 +1,10 @@
+import { BUILTIN_REVIEWERS } from '../../shared/builtinAgents';
 import { resolveAgents } from '../agents/registry';
 import { ReviewConfigError } from '../review/errors';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 
 /** Which agent × model runs an eval makes. */
 
-const DEFAULT_EVAL_AGENTS = ['analyst', 'architecture', 'security'] as const;
 export const MAX_COMPARED_MODELS = 5;
 
 export interface EvalRunSpec {
@@ -49,7 +49,7 @@ export function planRuns(settings: QuorumSettings, selection: EvalSelection): Ev
     }
     return runs;
   }
-  const chosen = selection.agents && selection.agents.length > 0 ? [...new Set(selection.agents)] : [...DEFAULT_EVAL_AGENTS];
+  const chosen = selection.agents && selection.agents.length > 0 ? [...new Set(selection.agents)] : [...BUILTIN_REVIEWERS];
   for (const agent of Object.keys(selection.models ?? {})) {
     if (!chosen.includes(agent)) throw new ReviewConfigError('unknown-agent', `a model was given for agent "${agent}", which this eval does not run`, { related: [agent] });
   }

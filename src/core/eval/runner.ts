@@ -10,7 +10,7 @@ import type { QuorumSettings } from '../settings/schema';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
-import { BUILTIN_AGENT_IDS } from '../settings/schema';
+import { BUILTIN_AGENT_IDS } from '../../shared/builtinAgents';
 
 /**
  * Runs agents over a corpus through the review pipeline and the one shared gateway client (its rate limits,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { customAgentSchema, BUILTIN_AGENT_IDS, type CustomAgentSettings } from '../settings/schema';
+import { BUILTIN_AGENT_IDS } from '../../shared/builtinAgents';
+import { customAgentSchema, type CustomAgentSettings } from '../settings/schema';
 import { countTokens } from '../tokens/count';
 import { parseFrontMatter, type FrontMatterValue } from './frontMatter';
 import type { RepoFs } from './repoFs';

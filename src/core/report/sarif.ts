@@ -3,6 +3,7 @@ import type { Finding, ReviewSummary } from '../review/types';
 import { escapeInline, fence } from '../../shared/reviewMarkdown';
 import { FingerprintCounter, lineHash } from './fingerprint';
 import { findingFile } from './findingFile';
+import { compareSeverity } from '../../shared/severity';
 import { ciLevel, isSecurityFinding, securitySeverity } from './levels';
 import { pathToUriReference } from './repoPath';
 import { ruleIdOf } from './ruleId';
@@ -77,12 +78,11 @@ function sentence(text: string): string {
 
 export function toSarif(summary: ReviewSummary, options: SarifOptions): Log {
   const rules = new Map<string, { index: number; first: Finding; severity: Finding['severity'] }>();
-  const ORDER = ['critical', 'high', 'medium', 'low', 'info'];
   for (const f of summary.findings) {
     const id = ruleIdOf(f);
     const known = rules.get(id);
     if (!known) rules.set(id, { index: rules.size, first: f, severity: f.severity });
-    else if (ORDER.indexOf(f.severity) < ORDER.indexOf(known.severity)) known.severity = f.severity;
+    else if (compareSeverity(f.severity, known.severity) < 0) known.severity = f.severity;
   }
   const counter = new FingerprintCounter();
   const linesCache = new Map<string, readonly string[] | undefined>();

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { SEVERITIES } from './types';
 import { scrubKey, scrubStrings } from '../redaction/redactor';
 import type { AnswerStore, CachedAnswer } from './cache';
+import { findingSchema } from './finding';
 
 /**
  * Agent answers kept on disk across runs (the CLI's cache; CI jobs share it through a cached folder).
@@ -28,22 +28,6 @@ const TEMP_NAME = /^[0-9a-f]{64}\.json\.[0-9a-f]+\.tmp$/;
 const MAX_ENTRY_BYTES = 8 * 1024 * 1024;
 /** A temporary file older than this was left by a process that died before its rename. */
 const STALE_TEMP_MS = 60 * 60_000;
-
-const findingSchema = z.looseObject({
-  id: z.string(),
-  file: z.string(),
-  agents: z.array(z.string()).min(1),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  explanation: z.string(),
-  startLine: z.number().int().positive(),
-  endLine: z.number().int().positive(),
-  suggestion: z.string().optional(),
-  cwe: z.string().optional(),
-  confidence: z.number().min(0).max(1),
-  clamped: z.boolean().optional(),
-  outsideChanges: z.boolean().optional(),
-});
 
 const answerSchema = z.object({
   model: z.string().min(1),

@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein';
-import { SEVERITIES, type Finding } from './types';
+import { compareFindings } from '../../shared/severity';
+import type { Finding } from './types';
 
 /** The same issue found by several agents: the same file, overlapping lines and a similar title (or the same CWE). */
 
@@ -29,13 +30,6 @@ function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
   if (!overlaps(a, b)) return false;
   if (a.cwe && b.cwe && a.cwe === b.cwe) return true;
   return titleSimilarity(a.title, b.title) >= threshold;
-}
-
-const rank = (s: Finding['severity']) => SEVERITIES.indexOf(s);
-
-/** Most severe first, then more confident, then by file and line. */
-function compareFindings(a: Finding, b: Finding): number {
-  return rank(a.severity) - rank(b.severity) || b.confidence - a.confidence || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.startLine - b.startLine || a.endLine - b.endLine;
 }
 
 /**

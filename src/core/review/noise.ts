@@ -1,5 +1,6 @@
 import { isDismissed, type DismissedEntry } from './dismissed';
-import { SEVERITIES, type Finding, type Region, type Severity } from './types';
+import { compareSeverity } from '../../shared/severity';
+import type { Finding, Region, Severity } from './types';
 
 /**
  * Noise controls, applied to the findings merged across agents: findings below `minConfidence`, less severe
@@ -35,7 +36,7 @@ function dismissedIn(f: Finding, dismissed: NonNullable<NoiseFilter['dismissed']
 
 export function hiddenReason(f: Finding, filter: NoiseFilter): HiddenReason | undefined {
   if (filter.dismissed && dismissedIn(f, filter.dismissed)) return 'dismissed';
-  if (SEVERITIES.indexOf(f.severity) > SEVERITIES.indexOf(filter.minSeverity)) return 'severity';
+  if (compareSeverity(f.severity, filter.minSeverity) > 0) return 'severity';
   if (f.confidence < filter.minConfidence) return 'confidence';
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
 import type { PromptShape } from '../prompt/shape';
+import type { Finding } from './finding';
 
 /** A range of lines, 1-based and inclusive. */
 export interface LineRange {
@@ -70,38 +71,9 @@ export interface CodeReplacement {
   code: string;
 }
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export type { Severity } from '../../shared/severity';
 
-export interface Finding {
-  /** Stable within a review (agent + index, or merged id). */
-  id: string;
-  /** The file of the region it is in (as the region names it). */
-  file: string;
-  /** Agents that reported it (more than one after a merge). */
-  agents: string[];
-  severity: Severity;
-  title: string;
-  explanation: string;
-  startLine: number;
-  endLine: number;
-  /** Replacement CODE for lines startLine..endLine, when the agent proposed one (prose goes to `advice`). */
-  suggestion?: string;
-  /** e.g. `CWE-89`. */
-  cwe?: string;
-  /** 0..1 */
-  confidence: number;
-  /** Ids of the other agents' reports that the merge folded into this finding (absent when none). */
-  mergedFrom?: string[];
-  /** True when the agent's line numbers fell outside the reviewed range and were clamped. */
-  clamped?: boolean;
-  /** For a clamped finding: the lines the agent named, outside the reviewed range. */
-  reportedLines?: { startLine: number; endLine: number };
-  /** How to fix it, in words (never applied as code). */
-  advice?: string;
-  /** In a changes review with every finding kept: the finding touches no changed line. */
-  outsideChanges?: boolean;
-}
+export type { Finding } from './finding';
 
 /**
  * Why an agent failed when the gateway did not say: every agent it depends on failed (`inputs-failed`), the

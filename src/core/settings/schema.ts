@@ -1,3 +1,5 @@
+import { BUILTIN_AGENTS, type BuiltinAgentId } from '../../shared/builtinAgents';
+import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 
 /**
@@ -8,15 +10,6 @@ import * as z from 'zod';
 
 export const DEFAULT_BASE_URL = 'https://api.holysheep.ai/v1';
 
-export const BUILTIN_AGENT_IDS = ['analyst', 'architecture', 'security', 'coding'] as const;
-export type BuiltinAgentId = (typeof BUILTIN_AGENT_IDS)[number];
-
-export const DEFAULT_MODELS: Record<BuiltinAgentId, string> = {
-  analyst: 'gpt-4.1',
-  architecture: 'claude-sonnet-4.5',
-  security: 'gemini-2.5-flash',
-  coding: 'deepseek-v3.2',
-};
 
 /** Files never sent to a gateway, whatever is reviewed (globs matched against the path from the repository root). */
 export const DEFAULT_PRIVACY_EXCLUDE = [
@@ -62,7 +55,7 @@ const optionalModel = z.union([z.literal(''), modelIdSchema]).default('');
 function builtinAgentSchema(id: BuiltinAgentId) {
   return z
     .object({
-      model: modelIdSchema.default(DEFAULT_MODELS[id]),
+      model: modelIdSchema.default(BUILTIN_AGENTS[id].defaultModel),
       fallbackModel: optionalModel,
       systemPrompt: z.string().max(20_000).default(''),
       enabled: z.boolean().default(true),
@@ -134,7 +127,7 @@ export const settingsSchema = z.object({
       /** Findings below this confidence (0..1) are hidden, counted, and shown on request. */
       minConfidence: z.number().min(0).max(1).default(0),
       /** Findings less severe than this are hidden, counted, and shown on request. */
-      minSeverity: z.enum(['critical', 'high', 'medium', 'low', 'info']).default('info'),
+      minSeverity: z.enum(SEVERITIES).default('info'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),

@@ -4,13 +4,13 @@ import { attributesOf, type ChangeAttributes } from '../../core/changes/attribut
 import { headerPath } from '../../core/changes/gitPath';
 import { decodeText } from '../../core/changes/skip';
 import { unifiedDiffOfTexts } from '../../core/changes/textDiff';
-import { ChangesError, type ChangeRequest, type DiffSource } from '../../core/changes/types';
+import { BaseCommits } from '../../core/changes/baseCommit';
+import type { ChangeRequest, DiffSource } from '../../core/changes/types';
 import { relativePath } from '../privacy/promptShaper';
 import { repositoryAttributeFiles } from './attributeFiles';
 import { GitStatus, readBytes, readChanges, readCommit, readMergeBase, readPatch, type GitChange, type GitRepository } from './gitApi';
 
 /** Git's empty tree: what a repository without commits is compared with. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Git calls at once for one review's files. */
 const PARALLEL = 4;
 
@@ -38,7 +38,6 @@ interface ListedChange {
  */
 export class GitApiSource implements DiffSource {
   readonly root: string;
-  private readonly bases = new Map<string, Promise<string>>();
 
   constructor(readonly repository: GitRepository) {
     this.root = repository.rootUri.fsPath;
@@ -57,17 +56,6 @@ export class GitApiSource implements DiffSource {
     return this.uriOf(path).fsPath;
   }
 
-  private base(request: ChangeRequest): Promise<string> {
-    const key = `${request.kind}:${request.ref ?? ''}`;
-    let p = this.bases.get(key);
-    if (!p) {
-      p = this.computeBase(request);
-      this.bases.set(key, p);
-      p.catch(() => this.bases.delete(key));
-    }
-    return p;
-  }
-
   private async commitOf(ref: string): Promise<{ hash: string; parents: string[] } | undefined> {
     try {
       return readCommit(await this.repository.getCommit(ref));
@@ -76,27 +64,13 @@ export class GitApiSource implements DiffSource {
     }
   }
 
-  private async computeBase(request: ChangeRequest): Promise<string> {
-    const head = this.repository.state.HEAD?.commit ? await this.commitOf('HEAD') : undefined;
-    switch (request.kind) {
-      case 'uncommitted':
-      case 'staged':
-        return head?.hash ?? EMPTY_TREE;
-      case 'last-commit':
-        if (!head) throw new ChangesError('no-commits', 'the repository has no commits yet');
-        // The first commit of a repository is compared with the empty tree: every file it holds is added.
-        return head.parents[0] ?? EMPTY_TREE;
-      case 'ref': {
-        const ref = request.ref ?? '';
-        const commit = ref && !ref.startsWith('-') ? await this.commitOf(ref) : undefined;
-        if (!commit) throw new ChangesError('unknown-ref', `unknown ref "${ref}": no branch, tag or commit of that name`);
-        if (!head) return EMPTY_TREE;
-        const base = readMergeBase(await this.repository.getMergeBase(commit.hash, head.hash));
-        if (!base) throw new ChangesError('unknown-ref', `"${ref}" has no common history with HEAD`);
-        return base;
-      }
-    }
-  }
+  /** The commit (or empty tree) each request's changes start from, through the Git extension. */
+  private readonly bases = new BaseCommits({
+    head: async () => (this.repository.state.HEAD?.commit ? (await this.commitOf('HEAD'))?.hash : undefined),
+    firstParent: async (commit) => (await this.commitOf(commit))?.parents[0],
+    commit: async (ref) => (await this.commitOf(ref))?.hash,
+    mergeBase: async (a, b) => readMergeBase(await this.repository.getMergeBase(a, b)),
+  });
 
   /** The changed files of the request (tracked ones; untracked files come from `untracked`). */
   private async list(request: ChangeRequest, base: string): Promise<ListedChange[]> {
@@ -159,7 +133,7 @@ export class GitApiSource implements DiffSource {
 
   async diff(request: ChangeRequest): Promise<string> {
     await this.refresh();
-    const base = await this.base(request);
+    const base = await this.bases.of(request);
     const listed = await this.list(request, base);
     const limit = pLimit(PARALLEL);
     const patches = await Promise.all(listed.map((c) => limit(() => this.patch(request, base, c))));

@@ -9,7 +9,8 @@ import type { SettingsService } from '../settings';
 import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import type { ModelPrice } from '../../core/cost/prices';
-import { isRecord } from '../../shared/guards';
+import { isOneOf, isRecord } from '../../shared/guards';
+import { BUILTIN_AGENT_IDS, type BuiltinAgentId } from '../../shared/builtinAgents';
 
 const ALL_AGENTS = '*';
 
@@ -39,7 +40,8 @@ export interface SwitchResult {
   target: vscode.ConfigurationTarget;
 }
 
-const BUILTIN_TITLES: Record<string, () => string> = {
+/** The built-in agents' titles (BUILTIN_AGENTS), localised: `vscode.l10n.t` needs each as a literal. */
+const BUILTIN_TITLES: Record<BuiltinAgentId, () => string> = {
   analyst: () => vscode.l10n.t('Analyst'),
   architecture: () => vscode.l10n.t('Architecture'),
   security: () => vscode.l10n.t('Security'),
@@ -48,11 +50,11 @@ const BUILTIN_TITLES: Record<string, () => string> = {
 
 /** An agent's title as the UI shows it: the built-ins localised, a custom agent's own. */
 export function agentTitle(id: string, fallback: string): string {
-  return BUILTIN_TITLES[id]?.() ?? fallback;
+  return isOneOf(BUILTIN_AGENT_IDS, id) ? BUILTIN_TITLES[id]() : fallback;
 }
 
 function agentRows(settings: QuorumSettings): AgentRow[] {
-  const rows: AgentRow[] = Object.entries(settings.agents).map(([id, a]) => ({ id, title: BUILTIN_TITLES[id]?.() ?? id, model: a.model, custom: false }));
+  const rows: AgentRow[] = Object.entries(settings.agents).map(([id, a]) => ({ id, title: agentTitle(id, id), model: a.model, custom: false }));
   for (const c of settings.customAgents) rows.push({ id: c.id, title: c.title, model: c.model, custom: true });
   return rows;
 }

@@ -1,17 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 import { numbered, TempRepo } from '../changes/gitRepo';
-import { cliPath, ensureBuilt } from './ensureBuilt';
+import { cliPath, ensureBuilt, root } from './ensureBuilt';
 
 /** `quorum mcp`'s stdout read raw: every line a JSON-RPC 2.0 message, whatever the session does; the key nowhere. */
 
 const KEY = 'sk-mcp-raw-key-1122334455';
 
-function session(cwd: string, env: Record<string, string>, lines: unknown[], args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function session(cwd: string, env: Record<string, string>, lines: unknown[], args: string[] = [], holdMs = 0): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, 'mcp', ...args], { cwd, env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-mcp-raw-')), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -21,7 +21,7 @@ function session(cwd: string, env: Record<string, string>, lines: unknown[], arg
       stdout += d.toString();
       // The session ends once every request is answered: stdin closes, the server leaves.
       const answered = stdout.split('\n').filter((l) => l.trim() !== '' && /"result"|"error"/.test(l) && !/"method"/.test(l)).length;
-      if (answered >= want) child.stdin.end();
+      if (answered >= want) setTimeout(() => child.stdin.end(), holdMs);
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
@@ -75,6 +75,23 @@ describe('quorum mcp on raw stdio', function () {
     assert.ok(!run.stdout.includes(KEY) && !run.stderr.includes(KEY));
   });
 
+  it('a stray write to stdout (a library\'s console.log, process.stdout.write) goes to stderr, never into the protocol', async () => {
+    // Preloaded into the server's process: writes to stdout the way a library would, once the server runs.
+    const preload = join(mkdtempSync(join(tmpdir(), 'quorum-mcp-stray-')), 'stray.cjs');
+    writeFileSync(preload, "setTimeout(() => { console.log('STRAY console.log'); process.stdout.write('STRAY write\\n'); }, 300);\n");
+    const run = await session(repo.dir, { QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, NODE_OPTIONS: `--require ${preload}` }, [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      // Answered after the stray writes: the estimate waits for git and the tokenizer.
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'estimate', arguments: {} } },
+    ], [], 600);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /STRAY console\.log/);
+    assert.match(run.stderr, /STRAY write/);
+    assert.ok(!run.stdout.includes('STRAY'));
+    for (const line of run.stdout.split('\n').filter((l) => l !== '')) assert.equal((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, '2.0');
+  });
+
   it('--help prints the usage; an unknown option is a usage error on stderr, nothing on stdout', async () => {
     const help = await session(repo.dir, {}, [], ['--help']);
     assert.equal(help.code, 0);
@@ -86,5 +103,19 @@ describe('quorum mcp on raw stdio', function () {
     const url = await session(repo.dir, { QUORUM_BASE_URL: 'not a url' }, []);
     assert.equal(url.code, 2);
     assert.match(url.stderr, /base URL/);
+  });
+
+  it("the README's client snippets parse and start `quorum mcp` with the key from the environment", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## MCP server'), readme.indexOf('\n## ', readme.indexOf('## MCP server') + 5));
+    const json = [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1] ?? '') as { servers?: Record<string, unknown>; mcpServers?: Record<string, unknown> });
+    assert.equal(json.length, 2, 'VS Code and Cursor');
+    for (const config of json) {
+      const server = (config.servers ?? config.mcpServers)?.quorum as { command?: string; args?: string[]; env?: Record<string, string> } | undefined;
+      assert.deepEqual([server?.command, server?.args], ['quorum', ['mcp']]);
+      assert.ok(server?.env?.QUORUM_API_KEY?.startsWith('${'), 'the key is read, never written in the file');
+    }
+    assert.match(section, /claude mcp add --transport stdio --env QUORUM_API_KEY=\S+ quorum -- quorum mcp/);
+    assert.match(section, /\[mcp_servers\.quorum\]\ncommand = "quorum"\nargs = \["mcp"\]\nenv = \{ "QUORUM_API_KEY" = /);
   });
 });
