@@ -1,4 +1,5 @@
 import type { ChangesPlan } from '../core/changes/plan';
+import type { CodeContextSource } from '../core/review/reviewRequest';
 import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
@@ -17,6 +18,7 @@ import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
 import { runMcpCommand } from './mcp/serve';
 import { cliPipeline, readChanges } from './reviewSetup';
+import { defaultCacheDir } from './cacheDir';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
@@ -122,9 +124,19 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
   const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache };
+  // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
+  const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
+    ? {
+        root,
+        cacheDir: args.cacheDir ?? defaultCacheDir(io.env),
+        maxTokens: args.contextTokens ?? settings.context.maxTokens,
+        maxFileBytes: settings.changes.maxFileKb * 1024,
+        onError: (message) => io.stderr.write(`quorum: warning: no context is sent: ${scrub(message)}\n`),
+      }
+    : undefined;
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
   try {
-    return await reviewAndPrint(review, { work, context, options });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -121,6 +121,8 @@ function firstSentence(text: string): string {
 interface FindingScope {
   kind?: ReviewTarget['kind'];
   regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
+  /** Read-only context sent beside the regions: findings on its lines are dropped. */
+  context?: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
 }
 
 type ScopeRegion = FindingScope['regions'][number];
@@ -142,6 +144,9 @@ function regionFor(raw: Record<string, unknown>, start: number | undefined, scop
   // in a review of changes, or of several files, the file a finding names decides. A selection's only file takes
   // any name (models name a snippet loosely).
   if (named !== undefined && file === undefined && (scope.kind === 'changes' || files.length > 1)) return undefined;
+  // Context is not reviewed: a finding in a context file, or on context lines of a reviewed file, is dropped.
+  if (named !== undefined && file === undefined && scope.context?.some((c) => matchFile([c.file], named) !== undefined)) return undefined;
+  if (start !== undefined && !scope.regions.some((r) => distanceTo(r, start) === 0) && scope.context?.some((c) => (file === undefined || c.file === file) && c.startLine <= start && start <= c.endLine)) return undefined;
   if (file === undefined && files.length === 1) file = files[0];
   if (file === undefined && start !== undefined) {
     const holding = [...new Set(scope.regions.filter((r) => distanceTo(r, start) === 0).map((r) => r.file))];

@@ -37,7 +37,7 @@ function git(cwd: string, args: readonly string[], input?: string): Promise<Ran>
 }
 
 /** Runs git; its output, or an error with its message when it exits with another code than 0. */
-async function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
+export async function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
   const r = await git(cwd, args, input);
   if (r.code !== 0) throw Object.assign(new Error(r.stderr.trim() || `git ${args.join(' ')} exited with ${r.code}`), { gitExit: true });
   return r.stdout;

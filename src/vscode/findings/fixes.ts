@@ -140,15 +140,15 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
         : refuse(vscode.l10n.t('Quorum did not apply the fix: the suggested replacement reads as advice, not code. Preview it and edit by hand.'), 'prose');
     }
     const code = replacementText(verdict.code, checked.doc.eol);
-    // Where a parser is at hand (TypeScript and JavaScript: the typescript package's parser, syntax only), a fix
-    // that adds syntax errors to the file is refused.
+    // Where a grammar is at hand (tree-sitter's, for every language the review's context reads), a fix that adds
+    // syntax errors to the file is refused.
     const full = checked.doc.getText();
     const start = checked.doc.offsetAt(checked.range.start);
     const end = checked.doc.offsetAt(checked.range.end);
-    const before = syntaxErrorCount(full, checked.doc.languageId);
-    const after = before === undefined ? undefined : syntaxErrorCount(full.slice(0, start) + code + full.slice(end), checked.doc.languageId);
+    const before = await syntaxErrorCount(full, checked.doc.languageId);
+    const after = before === undefined ? undefined : await syntaxErrorCount(full.slice(0, start) + code + full.slice(end), checked.doc.languageId);
     if (before !== undefined && after !== undefined && after > before) {
-      return refuse(vscode.l10n.t('Quorum did not apply the fix: it would add {0} syntax error(s) to the file (checked with the TypeScript parser). Preview it and edit by hand.', after - before), 'syntax');
+      return refuse(vscode.l10n.t('Quorum did not apply the fix: it would add {0} syntax error(s) to the file (checked with a parser of its language). Preview it and edit by hand.', after - before), 'syntax');
     }
     const edit = new vscode.WorkspaceEdit();
     edit.replace(fix.uri, checked.range, code);
