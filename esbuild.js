@@ -39,15 +39,55 @@ const common = {
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 /**
- * The TypeScript parser (3.5 MB minified, two thirds of the extension) is used only to check a fix before it is
- * applied: it is its own file, dist/typescript.js, required on first use, so activation loads a small bundle.
+ * tree-sitter (src/core/context/parser.ts; the review's context and the syntax check of a fix): the runtime of `@vscode/tree-sitter-wasm` stays out of the bundles and
+ * is required from dist/tree-sitter/ on the first parse, beside its .wasm and the grammars' (copied by
+ * copyTreeSitter), so that neither activation nor `quorum --help` loads it.
  */
-const lazyTypescript = {
-  name: 'lazy-typescript',
+const lazyTreeSitter = {
+  name: 'lazy-tree-sitter',
   setup(build) {
-    build.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true }));
+    build.onResolve({ filter: /^@vscode\/tree-sitter-wasm$/ }, (args) => (args.kind === 'require-call' ? { path: './tree-sitter/tree-sitter.js', external: true } : undefined));
   },
 };
+
+/**
+ * What a review needs only when it first needs it, each in a file of its own beside the extension's bundle and
+ * required on first use, so that activation loads a small bundle (issue 20: the secret scanner, the SDK, the
+ * tokenizer and the TypeScript parser made start-up twice as slow as the first release's; the parser is now
+ * tree-sitter, see lazyTreeSitter):
+ * - the OpenAI SDK (0.4 MB), on the first request (src/core/gateway/openaiSdk.ts);
+ * - secretlint's preset (0.35 MB), on the first redaction (src/core/redaction/secretlint.ts);
+ * - the tokenizer's library, on the first estimate (src/core/tokens/encoding.ts).
+ * The command line bundles them inline (it runs one review and exits).
+ */
+const LAZY_MODULES = [
+  { file: 'openai.js', entry: require.resolve('openai'), matches: (p) => p === 'openai' },
+  { file: 'tokenizer.js', entry: require.resolve('gpt-tokenizer/GptEncoding'), matches: (p) => p === 'gpt-tokenizer/GptEncoding' },
+  {
+    file: 'secretlint.js', entry: 'src/core/redaction/secretlint.ts',
+    matches: (p, importer) => p === './secretlint' && path.dirname(importer) === path.join(__dirname, 'src', 'core', 'redaction'),
+  },
+];
+
+const lazyModules = {
+  name: 'lazy-modules',
+  setup(build) {
+    build.onResolve({ filter: /^(openai|gpt-tokenizer\/GptEncoding|\.\/secretlint)$/ }, (args) => {
+      const lazy = LAZY_MODULES.find((m) => m.matches(args.path, args.importer));
+      return lazy ? { path: `./${lazy.file}`, external: true } : undefined;
+    });
+  },
+};
+
+/** The grammars that src/core/context/languages.ts names, and the runtime's own files. */
+const TREE_SITTER_FILES = ['tree-sitter.js', 'tree-sitter.wasm', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'c-sharp', 'php', 'ruby', 'rust'].map((g) => `tree-sitter-${g}.wasm`)];
+
+function copyTreeSitter() {
+  const from = path.dirname(require.resolve('@vscode/tree-sitter-wasm'));
+  const to = path.join(__dirname, 'dist', 'tree-sitter');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of TREE_SITTER_FILES) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
 
 function integrationTestEntries() {
   const dir = path.join(__dirname, 'test', 'integration');
@@ -70,9 +110,10 @@ function copyRankTable() {
 
 async function main() {
   const configs = [
-    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTypescript] },
-    { ...node, entryPoints: [require.resolve('typescript')], outfile: 'dist/typescript.js', sourcemap: false },
-    { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    // `import()` becomes `require()`: the extension host loads the lazy files as the CommonJS modules they are.
+    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyModules, lazyTreeSitter], supported: { 'dynamic-import': false } },
+    ...LAZY_MODULES.map((m) => ({ ...node, entryPoints: [m.entry], outfile: `dist/${m.file}`, sourcemap: false })),
+    { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [problemMatcher, lazyTreeSitter] },
     {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
       platform: 'browser', format: 'iife', target: ['chrome120'],
@@ -88,6 +129,8 @@ async function main() {
       sourcemap: 'inline',
     });
   }
+  // dist/typescript.js of an earlier build (the fix check's parser before tree-sitter) is not shipped any more.
+  fs.rmSync(path.join('dist', 'typescript.js'), { force: true });
   if (production && fs.existsSync('dist')) {
     // Sourcemaps of an earlier development build would otherwise sit beside the minified bundles.
     for (const f of fs.readdirSync('dist')) if (f.endsWith('.map')) fs.rmSync(path.join('dist', f));
@@ -96,6 +139,7 @@ async function main() {
   if (watch) {
     copyCodicons();
     copyRankTable();
+    copyTreeSitter();
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
@@ -103,6 +147,7 @@ async function main() {
   await Promise.all(contexts.map((c) => c.dispose()));
   copyCodicons();
   copyRankTable();
+  copyTreeSitter();
   fs.chmodSync('dist/cli.js', 0o755);
 }
 

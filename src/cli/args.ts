@@ -57,6 +57,10 @@ export interface ReviewArgs {
   failOn: FailOn;
   /** Leave out the repository's rules and agents (`.quorum/`, AGENTS.md). */
   noRules: boolean;
+  /** `--context on|off`: send definitions, callers and enclosing signatures beside the code (default on). */
+  context: boolean;
+  /** `--context-tokens N`: tokens of context per request at most. */
+  contextTokens?: number;
   /** Print what would be sent and send nothing. */
   dryRun: boolean;
   /** Hide findings below this confidence (0..1). */
@@ -97,6 +101,8 @@ Options:
                            code scanning; github: GitHub Actions annotations
   --output FILE            write the result in --format to FILE; the terminal gets the text report
   --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
+  --context on|off         send definitions, callers and enclosing signatures of the reviewed code, read-only (default on)
+  --context-tokens <n>     tokens of context per request at most (default 3000)
   --dry-run                print exactly what would be sent (messages, models, estimate, host); send nothing
   --no-cache               neither read nor write the disk cache
   --cache-dir DIR          where answers are cached across runs (default: $XDG_CACHE_HOME/quorum, else ~/.cache/quorum)
@@ -157,6 +163,8 @@ const schema = z.object({
   cacheDir: z.string().trim().min(1, '--cache-dir needs a folder').optional(),
   cacheTtl: z.coerce.number({ message: '--cache-ttl takes a number of minutes' }).min(0, '--cache-ttl is at least 0').max(525_600, '--cache-ttl is at most 525600 minutes (a year)').default(DEFAULT_CACHE_TTL_MINUTES),
   noRules: z.boolean().default(false),
+  context: z.enum(['on', 'off'], { message: '--context is on or off' }).default('on'),
+  contextTokens: z.coerce.number({ message: '--context-tokens takes a number' }).int('--context-tokens takes a whole number').min(0, '--context-tokens is at least 0').max(50_000, '--context-tokens is at most 50000').optional(),
   dryRun: z.boolean().default(false),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
@@ -187,6 +195,8 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--min-severity': 'minSeverity',
   '--base': 'base',
   '--repo': 'repo',
+  '--context': 'context',
+  '--context-tokens': 'contextTokens',
 };
 
 const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden' | 'changes' | 'staged' | 'lastCommit' | 'allFindings'> = {
@@ -294,6 +304,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
     failOn: a.failOn,
     noRules: a.noRules,
+    context: a.context === 'on',
+    ...(a.contextTokens !== undefined ? { contextTokens: a.contextTokens } : {}),
     dryRun: a.dryRun,
     minConfidence: a.minConfidence,
     minSeverity: a.minSeverity,

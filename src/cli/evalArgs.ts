@@ -8,6 +8,10 @@ export interface EvalArgs {
   command: 'eval';
   /** Relative to the working directory; absent: the shipped corpus. */
   corpus?: string;
+  /** `--context on|off`: send each case the code its other files hold, as a review would (default on). */
+  context: boolean;
+  /** `--context-tokens N`: tokens of context per case at most (default 3000). */
+  contextTokens: number;
   agents?: string[];
   models: Record<string, string>;
   compare: Record<string, string[]>;
@@ -26,6 +30,8 @@ cost, cost per true finding, p50/p95 latency and failures (README: "Evaluating m
 
 Options:
   --corpus DIR             a corpus folder (default: the corpus shipped with Quorum)
+  --context on|off         send each case the definitions and callers its folder's other files hold (default on)
+  --context-tokens <n>     tokens of context per case at most (default 3000)
   --agents a,b,...         agents to score on their configured models (default analyst,architecture,security)
   --model agent=model      another model for an agent of --agents (repeatable)
   --compare agent=m1,m2    score an agent on up to 5 models (repeatable); only the agents named run
@@ -70,6 +76,8 @@ const schema = z.object({
   baseUrl: baseUrlOption,
   language: languageOption,
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
+  context: z.enum(['on', 'off'], { message: '--context is on or off' }).default('on'),
+  contextTokens: z.coerce.number({ message: '--context-tokens takes a number' }).int('--context-tokens takes a whole number').min(0, '--context-tokens is at least 0').max(50_000, '--context-tokens is at most 50000').default(3000),
 });
 
 const FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -83,6 +91,8 @@ const FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--base-url': 'baseUrl',
   '--language': 'language',
   '--timeout': 'timeout',
+  '--context': 'context',
+  '--context-tokens': 'contextTokens',
 };
 
 /** Parses the arguments after `eval`. Throws `UsageError` with a one-line message. */
@@ -125,6 +135,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
   return {
     command: 'eval',
     ...(a.corpus !== undefined ? { corpus: a.corpus } : {}),
+    context: a.context === 'on',
+    contextTokens: a.contextTokens,
     ...(a.agents ? { agents: a.agents } : {}),
     models,
     compare,

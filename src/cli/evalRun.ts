@@ -2,6 +2,7 @@ import { constants, existsSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
+import { withCaseContext } from '../core/eval/caseContext';
 import { CorpusError, loadCorpus, type Corpus } from '../core/eval/corpus';
 import { evalHtmlReport } from '../core/eval/html';
 import { planRuns, type EvalRunSpec } from '../core/eval/plan';
@@ -71,6 +72,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
   let runs: EvalRunSpec[];
   try {
     corpus = await loadCorpus(dir);
+    if (args.context && args.contextTokens > 0) corpus = await withCaseContext(corpus, args.contextTokens);
     runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models: args.models, compare: args.compare });
   } catch (e) {
     if (e instanceof CorpusError || e instanceof ReviewConfigError) {

@@ -1,3 +1,4 @@
+import { contextLine } from './contextLine';
 import type { NoiseSplit } from '../core/review/noise';
 import { filesOf } from '../core/review/target';
 import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
@@ -64,6 +65,8 @@ export function formatText(s: ReviewSummary): string {
   const out: string[] = [`Quorum review of ${what(s)}`, ''];
   for (const k of s.target.skipped ?? []) out.push(`  skipped ${k.file}: ${k.reason}`);
   if ((s.target.skipped?.length ?? 0) > 0) out.push('');
+  const context = contextLine(s.target);
+  if (context) out.push(tt(context.charAt(0).toUpperCase() + context.slice(1)), '');
   out.push('Agents:', ...s.agents.map((a) => `  ${agentLine(a)}`), '');
   if (s.findings.length === 0) out.push('No findings.', '');
   else {
@@ -95,5 +98,10 @@ export function formatMarkdown(s: ReviewSummary, noise?: { split: NoiseSplit; sh
   const only = soleRegionOf(s);
   const title = `## Quorum review of ${only ? `${codeSpan(only.file)} lines ${only.startLine}-${only.endLine}` : escapeInline(what(s))}`;
   const view = { ...summaryView(s), hidden: (noise?.split.hidden ?? []).map((h) => ({ id: h.finding.id, reason: h.reason })) };
-  return reviewMarkdown(view, CLI_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true }) + '\n';
+  const markdown = reviewMarkdown(view, CLI_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true });
+  const context = contextLine(s.target);
+  if (!context) return markdown + '\n';
+  const end = markdown.indexOf('\n');
+  const line = `_${escapeInline(context.charAt(0).toUpperCase() + context.slice(1))}_`;
+  return end < 0 ? `${markdown}\n\n${line}\n` : `${markdown.slice(0, end)}\n\n${line}\n${markdown.slice(end)}\n`;
 }

@@ -1,5 +1,6 @@
 import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
+import { CONTEXT_KINDS } from '../core/context/types';
 import { SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 
 /**
@@ -66,6 +67,8 @@ export const jsonOutputSchema = z.strictObject({
   /** Each region sent. */
   targets: z.array(rangeSchema),
   skipped: z.array(z.strictObject({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
+  /** The read-only context sent beside the regions (never reviewed): what, from where, for which reviewed file. */
+  context: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), symbol: z.string(), kind: z.enum(CONTEXT_KINDS), forFile: z.string() })),
   findings: z.array(jsonMergedFindingSchema),
   agents: z.array(jsonAgentSchema),
   totals: z.strictObject({
@@ -76,6 +79,8 @@ export const jsonOutputSchema = z.strictObject({
     completionTokens: z.number().int().nonnegative(),
     requests: z.number().int().nonnegative(),
     retries: z.number().int().nonnegative(),
+    /** Tokens of the context, part of promptTokens (counted once per request: every agent of a request gets it). */
+    contextTokens: z.number().int().nonnegative(),
   }),
   /** Findings hidden by the noise controls (left out of the findings unless --show-hidden). */
   hiddenFindings: z.number().int().nonnegative(),
@@ -157,9 +162,10 @@ export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: numbe
     target: summary.target.kind !== 'changes' && only ? { file: only.file, startLine: only.startLine, endLine: only.endLine } : null,
     targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
+    context: (summary.target.context ?? []).map(({ file, startLine, endLine, symbol, kind, forFile }) => ({ file, startLine, endLine, symbol, kind, forFile })),
     findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
-    totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries) },
+    totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries), contextTokens: count(summary.target.contextTokens ?? 0) },
     hiddenFindings: noise.hiddenCount,
   };
 }

@@ -1,3 +1,5 @@
+import { targetInfo } from '../core/review/target';
+import { contextLine } from './contextLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
@@ -49,6 +51,8 @@ function sayPlan(r: CliReview, plan: PlannedReview): void {
   if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
   if (!changes && rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${r.settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
+  const context = contextLine(targetInfo(shaped.target), shaped.target.contextCut);
+  if (context) progress.line(context);
   const estimated = `via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`;
   if (changes) {
     const skipped = target.skipped ?? [];

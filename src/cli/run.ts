@@ -1,3 +1,4 @@
+import type { CodeContextSource } from '../core/review/reviewRequest';
 import { collectChanges } from '../core/changes/collect';
 import { GitCliSource } from '../core/changes/gitCli';
 import { planChanges, type ChangesPlan } from '../core/changes/plan';
@@ -139,9 +140,19 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
   const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache };
+  // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
+  const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
+    ? {
+        root,
+        cacheDir: args.cacheDir ?? defaultCacheDir(io.env),
+        maxTokens: args.contextTokens ?? settings.context.maxTokens,
+        maxFileBytes: settings.changes.maxFileKb * 1024,
+        onError: (message) => io.stderr.write(`quorum: warning: no context is sent: ${scrub(message)}\n`),
+      }
+    : undefined;
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
   try {
-    return await reviewAndPrint(review, { work, context, options });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -4,7 +4,8 @@ import { filesOf, matchFile } from '../review/target';
 import { type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
-import { extractJson, isRecord, pick, pickString } from './json';
+import { isRecord } from '../../shared/guards';
+import { extractJson, pick, pickString } from './json';
 import { isOneOf } from '../../shared/guards';
 
 /** Turning a reviewer's answer into findings, however messy the answer is. */
@@ -121,6 +122,8 @@ function firstSentence(text: string): string {
 interface FindingScope {
   kind?: ReviewTarget['kind'];
   regions: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
+  /** Read-only context sent beside the regions: findings on its lines are dropped. */
+  context?: readonly Pick<Region, 'file' | 'startLine' | 'endLine'>[];
 }
 
 type ScopeRegion = FindingScope['regions'][number];
@@ -142,6 +145,9 @@ function regionFor(raw: Record<string, unknown>, start: number | undefined, scop
   // in a review of changes, or of several files, the file a finding names decides. A selection's only file takes
   // any name (models name a snippet loosely).
   if (named !== undefined && file === undefined && (scope.kind === 'changes' || files.length > 1)) return undefined;
+  // Context is not reviewed: a finding in a context file, or on context lines of a reviewed file, is dropped.
+  if (named !== undefined && file === undefined && scope.context?.some((c) => matchFile([c.file], named) !== undefined)) return undefined;
+  if (start !== undefined && !scope.regions.some((r) => distanceTo(r, start) === 0) && scope.context?.some((c) => (file === undefined || c.file === file) && c.startLine <= start && start <= c.endLine)) return undefined;
   if (file === undefined && files.length === 1) file = files[0];
   if (file === undefined && start !== undefined) {
     const holding = [...new Set(scope.regions.filter((r) => distanceTo(r, start) === 0).map((r) => r.file))];

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attributesOf, type ChangeAttributes } from './attributes';
 import { BaseCommits } from './baseCommit';
@@ -37,7 +37,7 @@ function git(cwd: string, args: readonly string[], input?: string): Promise<Ran>
 }
 
 /** Runs git; its output, or an error with its message when it exits with another code than 0. */
-async function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
+export async function run(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
   const r = await git(cwd, args, input);
   if (r.code !== 0) throw Object.assign(new Error(r.stderr.trim() || `git ${args.join(' ')} exited with ${r.code}`), { gitExit: true });
   return r.stdout;
@@ -126,6 +126,11 @@ export class GitCliSource implements DiffSource {
     } catch {
       return undefined;
     }
+  }
+
+  async symlinks(paths: readonly string[]): Promise<Set<string>> {
+    const links = await Promise.all(paths.map((p) => lstat(join(this.root, ...p.split('/'))).then((s) => s.isSymbolicLink(), () => false)));
+    return new Set(paths.filter((_, i) => links[i]));
   }
 
   /**

@@ -2,6 +2,7 @@ import { SEVERITIES } from '../../shared/severity';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import type { ContextSnippet } from '../context/types';
 
 /**
  * The labelled corpus: `<dir>/<case-id>/expected.json` plus the one source file it names. A folder without
@@ -56,6 +57,8 @@ export interface EvalCase {
   /** Lines of the source file. */
   lines: number;
   expected: ExpectedFinding[];
+  /** Code from the case's other files sent read-only beside it (`withCaseContext`), named `<case-id>/<file>`. */
+  context?: ContextSnippet[];
 }
 
 export interface Corpus {

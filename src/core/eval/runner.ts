@@ -69,7 +69,8 @@ interface EvalEstimate {
 
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
 function caseTarget(c: EvalCase): ReviewTarget {
-  return singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
+  const target = singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
+  return c.context && c.context.length > 0 ? { ...target, context: c.context } : target;
 }
 
 /** The settings eval runs with: no fallback models. */

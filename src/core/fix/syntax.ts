@@ -1,37 +1,39 @@
-import type * as TS from 'typescript';
+import { grammarFor } from '../context/parser';
 
 /**
- * Syntax errors of TypeScript/JavaScript text, from the `typescript` package's parser (syntax only: no type
- * checking, no file system). Used to refuse a fix that would add syntax errors to a file. `undefined` for
- * other languages, which have no parser here.
+ * Syntax errors of a file's text, from the same tree-sitter grammars as the review's context (syntax only: no type
+ * checking, no file system): the ERROR and MISSING nodes of its tree. Used to refuse a fix that would add syntax
+ * errors to a file, in every language with a grammar (TypeScript, TSX, JavaScript, Python, Go, Java, C#, PHP,
+ * Ruby, Rust). `undefined` for other languages.
  */
-
-const KINDS: Record<string, { ext: string; kind: 'TS' | 'TSX' | 'JS' | 'JSX' }> = {
-  typescript: { ext: '.ts', kind: 'TS' },
-  typescriptreact: { ext: '.tsx', kind: 'TSX' },
-  javascript: { ext: '.js', kind: 'JS' },
-  javascriptreact: { ext: '.jsx', kind: 'JSX' },
-};
-
-let loaded: typeof TS | undefined;
-
-/** The parser, loaded on first use (it is large; most sessions never apply a TS/JS fix). */
-function typescript(): typeof TS {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (loaded) return loaded;
-  const ts: typeof TS = require('typescript');
-  loaded = ts;
-  return ts;
-}
-
-export function syntaxErrorCount(text: string, language: string): number | undefined {
-  const k = KINDS[language];
-  if (!k) return undefined;
-  const ts = typescript();
-  const { diagnostics = [] } = ts.transpileModule(text, {
-    fileName: `fix${k.ext}`,
-    reportDiagnostics: true,
-    compilerOptions: { jsx: ts.JsxEmit.Preserve, target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, allowJs: true, noResolve: true, isolatedModules: false },
-  });
-  return diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
+export async function syntaxErrorCount(text: string, language: string): Promise<number | undefined> {
+  const loading = grammarFor(language);
+  if (!loading) return undefined;
+  const grammar = await loading;
+  const tree = grammar.parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    if (!tree.rootNode.hasError) return 0;
+    let count = 0;
+    const cursor = tree.walk();
+    let down = true;
+    for (;;) {
+      if (down) {
+        const node = cursor.currentNode;
+        if (node.isError || node.isMissing) count++;
+        // Inside an error, nothing more is counted: one broken stretch is one error.
+        if (!node.isError && node.hasError && cursor.gotoFirstChild()) continue;
+      }
+      if (cursor.gotoNextSibling()) {
+        down = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) break;
+      down = false;
+    }
+    cursor.delete();
+    return count;
+  } finally {
+    tree.delete();
+  }
 }

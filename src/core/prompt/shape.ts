@@ -93,6 +93,8 @@ export interface ShapedReview {
   redactions: Redaction[];
   /** The values behind the placeholders: for putting the user's text back when a fix is applied. Never sent. */
   vault: SecretVault;
+  /** The review's redactor (`redactions` and `vault` are its own): later shaping steps (context) redact through it. */
+  redactor: SecretRedactor;
 }
 
 type ShapeOutcome = { ok: true; shaped: ShapedReview } | { ok: false; reason: 'excluded'; file: string; rule: ExclusionRule };
@@ -136,6 +138,7 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
       },
       redactions: secrets.redactions,
       vault: secrets.vault,
+      redactor: secrets,
     },
   };
 }

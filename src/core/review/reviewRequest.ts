@@ -37,10 +37,26 @@ export interface NoiseSettings {
   dismissed?: () => Promise<readonly DismissedEntry[]>;
 }
 
+/** Where the context of a review (definitions, callers, enclosing signatures) comes from: a repository's tree-sitter index. */
+export interface CodeContextSource {
+  /** The repository (or folder) root; the regions are relative to it (a selection: `ReviewWork.relativeFile`). */
+  root: string;
+  /** Where the index is kept between reviews; undefined keeps it in memory. */
+  cacheDir: string | undefined;
+  /** Tokens of context per request at most (`quorum.context.maxTokens`); 0 sends none. */
+  maxTokens: number;
+  /** Files larger than this are not indexed (`quorum.changes.maxFileKb`). */
+  maxFileBytes: number;
+  /** Told why no context is sent when choosing it failed (the review goes on without). */
+  onError?: (message: string) => void;
+}
+
 export interface ReviewRequest {
   work: ReviewWork;
   /** What the workspace or repository contributes to the prompts (rules, agents, exclusions, redaction): `loadPromptContext`. */
   context: PromptContext;
+  /** The code around the change, sent read-only; absent: no context (`quorum.context.enabled` off, `--context off`). */
+  codeContext?: CodeContextSource;
   /** How the review runs; its prompt shape is the shaping step's. */
   options: Omit<ReviewOptions, 'prompt'>;
   noise?: NoiseSettings;

@@ -9,6 +9,7 @@ import type { ReviewPipeline } from './pipeline';
 import type { PlannedReview, ReviewOutcome, ReviewRequest, ShapedWork } from './reviewRequest';
 import { targetInfo } from './target';
 import { zeroTotals } from './totals';
+import { withCodeContext } from './codeContext';
 import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 /**
@@ -87,7 +88,18 @@ export async function runReview(pipeline: ReviewPipeline, request: ReviewRequest
   const original = request.work.target;
   const outcome = await shapeReview(original, request.work.relativeFile, request.context);
   if (!outcome.ok) return { status: 'excluded', file: outcome.file, rule: outcome.rule };
-  const work = shapedWork(request, outcome.shaped);
+  // Context is the last shaping step; the rest of the repository is indexed while the review runs.
+  const stopIndexing = new AbortController();
+  const contexted = await withCodeContext(shapedWork(request, outcome.shaped), request, stopIndexing.signal);
+  try {
+    return await planAndRun(pipeline, request, contexted.work, original);
+  } finally {
+    stopIndexing.abort();
+    await contexted.indexing;
+  }
+}
+
+async function planAndRun(pipeline: ReviewPipeline, request: ReviewRequest, work: ShapedWork, original: ReviewTarget): Promise<ReviewOutcome> {
   const options: ReviewOptions = { ...request.options, reviewId: request.options.reviewId ?? randomUUID(), prompt: work.shaped.prompt };
   const at: StepContext = { request, original };
   if (work.batches.length === 0) {

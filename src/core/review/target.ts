@@ -1,3 +1,4 @@
+import { contextInfo } from '../context/types';
 import type { Finding, Region, RegionInfo, ReviewTarget, TargetInfo, TargetKind } from './types';
 
 /** Building and reading review targets: a set of regions across files (a selection is a set of one). */
@@ -12,7 +13,8 @@ function regionInfo(r: Pick<Region, 'file' | 'language' | 'startLine' | 'endLine
 }
 
 export function targetInfo(target: ReviewTarget): TargetInfo {
-  return { kind: target.kind, label: target.label, regions: target.regions.map(regionInfo), ...(target.skipped ? { skipped: target.skipped.map((s) => ({ ...s })) } : {}) };
+  const context = target.context && target.context.length > 0 ? { context: target.context.map(contextInfo), contextTokens: target.context.reduce((n, s) => n + s.tokens, 0) } : {};
+  return { kind: target.kind, label: target.label, regions: target.regions.map(regionInfo), ...(target.skipped ? { skipped: target.skipped.map((s) => ({ ...s })) } : {}), ...context };
 }
 
 /** The only region of a selection or file review; undefined for a target of several regions. */

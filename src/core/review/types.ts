@@ -1,4 +1,5 @@
 import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
+import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
 
@@ -34,7 +35,7 @@ export interface Region {
 export type TargetKind = 'selection' | 'file' | 'changes';
 
 /** Why a changed file is not reviewed. */
-export const SKIP_REASONS = ['deleted', 'binary', 'lockfile', 'minified', 'generated', 'too-large', 'excluded', 'unreadable'] as const;
+export const SKIP_REASONS = ['deleted', 'binary', 'lockfile', 'minified', 'generated', 'too-large', 'excluded', 'symlink', 'unreadable'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedFile {
@@ -50,6 +51,10 @@ export interface ReviewTarget {
   regions: Region[];
   /** Files of the changes that are not reviewed, and why. */
   skipped?: SkippedFile[];
+  /** Code around the regions, sent read-only beside them (never reviewed): definitions, callers, enclosing signatures. */
+  context?: ContextSnippet[];
+  /** Context chosen but left out for the token budget (`quorum.context.maxTokens`). */
+  contextCut?: CutContext[];
 }
 
 /** A region as results describe it: without its text. */
@@ -61,6 +66,9 @@ export interface TargetInfo {
   label: string;
   regions: RegionInfo[];
   skipped?: SkippedFile[];
+  /** The context sent beside the regions, and its tokens. */
+  context?: ContextInfo[];
+  contextTokens?: number;
 }
 
 /** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */

@@ -145,6 +145,14 @@ export const settingsSchema = z.object({
       maxTokens: z.number().int().min(0).max(100_000).default(4000),
     })
     .prefault({}),
+  context: z
+    .object({
+      /** Send definitions, callers and enclosing signatures of the reviewed code, read-only, with each request. */
+      enabled: z.boolean().default(true),
+      /** Tokens of context per request (per batch of a changes review) at most. */
+      maxTokens: z.number().int().min(0).max(50_000).default(3000),
+    })
+    .prefault({}),
   changes: z
     .object({
       /** Unchanged lines shown around each hunk. */

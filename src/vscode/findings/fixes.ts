@@ -64,8 +64,9 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   /** Fires after a fix was applied or a finding dismissed, so that the review panel can show it. */
   readonly onDidResolve = this.resolvedEmitter.event;
 
-  /** Runs the review of a session again (set by the composition root: the review controller). */
-  reviewAgain: ((sessionId: string) => void) | undefined;
+  private readonly reviewAgainEmitter = new vscode.EventEmitter<string>();
+  /** Fires with a session's id when the user asks to review its lines again (the review controller listens). */
+  readonly onDidAskReviewAgain = this.reviewAgainEmitter.event;
 
   constructor(
     private readonly store: FindingStore,
@@ -129,7 +130,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
       void this.prompter
         .message('warning', vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the lines again for a fresh fix.'), { id: 'fix.changed' }, again)
         .then((choice) => {
-          if (choice === again) this.reviewAgain?.(sessionId);
+          if (choice === again) this.reviewAgainEmitter.fire(sessionId);
         });
       return 'changed';
     }
@@ -140,15 +141,15 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
         : refuse(vscode.l10n.t('Quorum did not apply the fix: the suggested replacement reads as advice, not code. Preview it and edit by hand.'), 'prose');
     }
     const code = replacementText(verdict.code, checked.doc.eol);
-    // Where a parser is at hand (TypeScript and JavaScript: the typescript package's parser, syntax only), a fix
-    // that adds syntax errors to the file is refused.
+    // Where a grammar is at hand (tree-sitter's, for every language the review's context reads), a fix that adds
+    // syntax errors to the file is refused.
     const full = checked.doc.getText();
     const start = checked.doc.offsetAt(checked.range.start);
     const end = checked.doc.offsetAt(checked.range.end);
-    const before = syntaxErrorCount(full, checked.doc.languageId);
-    const after = before === undefined ? undefined : syntaxErrorCount(full.slice(0, start) + code + full.slice(end), checked.doc.languageId);
+    const before = await syntaxErrorCount(full, checked.doc.languageId);
+    const after = before === undefined ? undefined : await syntaxErrorCount(full.slice(0, start) + code + full.slice(end), checked.doc.languageId);
     if (before !== undefined && after !== undefined && after > before) {
-      return refuse(vscode.l10n.t('Quorum did not apply the fix: it would add {0} syntax error(s) to the file (checked with the TypeScript parser). Preview it and edit by hand.', after - before), 'syntax');
+      return refuse(vscode.l10n.t('Quorum did not apply the fix: it would add {0} syntax error(s) to the file (checked with a parser of its language). Preview it and edit by hand.', after - before), 'syntax');
     }
     const edit = new vscode.WorkspaceEdit();
     edit.replace(fix.uri, checked.range, code);
@@ -175,5 +176,6 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   dispose(): void {
     this.registration.dispose();
     this.resolvedEmitter.dispose();
+    this.reviewAgainEmitter.dispose();
   }
 }

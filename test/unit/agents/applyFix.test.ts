@@ -45,13 +45,28 @@ describe('Apply fix: code for the lines, never prose', () => {
     assert.deepEqual(fitReplacement('', '    x = 1'), { ok: true, code: '' }, 'deleting the lines is code');
   });
 
-  it('the TypeScript parser counts syntax errors a replacement would add (TS/JS only)', () => {
-    assert.equal(syntaxErrorCount('const a = 1;\nfunction f(x: number) { return x + 1; }', 'typescript'), 0);
-    assert.ok((syntaxErrorCount('const a = 1;\nUse a parameterized query: db.get(q, [x])\n', 'typescript') ?? 0) > 0);
-    assert.ok((syntaxErrorCount('let x = foo(;', 'javascript') ?? 0) > 0);
-    assert.equal(syntaxErrorCount('const x = <div>hi</div>;', 'typescriptreact'), 0);
-    assert.equal(syntaxErrorCount('let x: number = "s";', 'typescript'), 0, 'syntax only, no type checking');
-    assert.equal(syntaxErrorCount('x = 1', 'python'), undefined);
+  it('the tree-sitter grammars count the syntax errors a replacement would add, in every language with a grammar', async function () {
+    this.timeout(60_000);
+    assert.equal(await syntaxErrorCount('const a = 1;\nfunction f(x: number) { return x + 1; }', 'typescript'), 0);
+    assert.ok(((await syntaxErrorCount('const a = 1;\nUse a parameterized query: db.get(q, [x])\n', 'typescript')) ?? 0) > 0);
+    assert.ok(((await syntaxErrorCount('let x = foo(;', 'javascript')) ?? 0) > 0);
+    assert.equal(await syntaxErrorCount('const x = <div>hi</div>;', 'typescriptreact'), 0);
+    assert.equal(await syntaxErrorCount('const x = <b>hi</b>;', 'javascriptreact'), 0);
+    assert.equal(await syntaxErrorCount('let x: number = "s";', 'typescript'), 0, 'syntax only, no type checking');
+    const cases: [language: string, good: string, bad: string][] = [
+      ['python', 'def f(x):\n    return x + 1\n', 'def f(x):\n    return x +\n'],
+      ['go', 'package p\n\nfunc F(x int) int {\n\treturn x + 1\n}\n', 'package p\n\nfunc F(x int) int {\n\treturn x +\n}\n'],
+      ['java', 'class A {\n  int f(int x) { return x + 1; }\n}\n', 'class A {\n  int f(int x) { return x + ; }\n}\n'],
+      ['csharp', 'class A {\n  int F(int x) { return x + 1; }\n}\n', 'class A {\n  int F(int x) { return (x + 1; }\n}\n'],
+      ['php', '<?php\nfunction f($x) { return $x + 1; }\n', '<?php\nfunction f($x) { return $x + ; }\n'],
+      ['ruby', 'def f(x)\n  x + 1\nend\n', 'def f(x)\n  if x\n    x + 1\nend\n'],
+      ['rust', 'fn f(x: i32) -> i32 {\n    x + 1\n}\n', 'fn f(x: i32) -> i32 {\n    x + \n}\n'],
+    ];
+    for (const [language, good, bad] of cases) {
+      assert.equal(await syntaxErrorCount(good, language), 0, `${language}: ${good}`);
+      assert.ok(((await syntaxErrorCount(bad, language)) ?? 0) > 0, `${language}: ${bad}`);
+    }
+    assert.equal(await syntaxErrorCount('x = 1', 'plaintext'), undefined);
   });
 
   it('asks for the replacement code and the advice in separate fields', () => {

@@ -25,17 +25,17 @@ describe('CLI arguments', () => {
   it('parses every option, in both --flag value and --flag=value forms', () => {
     const a = parseArgs(['review', 'src/a.ts', '--lines', '10-40', '--agents=analyst,security', '--model', 'analyst=gpt-4o', '--model=security=gemini-2.5-pro',
       '--base-url', 'http://127.0.0.1:8080/v1', '--language', 'ko', '--format', 'json', '--no-cache', '--max-concurrency', '2', '--fail-on', 'high', '--no-rules', '--dry-run', '--cache-dir', '/tmp/qc', '--cache-ttl=30',
-      '--min-confidence', '0.5', '--min-severity=medium', '--show-hidden']);
+      '--min-confidence', '0.5', '--min-severity=medium', '--show-hidden', '--context', 'off', '--context-tokens=500']);
     assert.deepEqual(a, {
       command: 'review', file: 'src/a.ts', lines: { start: 10, end: 40 }, agents: ['analyst', 'security'],
       models: { analyst: 'gpt-4o', security: 'gemini-2.5-pro' }, baseUrl: 'http://127.0.0.1:8080/v1', language: 'ko',
       format: 'json', noCache: true, maxConcurrency: 2, failOn: 'high', noRules: true, dryRun: true, cacheDir: '/tmp/qc', cacheTtl: 30, allFindings: false,
-      minConfidence: 0.5, minSeverity: 'medium', showHidden: true,
+      minConfidence: 0.5, minSeverity: 'medium', showHidden: true, context: false, contextTokens: 500,
     });
   });
 
   it('has defaults and accepts a single line', () => {
-    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false, cacheTtl: 10080, minConfidence: 0, minSeverity: 'info', showHidden: false, allFindings: false });
+    assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false, cacheTtl: 10080, minConfidence: 0, minSeverity: 'info', showHidden: false, allFindings: false, context: true });
     assert.deepEqual(parseArgs(['--help']), { command: 'help' });
   });
 
@@ -43,6 +43,8 @@ describe('CLI arguments', () => {
     for (const [argv, re] of [
       [['review', 'f', '--lines', '0-3'], /START <= END/],
       [['review', 'f', '--lines'], /--lines needs a value/],
+      [['review', 'f', '--context', 'maybe'], /--context is on or off/],
+      [['review', 'f', '--context-tokens', '-1'], /--context-tokens is at least 0/],
       [['review', 'f', '--format', 'json', '--format', 'text'], /given twice/],
       [['review', 'f', '--model', 'analyst=gpt 4'], /model ids/],
       [['review', 'f', '--model', 'a=x', '--model', 'a=y'], /twice for "a"/],

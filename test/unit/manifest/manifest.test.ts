@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureBuilt } from '../cli/ensureBuilt';
 import { CONTRIBUTED_COMMANDS, REVIEW_RUNNING_CONTEXT } from '../../../src/vscode/commands';
@@ -142,15 +142,19 @@ describe('package.json manifest', () => {
     }
   });
 
-  it('ships the TypeScript parser as its own file, required when a fix is checked, so activation loads a small bundle', function () {
+  it('ships tree-sitter and its grammars as their own files, required on the first parse, and no TypeScript compiler', function () {
     this.timeout(120_000);
     ensureBuilt();
     const extension = readFileSync(join(root, 'dist', 'extension.js'), 'utf8');
-    assert.match(extension, /require\("\.\/typescript\.js"\)/);
-    assert.ok(!extension.includes('function transpileModule('), 'the parser is not inside extension.js');
-    const ts = require(join(root, 'dist', 'typescript.js')) as { transpileModule?: unknown };
-    assert.equal(typeof ts.transpileModule, 'function');
-    assert.ok(readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n').includes('!dist/typescript.js'));
+    assert.match(extension, /require\("\.\/tree-sitter\/tree-sitter\.js"\)/);
+    assert.ok(!extension.includes('_ts_parser_new'), 'the runtime is not inside extension.js');
+    assert.ok(!extension.includes('function transpileModule('), 'the TypeScript compiler is not bundled');
+    assert.ok(!existsSync(join(root, 'dist', 'typescript.js')));
+    const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(ignore.includes('!dist/tree-sitter/*.js') && ignore.includes('!dist/tree-sitter/*.wasm'));
+    for (const grammar of ['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'c-sharp', 'php', 'ruby', 'rust']) {
+      assert.ok(statSync(join(root, 'dist', 'tree-sitter', `tree-sitter-${grammar}.wasm`)).size > 0, grammar);
+    }
   });
 
   it("ships the tokenizer's rank table beside the bundles as JSON, and not the library's 1.1 MB JavaScript copy of it", function () {

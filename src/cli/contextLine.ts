@@ -1,0 +1,18 @@
+import { contextCounts, type CutContext } from '../core/context/types';
+import type { TargetInfo } from '../core/review/types';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What context went out, in one line (`context: 6 definitions, 3 callers, 1 enclosing signature from 5 files ·
+ * 1,900 tokens`), with what the token budget cut; '' when none did.
+ */
+export function contextLine(target: Pick<TargetInfo, 'context' | 'contextTokens'>, cut: readonly CutContext[] = []): string {
+  const context = target.context ?? [];
+  if (context.length === 0 && cut.length === 0) return '';
+  const c = contextCounts(context, target.contextTokens ?? 0);
+  const kinds = [c.definition > 0 && plural(c.definition, 'definition'), c.caller > 0 && plural(c.caller, 'caller'), c.enclosing > 0 && plural(c.enclosing, 'enclosing signature')].filter((k): k is string => typeof k === 'string');
+  const sent = context.length > 0 ? `${kinds.join(', ')} from ${plural(c.files, 'file')} · ${c.tokens.toLocaleString('en-US')} tokens` : 'none';
+  const left = cut.length > 0 ? `; left out for the token budget: ${[...new Set(cut.map((k) => `${k.symbol} (${k.kind}, ${k.file})`))].join(', ')}` : '';
+  return `context: ${sent}${left}`;
+}

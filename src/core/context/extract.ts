@@ -1,0 +1,162 @@
+import type * as TreeSitter from '@vscode/tree-sitter-wasm';
+import { grammarFor, type LoadedGrammar } from './parser';
+
+/** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
+
+export const DEFINITION_KINDS = ['function', 'method', 'class', 'type', 'constant'] as const;
+type DefinitionKind = (typeof DEFINITION_KINDS)[number];
+
+export interface Definition {
+  name: string;
+  kind: DefinitionKind;
+  /** Lines of the whole definition, 1-based and inclusive. */
+  startLine: number;
+  endLine: number;
+  /** The last line of its signature (the line before its body, or the body's first line when it opens there). */
+  signatureEnd: number;
+  /** The class, type or impl that holds a method. */
+  container?: string;
+}
+
+export interface FileSymbols {
+  definitions: Definition[];
+  /** Call sites: the called name and its line. */
+  calls: [name: string, line: number][];
+  /** Import aliases: the local name and the name it stands for. */
+  aliases: [alias: string, original: string][];
+}
+
+/** A parsed file, for the reviewed files: its symbols and every identifier with its line. */
+export interface ParsedFile extends FileSymbols {
+  identifiers: [name: string, line: number][];
+}
+
+const MAX_SIGNATURE_LINES = 6;
+const HOLDERS = new Set(['class', 'type', 'container']);
+
+/** The plain name in `Foo::Bar<T>`, `a.b.Name`, `\\App\\Name`: its last segment without generics. */
+function plainName(text: string): string {
+  const last = text.split(/::|\.|\\/).pop() ?? text;
+  return /[A-Za-z_$][\w$]*/.exec(last)?.[0] ?? last;
+}
+
+function signatureEnd(node: TreeSitter.Node, lines: readonly string[]): number {
+  const start = node.startPosition.row;
+  const body = node.childForFieldName('body');
+  if (!body || body.startPosition.row <= start) return start + 1;
+  const row = body.startPosition.row;
+  const before = (lines[row] ?? '').slice(0, body.startPosition.column);
+  const end = before.trim() === '' ? row - 1 : row;
+  return Math.min(end, start + MAX_SIGNATURE_LINES - 1) + 1;
+}
+
+interface RawDefinition extends Definition {
+  capture: string;
+  startIndex: number;
+  endIndex: number;
+}
+
+function definitionsOf(grammar: LoadedGrammar, root: TreeSitter.Node, lines: readonly string[]): Definition[] {
+  const raw: RawDefinition[] = [];
+  const seen = new Set<string>();
+  for (const match of grammar.definitions.matches(root)) {
+    const name = match.captures.find((c) => c.name === 'name')?.node;
+    const whole = match.captures.find((c) => c.name !== 'name' && c.name !== 'receiver');
+    const receiver = match.captures.find((c) => c.name === 'receiver')?.node.text;
+    if (!name || !whole) continue;
+    const node = whole.node;
+    // One declaration matched by two patterns (a const holding an arrow function): the first pattern wins.
+    const key = `${node.startIndex}:${node.endIndex}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    raw.push({
+      name: plainName(name.text),
+      kind: whole.name === 'container' ? 'class' : (whole.name as DefinitionKind),
+      capture: whole.name,
+      startLine: node.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      signatureEnd: signatureEnd(node, lines),
+      startIndex: node.startIndex,
+      endIndex: node.endIndex,
+      ...(receiver ? { container: plainName(receiver) } : {}),
+    });
+  }
+  const holders = raw.filter((d) => HOLDERS.has(d.capture)).sort((a, b) => a.endIndex - a.startIndex - (b.endIndex - b.startIndex));
+  const out: Definition[] = [];
+  for (const d of raw) {
+    if (d.capture === 'container') continue;
+    const { capture, startIndex, endIndex, ...definition } = d;
+    void capture;
+    if (d.kind === 'function' || d.kind === 'method') {
+      const holder = holders.find((h) => h !== d && h.startIndex <= startIndex && endIndex <= h.endIndex);
+      if (holder) Object.assign(definition, { kind: 'method', container: holder.name });
+    }
+    out.push(definition);
+  }
+  return out;
+}
+
+function callsOf(grammar: LoadedGrammar, root: TreeSitter.Node): [string, number][] {
+  return grammar.calls.captures(root).filter((c) => c.name === 'call').map((c) => [plainName(c.node.text), c.node.startPosition.row + 1]);
+}
+
+function aliasesOf(grammar: LoadedGrammar, root: TreeSitter.Node): [string, string][] {
+  if (!grammar.aliases) return [];
+  const out: [string, string][] = [];
+  for (const match of grammar.aliases.matches(root)) {
+    const alias = match.captures.find((c) => c.name === 'alias')?.node.text;
+    const original = match.captures.find((c) => c.name === 'original')?.node.text;
+    if (alias && original && alias !== original) out.push([alias, plainName(original)]);
+  }
+  return out;
+}
+
+const IDENTIFIER = /identifier$|^constant$|^name$/;
+
+function identifiersOf(root: TreeSitter.Node): [string, number][] {
+  const out: [string, number][] = [];
+  const cursor = root.walk();
+  let down = true;
+  for (;;) {
+    if (down && cursor.gotoFirstChild()) continue;
+    const type = cursor.nodeType;
+    if (cursor.currentNode.childCount === 0 && IDENTIFIER.test(type)) out.push([cursor.nodeText, cursor.startPosition.row + 1]);
+    if (cursor.gotoNextSibling()) {
+      down = true;
+      continue;
+    }
+    if (!cursor.gotoParent()) break;
+    down = false;
+  }
+  cursor.delete();
+  return out;
+}
+
+/** The symbols of a file; undefined for a language without a grammar. */
+export async function fileSymbols(text: string, language: string): Promise<FileSymbols | undefined> {
+  const parsed = await parseFile(text, language, false);
+  if (!parsed) return undefined;
+  const { definitions, calls, aliases } = parsed;
+  return { definitions, calls, aliases };
+}
+
+/** The symbols of a file and, with `identifiers`, every identifier in it; undefined without a grammar. */
+export async function parseFile(text: string, language: string, identifiers = true): Promise<ParsedFile | undefined> {
+  const loading = grammarFor(language);
+  if (!loading) return undefined;
+  const grammar = await loading;
+  const tree = grammar.parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    const root = tree.rootNode;
+    const lines = text.split('\n');
+    return {
+      definitions: definitionsOf(grammar, root, lines),
+      calls: callsOf(grammar, root),
+      aliases: aliasesOf(grammar, root),
+      identifiers: identifiers ? identifiersOf(root) : [],
+    };
+  } finally {
+    tree.delete();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * What "context" is: the few pieces of code outside the reviewed lines that make a change reviewable. Sent
+ * read-only beside the reviewed regions, never reviewed or reported on.
+ */
+
+/** Why a snippet was chosen. */
+export const CONTEXT_KINDS = ['definition', 'caller', 'enclosing'] as const;
+export type ContextKind = (typeof CONTEXT_KINDS)[number];
+
+/** One snippet of context: lines startLine..endLine of `file` (1-based, inclusive), already redacted. */
+export interface ContextSnippet {
+  /** Repository-relative path, forward slashes. */
+  file: string;
+  language: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  /** The symbol it shows (the definition's name, the called function, the enclosing function or class). */
+  symbol: string;
+  kind: ContextKind;
+  /** The reviewed file it was chosen for. */
+  forFile: string;
+  /** Its tokens as sent (header and fence included). */
+  tokens: number;
+}
+
+/** A snippet as results describe it: without its text. */
+export type ContextInfo = Omit<ContextSnippet, 'text' | 'language' | 'tokens'>;
+
+/** A snippet that did not fit in the batch's token budget, named so that the cut is said. */
+export interface CutContext {
+  file: string;
+  symbol: string;
+  kind: ContextKind;
+}
+
+/** Context chosen for one batch: what is sent and what was cut. */
+export interface BatchContext {
+  snippets: ContextSnippet[];
+  cut: CutContext[];
+}
+
+export const contextInfo = ({ file, startLine, endLine, symbol, kind, forFile }: ContextSnippet): ContextInfo => ({ file, startLine, endLine, symbol, kind, forFile });
+
+/** How much context went out: snippets by kind, the files they come from, their tokens. */
+interface ContextCounts {
+  definition: number;
+  caller: number;
+  enclosing: number;
+  files: number;
+  tokens: number;
+}
+
+export function contextCounts(context: readonly ContextInfo[], tokens: number): ContextCounts {
+  const count = (kind: ContextKind) => context.filter((c) => c.kind === kind).length;
+  return { definition: count('definition'), caller: count('caller'), enclosing: count('enclosing'), files: new Set(context.map((c) => c.file)).size, tokens };
+}
