@@ -1,4 +1,4 @@
-import { treeSitterContext } from '../context/treeSitterContext';
+import { editorContext } from '../context/editorContext';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
@@ -123,8 +123,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
-    // The language server's answers are not asked yet: the context comes from core's tree-sitter index.
-    const codeContext = treeSitterContext(settings, prepared.root);
+    const codeContext = editorContext(settings, prepared.root);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
     const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
     const abort = new AbortController();
