@@ -50,6 +50,35 @@ const lazyTreeSitter = {
   },
 };
 
+/**
+ * What a review needs only when it first needs it, each in a file of its own beside the extension's bundle and
+ * required on first use, so that activation loads a small bundle (issue 20: the secret scanner, the SDK, the
+ * tokenizer and the TypeScript parser made start-up twice as slow as the first release's; the parser is now
+ * tree-sitter, see lazyTreeSitter):
+ * - the OpenAI SDK (0.4 MB), on the first request (src/core/gateway/openaiSdk.ts);
+ * - secretlint's preset (0.35 MB), on the first redaction (src/core/redaction/secretlint.ts);
+ * - the tokenizer's library, on the first estimate (src/core/tokens/encoding.ts).
+ * The command line bundles them inline (it runs one review and exits).
+ */
+const LAZY_MODULES = [
+  { file: 'openai.js', entry: require.resolve('openai'), matches: (p) => p === 'openai' },
+  { file: 'tokenizer.js', entry: require.resolve('gpt-tokenizer/GptEncoding'), matches: (p) => p === 'gpt-tokenizer/GptEncoding' },
+  {
+    file: 'secretlint.js', entry: 'src/core/redaction/secretlint.ts',
+    matches: (p, importer) => p === './secretlint' && path.dirname(importer) === path.join(__dirname, 'src', 'core', 'redaction'),
+  },
+];
+
+const lazyModules = {
+  name: 'lazy-modules',
+  setup(build) {
+    build.onResolve({ filter: /^(openai|gpt-tokenizer\/GptEncoding|\.\/secretlint)$/ }, (args) => {
+      const lazy = LAZY_MODULES.find((m) => m.matches(args.path, args.importer));
+      return lazy ? { path: `./${lazy.file}`, external: true } : undefined;
+    });
+  },
+};
+
 /** The grammars that src/core/context/languages.ts names, and the runtime's own files. */
 const TREE_SITTER_FILES = ['tree-sitter.js', 'tree-sitter.wasm', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'c-sharp', 'php', 'ruby', 'rust'].map((g) => `tree-sitter-${g}.wasm`)];
 
@@ -81,7 +110,9 @@ function copyRankTable() {
 
 async function main() {
   const configs = [
-    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyTreeSitter] },
+    // `import()` becomes `require()`: the extension host loads the lazy files as the CommonJS modules they are.
+    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyModules, lazyTreeSitter], supported: { 'dynamic-import': false } },
+    ...LAZY_MODULES.map((m) => ({ ...node, entryPoints: [m.entry], outfile: `dist/${m.file}`, sourcemap: false })),
     { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [problemMatcher, lazyTreeSitter] },
     {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',

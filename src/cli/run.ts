@@ -1,19 +1,14 @@
 import type { CodeContextSource } from '../core/review/reviewRequest';
-import { collectChanges } from '../core/changes/collect';
-import { GitCliSource } from '../core/changes/gitCli';
-import { planChanges, type ChangesPlan } from '../core/changes/plan';
+import type { ChangesPlan } from '../core/changes/plan';
+import { defaultCacheDir } from './cacheDir';
 import { ChangesError } from '../core/changes/types';
 import { resolve } from 'node:path';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
-import { pricedGateway } from '../core/gateway/pricedGateway';
 import { scrubKey } from '../core/redaction/redactor';
-import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewConfigError } from '../core/review/errors';
-import { ReviewPipeline } from '../core/review/pipeline';
 import type { ReviewWork } from '../core/review/reviewRequest';
 import type { ReviewTarget } from '../core/review/types';
 import { DEFAULT_BASE_URL, type QuorumSettings } from '../core/settings/schema';
-import { defaultCacheDir } from './cacheDir';
 import { parseArgs, USAGE, UsageError, type ReviewArgs } from './args';
 import { EXIT, type CliIo } from './exit';
 import { reviewAndPrint, type CliReview } from './reviewSteps';
@@ -23,10 +18,10 @@ import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
 import { runMcpCommand } from './mcp/serve';
+import { cliPipeline, readChanges } from './reviewSetup';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
-import { loadTokenizer } from '../core/tokens/count';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -76,14 +71,9 @@ interface ReadTarget {
 /** The file's lines, or the repository's changes; throws `UsageError` or `ChangesError`. */
 async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSettings): Promise<ReadTarget> {
   if (!args.changes) return { target: await readTarget(args.file, args.lines) };
-  // The whole repository is reviewed, whatever folder of it the command runs from.
-  // The estimate needs the tokenizer (0.1–0.15 s of CPU to load): it loads in the gaps while git runs.
-  void loadTokenizer();
-  const source = await GitCliSource.open(resolve(io.cwd ?? process.cwd(), args.repo ?? '.'));
-  const set = await collectChanges(source, args.changes, { maxFileBytes: settings.changes.maxFileKb * 1024 });
-  if (source.untrackedLeftOut) io.stderr.write('quorum: untracked files are left out: status.showUntrackedFiles is "no" in the git config\n');
-  const changes = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
-  return { target: changes.target, changes, root: source.root };
+  const warn = (line: string) => void io.stderr.write(`quorum: ${line}\n`);
+  const { changes, root } = await readChanges(resolve(io.cwd ?? process.cwd(), args.repo ?? '.'), args.changes, settings, warn);
+  return { target: changes.target, changes, root };
 }
 
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
@@ -123,13 +113,7 @@ export async function runCli(io: CliIo): Promise<number> {
   for (const issue of context.repository.issues) io.stderr.write(`quorum: warning: ${scrub(issue.message)}\n`);
   const relativeFile = root && !changes ? relativeToRoot(root, args.file) : undefined;
 
-  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
-  // The disk cache is shared by runs (and by CI jobs that keep the folder); --no-cache or a TTL of 0 leaves it alone.
-  const cache = args.noCache || args.cacheTtl === 0
-    ? undefined
-    : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(io.env), secrets: [key, ...urlSecrets(baseUrl)] });
-  const cacheTtlMs = args.cacheTtl * 60_000;
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
+  const { gateway, cache, pipeline } = cliPipeline(args, io.env, key, baseUrl, settings);
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
   const options = {
     language,

@@ -162,6 +162,7 @@ export const PANEL_STRINGS = {
   skipGenerated: 'generated',
   skipTooLarge: 'too large',
   skipExcluded: 'never sent (privacy)',
+  skipSymlink: 'symbolic link',
   skipUnreadable: 'unreadable',
   linkNotHttp: 'Not a link (only http and https links open): {0}',
   linkCredentials: 'Not a link (it carries a user name or password): {0}',

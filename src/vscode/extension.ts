@@ -25,6 +25,7 @@ import { ModelSwitcher } from './models/switchModel';
 import { ReviewPanels } from './panel/reviewPanels';
 import { PrompterHolder } from './prompter';
 import { ChangesCommands } from './changes/changesCommands';
+import { ChangesPreparation } from './changes/changesPreparation';
 import { RepositoryPicker } from './changes/repositoryPicker';
 import { ReviewController } from './review/reviewController';
 import { PromptShaper } from './privacy/promptShaper';
@@ -122,7 +123,9 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const sent = new SentPreview({ pipeline, shaper, settings, prompter });
   const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
   const regionEdits = new RegionEdits(store, prompter);
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits });
+  const repositories = new RepositoryPicker(prompter);
+  const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation });
   const panels = new ReviewPanels(context, { log, actions: controller });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
@@ -134,9 +137,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     corpus: evalCorpus,
   });
   controller.attachPanels(panels);
-  fixes.reviewAgain = (sessionId) => void controller.reviewAgain(sessionId);
-  const repositories = new RepositoryPicker(prompter);
-  const changes = new ChangesCommands({ controller, settings, prompter, log, repositories, sent });
+  const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation: changesPreparation });
 
   context.subscriptions.push(
     log,

@@ -10,7 +10,7 @@ import { t } from './strings';
 /** The panel string that names each reason a changed file is skipped. */
 const SKIP_LABEL: Record<string, PanelStringKey> = {
   deleted: 'skipDeleted', binary: 'skipBinary', lockfile: 'skipLockfile', minified: 'skipMinified', generated: 'skipGenerated',
-  'too-large': 'skipTooLarge', excluded: 'skipExcluded', unreadable: 'skipUnreadable',
+  'too-large': 'skipTooLarge', excluded: 'skipExcluded', symlink: 'skipSymlink', unreadable: 'skipUnreadable',
 };
 
 const STATUS_ICONS: Record<ReviewView['status'], string> = {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -410,6 +410,22 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
       rmSync(join(repo.dir, '.git/info/attributes'), { force: true });
       rmSync(join(repo.dir, 'src/attr'), { recursive: true, force: true });
       rmSync(globalDir, { recursive: true, force: true });
+    }
+  });
+
+  it('skips symbolic links as symlink (a staged link, git mode 120000, and an untracked one), never as unreadable', async () => {
+    symlinkSync('src/app.ts', join(repo.dir, 'app-link.ts'));
+    symlinkSync('src', join(repo.dir, 'src-link'));
+    repo.git('add', 'app-link.ts');
+    try {
+      const summary = await review('uncommitted');
+      const skips = Object.fromEntries((summary.target.skipped ?? []).map((k) => [k.file, k.reason]));
+      assert.deepEqual([skips['app-link.ts'], skips['src-link']], ['symlink', 'symlink'], JSON.stringify(summary.target.skipped));
+      assert.ok(!summary.target.regions.some((r) => r.file === 'app-link.ts' || r.file.startsWith('src-link')));
+    } finally {
+      repo.git('rm', '-q', '--cached', 'app-link.ts');
+      rmSync(join(repo.dir, 'app-link.ts'));
+      rmSync(join(repo.dir, 'src-link'));
     }
   });
 

@@ -1,7 +1,4 @@
 import { dirname, resolve } from 'node:path';
-import { collectChanges } from '../../core/changes/collect';
-import { GitCliSource } from '../../core/changes/gitCli';
-import { planChanges, type ChangesPlan } from '../../core/changes/plan';
 import { ChangesError, type ChangeRequest } from '../../core/changes/types';
 import { nodeRepoFs } from '../../core/prompt/repoFs';
 import { loadPromptContext } from '../../core/prompt/shape';
@@ -11,9 +8,9 @@ import type { BatchesEstimate } from '../../core/review/batches';
 import type { PlannedReview, ReviewWork } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { AgentResult, ReviewEvent, ReviewSummary, ReviewTarget, Severity } from '../../core/review/types';
-import { loadTokenizer } from '../../core/tokens/count';
 import { UsageError } from '../args';
 import { findRepositoryRoot, relativeToRoot } from '../repository';
+import { readChanges } from '../reviewSetup';
 import { readTarget } from '../target';
 import type { McpFinding, McpResult } from './schemas';
 import type { McpSession } from './session';
@@ -57,13 +54,9 @@ interface Read {
   dismissedRoot: string;
 }
 
-async function readChanges(s: McpSession, t: Extract<McpTarget, { kind: 'changes' }>): Promise<Read> {
-  void loadTokenizer();
-  const source = await GitCliSource.open(resolve(s.cwd, t.repo ?? '.'));
-  const set = await collectChanges(source, t.request, { maxFileBytes: s.settings.changes.maxFileKb * 1024 });
-  if (source.untrackedLeftOut) s.log('untracked files are left out: status.showUntrackedFiles is "no" in the git config');
-  const changes: ChangesPlan = planChanges(set, { contextLines: s.settings.changes.contextLines, batchTokens: s.settings.changes.batchTokens });
-  return { work: { target: changes.target, changes }, root: source.root, dismissedRoot: source.root };
+async function readChangesWork(s: McpSession, t: Extract<McpTarget, { kind: 'changes' }>): Promise<Read> {
+  const { changes, root } = await readChanges(resolve(s.cwd, t.repo ?? '.'), t.request, s.settings, s.log);
+  return { work: { target: changes.target, changes }, root, dismissedRoot: root };
 }
 
 async function readFile(s: McpSession, t: Extract<McpTarget, { kind: 'file' }>): Promise<Read> {
@@ -119,7 +112,7 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
   if (mode === 'review' && !s.key) throw new ToolRefusal('QUORUM_API_KEY is not set in the environment of the Quorum MCP server; set it in the client\'s server configuration');
   let read: Read;
   try {
-    read = t.kind === 'changes' ? await readChanges(s, t) : await readFile(s, t);
+    read = t.kind === 'changes' ? await readChangesWork(s, t) : await readFile(s, t);
   } catch (e) {
     // The file reader speaks of the command line's --lines; a tool call gives startLine and endLine.
     if (e instanceof UsageError) throw new ToolRefusal(e.message.replace(`-${Number.MAX_SAFE_INTEGER}`, '').replace(/^--lines (\d+)(-\d+)?/, 'lines $1$2').replace('(use --lines)', '(give startLine and endLine)'));

@@ -12,10 +12,12 @@ import { openSession, type McpSession } from './session';
  * transport gets its own handle on it, and anything else that writes to `process.stdout` (a library's
  * console.log, a stray debug line) is sent to stderr instead.
  */
-function guardStdout(): Writable {
+function guardStdout(onError: (e: Error) => void): Writable {
   const out = process.stdout;
   const write = out.write.bind(out) as (chunk: string | Uint8Array, callback: (error?: Error | null) => void) => boolean;
   const protocol = new Writable({ write: (chunk: Buffer, _enc, callback) => void write(chunk, callback) });
+  // A client that went away (EPIPE) ends the session; it must not crash the process on an unhandled 'error'.
+  protocol.on('error', onError);
   const toStderr = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const callback = rest.find((r): r is () => void => typeof r === 'function');
     return process.stderr.write(chunk, callback);
@@ -43,7 +45,10 @@ export async function runMcpCommand(io: CliIo, fail: (message: string) => number
   }
   if (!session.key) log('QUORUM_API_KEY is not set: review_changes and review_file will refuse; estimate works');
   const server = createMcpServer(session, io.version);
-  const transport = new StdioServerTransport(process.stdin, guardStdout());
+  const transport = new StdioServerTransport(process.stdin, guardStdout((e) => {
+    log(`stdout: ${e.message}; closing`);
+    void server.close();
+  }));
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });

@@ -1,14 +1,13 @@
 import { languageFromLocale, resolveOutputLanguage } from '../../core/agents/language';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { GatewayClient } from '../../core/gateway/client';
-import { pricedGateway } from '../../core/gateway/pricedGateway';
-import { DiskCache, urlSecrets } from '../../core/review/diskCache';
-import { ReviewPipeline } from '../../core/review/pipeline';
+import type { DiskCache } from '../../core/review/diskCache';
+import type { ReviewPipeline } from '../../core/review/pipeline';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { scrubKey } from '../../core/redaction/redactor';
 import { terminalText } from '../../shared/untrustedText';
 import { UsageError, type ReviewArgs } from '../args';
-import { defaultCacheDir } from '../cacheDir';
+import { cliPipeline } from '../reviewSetup';
 import { cliSettings } from '../settings';
 
 /**
@@ -41,10 +40,7 @@ export function openSession(args: ReviewArgs, env: Readonly<Record<string, strin
   const { settings, issues } = cliSettings(args, baseUrl);
   const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
   if (badUrl) throw new UsageError(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
-  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
-  const cache = args.noCache || args.cacheTtl === 0 ? undefined : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(env), secrets: [key, ...urlSecrets(baseUrl)] });
-  const cacheTtlMs = args.cacheTtl * 60_000;
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
+  const { gateway, ledger, cache, pipeline } = cliPipeline(args, env, key, baseUrl, settings);
   const language = resolveOutputLanguage(args.language, languageFromLocale(env));
   return { settings, baseUrl, key, scrub, cwd, language, args, pipeline, gateway, ledger, cache, log: (line) => log(terminalText(scrub(line))) };
 }

@@ -3,7 +3,8 @@ import { filesOf, matchFile } from '../review/target';
 import type { CodeReplacement, Region } from '../review/types';
 import { isAdvice } from '../fix/replacement';
 import { cleanCode } from './code';
-import { extractJson, isRecord, pick, pickString, stripReasoning } from './json';
+import { isRecord } from '../../shared/guards';
+import { extractJson, pick, pickString, stripReasoning } from './json';
 
 /** The coding agent's answer: an improved version of exactly the reviewed lines (per region), and why. */
 interface ParsedCodeAnswer {

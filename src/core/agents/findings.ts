@@ -4,7 +4,8 @@ import { filesOf, matchFile } from '../review/target';
 import { type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
-import { extractJson, isRecord, pick, pickString } from './json';
+import { isRecord } from '../../shared/guards';
+import { extractJson, pick, pickString } from './json';
 import { isOneOf } from '../../shared/guards';
 
 /** Turning a reviewer's answer into findings, however messy the answer is. */

@@ -57,10 +57,6 @@ export function extractJson<T>(text: string, accept: (value: unknown) => T | und
   return undefined;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** The first of `keys` that `value` has with a non-empty string value (case-insensitive on keys). */
 export function pickString(value: Record<string, unknown>, keys: readonly string[]): string | undefined {
   const lower = new Map(Object.keys(value).map((k) => [k.toLowerCase(), k]));

@@ -18,7 +18,7 @@ function untrackedChange(path: string, lineCount: number): FileChange {
 
 /**
  * The changes of a request: each changed file with its new text, or the reason it is skipped. Deleted files are
- * skipped (`deleted`); renamed files are kept under their new path with only their changed lines.
+ * skipped (`deleted`), symbolic links too (`symlink`, git mode 120000, or a link among the untracked files); renamed files are kept under their new path with only their changed lines.
  */
 export async function collectChanges(source: DiffSource, request: ChangeRequest, options: CollectOptions): Promise<ChangeSet> {
   // Two git processes at once: on a busy machine each one's start-up is most of planning's time.
@@ -30,9 +30,13 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
   const wanted = (p: string) => !only || only.has(p);
   const skipped: SkippedFile[] = [];
   const candidates: { path: string; change: FileChange | undefined }[] = [];
+  // A file that became a link (or a link that became a file) is a deletion and an addition of one path: it is the addition.
+  const readded = new Set(changes.filter((c) => c.status !== 'deleted').map((c) => c.path));
   for (const c of changes) {
-    if (!wanted(c.path)) continue;
+    if (!wanted(c.path) || (c.status === 'deleted' && readded.has(c.path))) continue;
     if (c.status === 'deleted') skipped.push({ file: c.path, reason: 'deleted' });
+    // A link's blob is the path it points to, and reading it in the working tree follows it: never its text.
+    else if (c.symlink) skipped.push({ file: c.path, reason: 'symlink' });
     // A file without hunks is read too: a binary one is listed as skipped; a pure rename or mode change drops out below.
     else candidates.push({ path: c.path, change: c });
   }
@@ -43,9 +47,11 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     if (reason) skipped.push({ file: c.path, reason });
     return !reason;
   });
-  const [attributes, read] = await Promise.all([
+  const untrackedLeft = byName.filter((c) => !c.change).map((c) => c.path);
+  const [attributes, read, links] = await Promise.all([
     byName.length > 0 ? source.attributes(byName.map((c) => c.path), request) : { generated: new Set<string>(), binary: new Set<string>() },
     Promise.all(byName.map((c) => source.read(request, c.path))),
+    untrackedLeft.length > 0 ? source.symlinks(untrackedLeft) : new Set<string>(),
   ]);
   const files: ChangedFileText[] = [];
   byName.forEach((c, i) => {
@@ -53,6 +59,7 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     const skip = (reason: SkippedFile['reason']): void => {
       skipped.push({ file: c.path, reason });
     };
+    if (links.has(c.path)) return skip('symlink');
     if (attributes.generated.has(c.path)) return skip('generated');
     // Marked binary (`-diff`, `binary`): git shows no lines of it, and neither does Quorum.
     if (attributes.binary.has(c.path)) return skip('binary');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attributesOf, type ChangeAttributes } from './attributes';
 import { BaseCommits } from './baseCommit';
@@ -126,6 +126,11 @@ export class GitCliSource implements DiffSource {
     } catch {
       return undefined;
     }
+  }
+
+  async symlinks(paths: readonly string[]): Promise<Set<string>> {
+    const links = await Promise.all(paths.map((p) => lstat(join(this.root, ...p.split('/'))).then((s) => s.isSymbolicLink(), () => false)));
+    return new Set(paths.filter((_, i) => links[i]));
   }
 
   /**

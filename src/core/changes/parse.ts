@@ -53,7 +53,7 @@ function gitLineNames(rest: string): [string | undefined, string | undefined] {
 
 /** The old and new names of one file's section of a git diff, from its headers (before the first hunk). */
 function sectionNames(section: string): Names {
-  const out: Names = { isNew: false, isDeleted: false };
+  const out: Names = { isNew: false, isDeleted: false, isSymlink: false };
   let gitLine: [string | undefined, string | undefined] = [undefined, undefined];
   let minus: string | undefined;
   let plus: string | undefined;
@@ -64,7 +64,12 @@ function sectionNames(section: string): Names {
   for (const line of (hunks < 0 ? section : section.slice(0, hunks)).split('\n')) {
     if (line.startsWith('Binary files ')) break;
     if (line.startsWith('diff --git ')) gitLine = gitLineNames(line.slice('diff --git '.length));
-    else if (line.startsWith('new file mode ')) out.isNew = true;
+    else if (line.startsWith('new file mode ')) {
+      out.isNew = true;
+      if (line.endsWith(' 120000')) out.isSymlink = true;
+    } else if (line.startsWith('new mode ') && line.endsWith(' 120000')) out.isSymlink = true;
+    // `index abc..def 120000`: a change that keeps the mode names it here.
+    else if (/^index [0-9a-f]+\.\.[0-9a-f]+ 120000$/.test(line)) out.isSymlink = true;
     else if (line.startsWith('deleted file mode ')) out.isDeleted = true;
     else if (line.startsWith('rename from ')) renameFrom = unprefixed(line.slice('rename from '.length));
     else if (line.startsWith('rename to ')) renameTo = unprefixed(line.slice('rename to '.length));
@@ -108,6 +113,8 @@ interface Names {
   to?: string;
   isNew: boolean;
   isDeleted: boolean;
+  /** The new side's mode is 120000: a symbolic link. */
+  isSymlink: boolean;
 }
 
 function toChange(f: ParsedFile, names: Names | undefined): FileChange | undefined {
@@ -143,7 +150,7 @@ function toChange(f: ParsedFile, names: Names | undefined): FileChange | undefin
     }
   }
   const renamed = !deleted && !added && from !== undefined && from !== to;
-  return {
+  const change: FileChange = {
     path,
     ...(renamed ? { oldPath: from } : {}),
     status: deleted ? 'deleted' : added ? 'added' : renamed ? 'renamed' : 'modified',
@@ -152,6 +159,8 @@ function toChange(f: ParsedFile, names: Names | undefined): FileChange | undefin
     additions,
     deletions,
   };
+  if (names?.isSymlink && !deleted) change.symlink = true;
+  return change;
 }
 
 export function parseUnifiedDiff(text: string): FileChange[] {

@@ -23,6 +23,8 @@ export interface FileChange {
   /** Lines added and removed (for the header). */
   additions: number;
   deletions: number;
+  /** The new side is a symbolic link (git mode 120000): its "text" is the path it points to. */
+  symlink?: true;
 }
 
 /**
@@ -43,6 +45,8 @@ export interface DiffSource {
    * binary for git's diff (`-diff`, `binary`). Empty sets when the source cannot tell.
    */
   attributes(paths: readonly string[], request: ChangeRequest): Promise<ChangeAttributes>;
+  /** Which of these untracked paths are symbolic links in the working tree (tracked ones say so in the diff). */
+  symlinks(paths: readonly string[]): Promise<Set<string>>;
 }
 
 type ChangesErrorCode = 'not-a-repository' | 'unknown-ref' | 'no-commits' | 'git-failed';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageOfFile } from '../agents/fileLanguage';
 import { run as runGit } from '../changes/gitCli';
 import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from '../changes/skip';

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { priceAttempt } from '../cost/pricing';
 import { totalTokens, zeroUsage } from '../cost/usage';
 import type { QuorumSettings } from '../settings/schema';
@@ -12,6 +12,7 @@ import type { Connection } from './connection';
 import type { Failure } from './errors';
 import { AbortReason, failureFromSdk } from './failures';
 import type { ModelDirectory } from './modelDirectory';
+import { loadedSdk } from './openaiSdk';
 import type { GatewayOptions, GatewayStats, GatewayTuning } from './options';
 import { rateLimitState, type RateLimitState } from './rateHeaders';
 import type { Slots } from './slots';
@@ -141,16 +142,18 @@ async function send(
   reservation: Reservation,
 ): Promise<Response> {
   const { model, settings } = ctx;
-  const client = env.connection.sdkFor(settings, key);
   try {
+    const client = await env.connection.sdkFor(settings, key);
     const remaining = Math.max(1000, settings.limits.deadlineSeconds * 1000 - (Date.now() - ctx.started) + 1000);
     return await client.chat.completions.create(body, { signal, timeout: remaining, maxRetries: 0 }).asResponse();
   } catch (e) {
     const failure = failureFromSdk(e, model, signal, settings);
-    const limits = e instanceof OpenAI.APIError && e.headers ? rateLimitState(e.headers) : {};
+    const sdk = loadedSdk();
+    const apiError = sdk && e instanceof sdk.APIError ? e : undefined;
+    const limits = apiError?.headers ? rateLimitState(apiError.headers) : {};
     env.admission.observe(limits, reservation.seq, failure.rateLimited ? failure.waitMs : undefined);
     // An error answer that reports usage says the model ran: that usage is billed like any other.
-    const errorUsage = e instanceof OpenAI.APIError ? parseUsage(field(e.error, 'usage')) : undefined;
+    const errorUsage = apiError ? parseUsage(field(apiError.error, 'usage')) : undefined;
     if (errorUsage) {
       p.into.usage = errorUsage;
       p.reached = true;

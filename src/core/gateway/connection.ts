@@ -1,7 +1,8 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { QuorumSettings } from '../settings/schema';
 import { scrubSecrets } from '../redaction/redactor';
 import type { GatewayLogger, GatewayOptions } from './options';
+import { loadSdk } from './openaiSdk';
 import { GatewayError } from './types';
 
 type LogLevel = keyof GatewayLogger;
@@ -35,12 +36,14 @@ export class Connection {
     return this.lastKey;
   }
 
-  sdkFor(settings: QuorumSettings, key: string): OpenAI {
+  /** The SDK client for these settings and key (the SDK is loaded by the first request: `openaiSdk.ts`). */
+  async sdkFor(settings: QuorumSettings, key: string): Promise<OpenAI> {
     const baseURL = settings.gateway.baseUrl.replace(/\/+$/, '');
     const headers = settings.gateway.extraHeaders;
     const id = JSON.stringify([baseURL, key, headers]);
     if (this.sdk?.id !== id) {
-      const client = new OpenAI({
+      const OpenAISdk = await loadSdk();
+      const client = new OpenAISdk({
         apiKey: key,
         baseURL,
         maxRetries: 0,

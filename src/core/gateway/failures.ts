@@ -1,8 +1,8 @@
-import OpenAI from 'openai';
 import type { QuorumSettings } from '../settings/schema';
 import { parseError } from './chunks';
 import { classifyHttp, type Failure } from './errors';
 import { retryAfterMs, type HeaderSource } from './rateHeaders';
+import { loadedSdk } from './openaiSdk';
 import { GatewayError } from './types';
 import { field } from '../../shared/guards';
 
@@ -33,10 +33,11 @@ export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, s
     return { error: abortError(kind, model, undefined, settings), retryable: kind === 'idle', reachedModel: false, fallbackAllowed: kind === 'idle' };
   }
   if (e instanceof GatewayError) return { error: e, retryable: false, reachedModel: false, fallbackAllowed: false };
-  if (e instanceof OpenAI.APIConnectionTimeoutError) {
+  const sdk = loadedSdk();
+  if (sdk && e instanceof sdk.APIConnectionTimeoutError) {
     return { error: new GatewayError({ code: 'timeout', message: `${model}: the gateway did not answer in time`, model }), retryable: true, reachedModel: false, fallbackAllowed: true };
   }
-  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+  if (sdk && e instanceof sdk.APIError && typeof e.status === 'number') {
     const body = parseError(e.error);
     const headers: HeaderSource | undefined = e.headers;
     return classifyHttp({

@@ -19,7 +19,7 @@ export class ModelDirectory {
   ) {}
 
   async fetch(settings: QuorumSettings, key: string, signal: AbortSignal): Promise<ModelInfo[]> {
-    const client = this.connection.sdkFor(settings, key);
+    const client = await this.connection.sdkFor(settings, key);
     this.stats.httpRequests++;
     const timeout = Math.min(30_000, settings.limits.deadlineSeconds * 1000);
     let json: unknown;

@@ -2,7 +2,8 @@
  * Keeps line ranges in step with document edits. The VS Code adapter passes each
  * content change with 0-based positions in the document as it was before the change.
  */
-export interface LineRange {
+/** Lines of a document as editors count them: 0-based, inclusive (a `LineRange` of review types is 1-based). */
+export interface EditorLines {
   /** 0-based, inclusive. */
   start: number;
   end: number;
@@ -22,7 +23,7 @@ export interface LineEdit {
  * inside or across its edges keep it, grown or shrunk by the lines they add or remove, so that a fix whose
  * lines changed can be recognised and refused instead of silently disappearing.
  */
-export function trackRange(range: LineRange, edit: LineEdit): LineRange | undefined {
+export function trackRange(range: EditorLines, edit: LineEdit): EditorLines | undefined {
   const delta = edit.insertedLineBreaks - (edit.endLine - edit.startLine);
   if (edit.startLine > range.end) return range;
   if (edit.endLine < range.start) return { start: range.start + delta, end: range.end + delta };

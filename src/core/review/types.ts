@@ -35,7 +35,7 @@ export interface Region {
 export type TargetKind = 'selection' | 'file' | 'changes';
 
 /** Why a changed file is not reviewed. */
-export const SKIP_REASONS = ['deleted', 'binary', 'lockfile', 'minified', 'generated', 'too-large', 'excluded', 'unreadable'] as const;
+export const SKIP_REASONS = ['deleted', 'binary', 'lockfile', 'minified', 'generated', 'too-large', 'excluded', 'symlink', 'unreadable'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedFile {

@@ -1,24 +1,23 @@
 import * as vscode from 'vscode';
 import type { ReviewSummary } from '../../core/review/types';
-import { escapeLinkedText } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SentPreview } from '../privacy/whatWillBeSent';
 import type { ReviewController } from '../review/reviewController';
-import type { SettingsService } from '../settings';
 import { pickChangeRequest } from './changesPickers';
-import { ChangesPreparation } from './changesPreparation';
+import type { ChangesPreparation } from './changesPreparation';
 import { ChangesTarget } from './changesTarget';
 import { GitApiSource } from './gitApiSource';
 import type { RepositoryPicker } from './repositoryPicker';
 
 interface ChangesDeps {
   controller: ReviewController;
-  settings: SettingsService;
   prompter: Prompter;
   log: QuorumLog;
   repositories: RepositoryPicker;
   sent: SentPreview;
+  /** Reads and plans the changes (also the controller's, for a panel's Re-run). */
+  preparation: ChangesPreparation;
 }
 
 /** The Source Control view's group a file was picked in: Staged Changes, or Changes / Untracked Changes. */
@@ -40,12 +39,7 @@ function groupOfState(state: object): ScmGroup | undefined {
  * collect/plan as the command line, then reviewed by the review controller like any other target.
  */
 export class ChangesCommands {
-  private readonly preparation: ChangesPreparation;
-
-  constructor(private readonly deps: ChangesDeps) {
-    this.preparation = new ChangesPreparation(deps);
-    deps.controller.rerunChanges = (key, options) => this.rerun(key, options);
-  }
+  constructor(private readonly deps: ChangesDeps) {}
 
   /** "Quorum: Review Changes…": `scm` is the Source Control view's provider when run from its title. */
   async reviewChanges(scm?: unknown): Promise<ReviewSummary | undefined> {
@@ -87,25 +81,9 @@ export class ChangesCommands {
   async showWhatWillBeSent(scm?: unknown): Promise<vscode.TextDocument | undefined> {
     const chosen = await this.choose(rootOf(scm));
     if (!chosen) return undefined;
-    const prepared = await this.preparation.prepare(chosen.target, chosen.source);
+    const prepared = await this.deps.preparation.prepare(chosen.target, chosen.source);
     if (!prepared) return undefined;
     return this.deps.sent.showFor(prepared);
-  }
-
-  /** Re-run from a panel: the same request, as the changes are now. */
-  async rerun(key: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    const target = ChangesTarget.fromKey(key);
-    if (!target) {
-      void this.deps.prompter.message('info', vscode.l10n.t('Run Quorum: Review Changes… again to review the changes as they are now.'), { id: 'changes.rerunUnknown' });
-      return undefined;
-    }
-    const api = await this.deps.repositories.api();
-    const repository = api?.repositories.find((r) => r.rootUri.toString() === target.root.toString());
-    if (!repository) {
-      void this.deps.prompter.message('warning', vscode.l10n.t('The repository of this review is no longer open.'), { id: 'changes.repositoryGone' });
-      return undefined;
-    }
-    return this.review(target, new GitApiSource(repository), options);
   }
 
   /** Which repository and which changes. */
@@ -119,12 +97,8 @@ export class ChangesCommands {
   }
 
   private async review(target: ChangesTarget, source: GitApiSource, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    const prepared = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: escapeLinkedText(vscode.l10n.t('Quorum: reading the changes')) },
-      () => this.preparation.prepare(target, source),
-    );
-    if (!prepared) return undefined;
-    return this.deps.controller.start(prepared, options);
+    const prepared = await this.deps.preparation.reading(target, source);
+    return prepared ? this.deps.controller.start(prepared, options) : undefined;
   }
 }
 

@@ -17,6 +17,7 @@ export function skipReasonLabel(reason: SkipReason): string {
     case 'generated': return vscode.l10n.t('generated');
     case 'too-large': return vscode.l10n.t('too large');
     case 'excluded': return vscode.l10n.t('never sent (privacy)');
+    case 'symlink': return vscode.l10n.t('symbolic link');
     case 'unreadable': return vscode.l10n.t('unreadable');
   }
 }

@@ -10,8 +10,10 @@ import type { PlannedReview } from '../../core/review/reviewRequest';
 import type { PreparedTarget } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
 import { changesTitle, describePlan, skipReasonLabel } from './changesLabels';
-import type { ChangesTarget } from './changesTarget';
-import type { GitApiSource } from './gitApiSource';
+import { ChangesTarget } from './changesTarget';
+import { GitApiSource } from './gitApiSource';
+import type { RepositoryPicker } from './repositoryPicker';
+import { escapeLinkedText } from '../../shared/untrustedText';
 import { functionScopes } from './symbolScopes';
 
 /** Files whose functions are looked up in the editor (symbols are a courtesy; a huge change set goes without). */
@@ -24,6 +26,7 @@ interface PreparationDeps {
   prompter: Prompter;
   log: QuorumLog;
   sent: SentPreview;
+  repositories: RepositoryPicker;
 }
 
 /**
@@ -33,6 +36,27 @@ interface PreparationDeps {
  */
 export class ChangesPreparation {
   constructor(private readonly deps: PreparationDeps) {}
+
+  /** `prepare`, under a progress in the status bar while the changes are read. */
+  reading(target: ChangesTarget, source: GitApiSource): Thenable<PreparedTarget | undefined> {
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: escapeLinkedText(vscode.l10n.t('Quorum: reading the changes')) }, () => this.prepare(target, source));
+  }
+
+  /** A panel's Re-run: the changes its key names (the same request), read as they are now. */
+  async again(key: string): Promise<PreparedTarget | undefined> {
+    const target = ChangesTarget.fromKey(key);
+    if (!target) {
+      void this.deps.prompter.message('info', vscode.l10n.t('Run Quorum: Review Changes… again to review the changes as they are now.'), { id: 'changes.rerunUnknown' });
+      return undefined;
+    }
+    const api = await this.deps.repositories.api();
+    const repository = api?.repositories.find((r) => r.rootUri.toString() === target.root.toString());
+    if (!repository) {
+      void this.deps.prompter.message('warning', vscode.l10n.t('The repository of this review is no longer open.'), { id: 'changes.repositoryGone' });
+      return undefined;
+    }
+    return this.reading(target, new GitApiSource(repository));
+  }
 
   /** Collects and plans the changes (the same core code as the command line), with the editor's function scopes. */
   async prepare(target: ChangesTarget, source: GitApiSource): Promise<PreparedTarget | undefined> {

@@ -175,6 +175,12 @@ export class GitApiSource implements DiffSource {
     }
   }
 
+  async symlinks(paths: readonly string[]): Promise<Set<string>> {
+    const isLink = (p: string) => Promise.resolve(vscode.workspace.fs.stat(this.uriOf(p))).then((s) => (s.type & vscode.FileType.SymbolicLink) !== 0, () => false);
+    const links = await Promise.all(paths.map(isLink));
+    return new Set(paths.filter((_, i) => links[i]));
+  }
+
   /**
    * From the `.gitattributes` files of the new side, root to each file's folder, with `core.attributesFile` below
    * them and `.git/info/attributes` above, as git reads them (the API has no `check-attr`): see `attributesOf` and

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { revealBidi } from '../../shared/bidi';
 import type { Finding, Severity } from '../../core/review/types';
-import { trackRange, type LineRange } from '../../core/review/lineTracking';
+import { trackRange, type EditorLines } from '../../core/review/lineTracking';
 
 /** A finding (or the coding agent's improved code) tied to the lines it was made for. */
 export interface TrackedFix {
@@ -10,7 +10,7 @@ export interface TrackedFix {
   id: string;
   uri: vscode.Uri;
   /** 0-based inclusive lines, kept in step with edits. */
-  range: LineRange;
+  range: EditorLines;
   /** The text of those lines when the review ran; a fix applies only while the lines still read so. */
   original: string;
   replacement: string | undefined;
@@ -50,7 +50,7 @@ function diagnosticMessage(f: Finding): string {
   return `${text}\n${vscode.l10n.t('[Placed by the reviewer at line(s) {0}, outside the reviewed lines: shown at the nearest reviewed line.]', where)}`;
 }
 
-function lineRange(doc: vscode.TextDocument | undefined, r: LineRange): vscode.Range {
+function lineRange(doc: vscode.TextDocument | undefined, r: EditorLines): vscode.Range {
   const endLen = doc && r.end < doc.lineCount ? doc.lineAt(r.end).text.length : Number.MAX_SAFE_INTEGER;
   const startChar = doc && r.start < doc.lineCount ? doc.lineAt(r.start).firstNonWhitespaceCharacterIndex : 0;
   return new vscode.Range(r.start, startChar, r.end, endLen);
@@ -135,7 +135,7 @@ export class FindingStore implements vscode.Disposable {
     // applying them bottom-up keeps each one's line numbers valid.
     const changes = [...e.contentChanges].sort((a, b) => b.range.start.line - a.range.start.line);
     for (const t of tracked) {
-      let range: LineRange | undefined = t.range;
+      let range: EditorLines | undefined = t.range;
       for (const c of changes) {
         if (!range) break;
         range = trackRange(range, { startLine: c.range.start.line, startCharacter: c.range.start.character, endLine: c.range.end.line, insertedLineBreaks: (c.text.match(/\r\n|\r|\n/g) ?? []).length });

@@ -64,8 +64,9 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   /** Fires after a fix was applied or a finding dismissed, so that the review panel can show it. */
   readonly onDidResolve = this.resolvedEmitter.event;
 
-  /** Runs the review of a session again (set by the composition root: the review controller). */
-  reviewAgain: ((sessionId: string) => void) | undefined;
+  private readonly reviewAgainEmitter = new vscode.EventEmitter<string>();
+  /** Fires with a session's id when the user asks to review its lines again (the review controller listens). */
+  readonly onDidAskReviewAgain = this.reviewAgainEmitter.event;
 
   constructor(
     private readonly store: FindingStore,
@@ -129,7 +130,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
       void this.prompter
         .message('warning', vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the lines again for a fresh fix.'), { id: 'fix.changed' }, again)
         .then((choice) => {
-          if (choice === again) this.reviewAgain?.(sessionId);
+          if (choice === again) this.reviewAgainEmitter.fire(sessionId);
         });
       return 'changed';
     }
@@ -175,5 +176,6 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   dispose(): void {
     this.registration.dispose();
     this.resolvedEmitter.dispose();
+    this.reviewAgainEmitter.dispose();
   }
 }

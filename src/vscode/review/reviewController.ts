@@ -29,6 +29,7 @@ import { ReviewNotices } from './reviewNotices';
 import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
 import { ReviewSession, type ReviewSessionInit } from './reviewSession';
 import { ReviewSessions } from './reviewSessions';
+import type { ChangesPreparation } from '../changes/changesPreparation';
 import { isChangesKey } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from './session';
@@ -50,6 +51,8 @@ interface ReviewControllerDeps {
   shaper: PromptShaper;
   /** The project's dismissed findings (`.quorum/dismissed.json`). */
   dismissals: ProjectDismissals;
+  /** Reads a changes review's changes again, as they are now (a panel's Re-run). */
+  changes: Pick<ChangesPreparation, 'again'>;
 }
 
 /**
@@ -68,8 +71,6 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly running: RunningReviews;
   /** Fires when a review starts (tests and integrations follow sessions through it). */
   readonly onDidStartReview = this.emitter.event;
-  /** Reviews the changes of a changes review's panel again, as they are now (set by the changes commands). */
-  rerunChanges: ((targetKey: string, options: { noCache: boolean }) => Promise<ReviewSummary | undefined>) | undefined;
 
   constructor(private readonly deps: ReviewControllerDeps) {
     this.sessions = new ReviewSessions(deps.store, deps.log);
@@ -79,9 +80,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.running = new RunningReviews(deps.cost);
     this.findings = new FindingActions((id) => this.sessions.get(id), deps.store, deps.fixes, this.tracker, deps.regionEdits);
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
-    this.subscriptions.push(deps.fixes.onDidResolve(({ sessionId, id, how }) => {
-      if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
-    }));
+    this.subscriptions.push(
+      deps.fixes.onDidResolve(({ sessionId, id, how }) => {
+        if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
+      }),
+      // A fix refused because the code changed offers to review the lines again.
+      deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
+    );
   }
 
   attachPanels(panels: ReviewPanelsLike): void {
@@ -258,7 +263,10 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const last = this.sessions.latestOf(targetKey);
-    if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) return this.rerunChanges?.(targetKey, options);
+    if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) {
+      const prepared = await this.deps.changes.again(targetKey);
+      return prepared ? this.start(prepared, options) : undefined;
+    }
     const region = last ? soleRegion(last.fullTarget) : undefined;
     const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);
     if (!lines) return undefined;

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { collectChanges } from '../../../src/core/changes/collect';
 import { GitCliSource } from '../../../src/core/changes/gitCli';
 import { planChanges } from '../../../src/core/changes/plan';
@@ -233,5 +235,43 @@ describe('changes: the diff model on real git repositories', function () {
   it('parses a diff of any context size the same way (the Git extension sends 3 lines)', () => {
     const diff = ['diff --git a/x b/x', '--- a/x', '+++ b/x', '@@ -1,4 +1,4 @@', ' a', '-b', '+B', ' c', ' d'].join('\n');
     assert.deepEqual(parseUnifiedDiff(diff), [{ path: 'x', status: 'modified', added: [{ start: 2, end: 2 }], removed: [{ after: 1, lines: ['b'] }], additions: 1, deletions: 1 }]);
+  });
+
+  it('skips an added symbolic link as symlink (issue 20: it was "unreadable"), tracked or untracked, to a folder, a file or nowhere', async () => {
+    repo.write('src/real.ts', 'export const r = 1;\n').write('docs/guide.md', '# guide\n').commit();
+    // Staged links (git mode 120000 in the diff): to a folder, to a file, dangling; then one left untracked.
+    symlinkSync('docs', join(repo.dir, 'docs-link'));
+    symlinkSync('src/real.ts', join(repo.dir, 'real-link.ts'));
+    symlinkSync('missing/nowhere.ts', join(repo.dir, 'dangling.ts'));
+    repo.git('add', 'docs-link', 'real-link.ts', 'dangling.ts');
+    symlinkSync('src', join(repo.dir, 'untracked-link'));
+    repo.write('src/new.ts', 'export const n = 2;\n');
+    const links = { 'dangling.ts': 'symlink', 'docs-link': 'symlink', 'real-link.ts': 'symlink' };
+    const uncommitted = (await plan(repo, { kind: 'uncommitted' })).set;
+    assert.deepEqual(Object.fromEntries(uncommitted.skipped.map((k) => [k.file, k.reason])), { ...links, 'untracked-link': 'symlink' });
+    assert.deepEqual(uncommitted.files.map((f) => f.change.path), ['src/new.ts']);
+    const staged = (await plan(repo, { kind: 'staged' })).set;
+    assert.deepEqual(Object.fromEntries(staged.skipped.map((k) => [k.file, k.reason])), links);
+    repo.commit('links');
+    const last = (await plan(repo, { kind: 'last-commit' })).set;
+    assert.deepEqual(Object.fromEntries(last.skipped.map((k) => [k.file, k.reason])), { ...links, 'untracked-link': 'symlink' });
+    assert.deepEqual(last.files.map((f) => f.change.path), ['src/new.ts']);
+    // A link whose target changes stays a link (`index a..b 120000`); a file that becomes one is one.
+    rmSync(join(repo.dir, 'real-link.ts'));
+    symlinkSync('docs/guide.md', join(repo.dir, 'real-link.ts'));
+    rmSync(join(repo.dir, 'src', 'real.ts'));
+    symlinkSync('new.ts', join(repo.dir, 'src', 'real.ts'));
+    const retargeted = (await plan(repo, { kind: 'uncommitted' })).set;
+    assert.deepEqual(retargeted.skipped, [{ file: 'real-link.ts', reason: 'symlink' }, { file: 'src/real.ts', reason: 'symlink' }]);
+    assert.deepEqual(retargeted.files, []);
+  });
+
+  it('reads git mode 120000 in any header that names the new side', () => {
+    const modes = (header: string) => parseUnifiedDiff(['diff --git a/l b/l', header, '--- a/l', '+++ b/l', '@@ -1 +1 @@', '-a', '+b'].join('\n'))[0]?.symlink;
+    assert.equal(modes('new file mode 120000'), true);
+    assert.equal(modes('index 1234567..89abcde 120000'), true);
+    assert.equal(modes('old mode 100644\nnew mode 120000'), true);
+    assert.equal(modes('old mode 120000\nnew mode 100644'), undefined);
+    assert.equal(modes('index 1234567..89abcde 100644'), undefined);
   });
 });

@@ -92,6 +92,26 @@ describe('quorum mcp on raw stdio', function () {
     for (const line of run.stdout.split('\n').filter((l) => l !== '')) assert.equal((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, '2.0');
   });
 
+  it('a client that goes away mid-review (stdin closed) ends the server and closes its gateway streams', async () => {
+    tg.script((req) => (req.path.endsWith('/chat/completions') ? { text: '{"findings": []}', stallAfterTokens: 1, keepAliveMs: 50 } : undefined));
+    const child = spawn(process.execPath, [cliPath, 'mcp'], { cwd: repo.dir, env: { PATH: process.env.PATH ?? '', QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-mcp-raw-')) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (const l of [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'review_changes', arguments: { agents: ['analyst', 'security'] } } },
+    ]) child.stdin.write(JSON.stringify(l) + '\n');
+    const t0 = Date.now();
+    while (tg.inFlight < 2 && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(tg.inFlight, 2, 'both agents are streaming');
+    child.stdin.end();
+    assert.equal(await exited, 0);
+    const t1 = Date.now();
+    while (tg.inFlight > 0 && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(tg.inFlight, 0, 'the gateway saw its streams closed');
+    tg.script(undefined);
+  });
+
   it('--help prints the usage; an unknown option is a usage error on stderr, nothing on stdout', async () => {
     const help = await session(repo.dir, {}, [], ['--help']);
     assert.equal(help.code, 0);
