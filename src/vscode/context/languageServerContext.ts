@@ -58,10 +58,37 @@ const symbolName = (s: FlatSymbol) => (s.container ? `${s.container}.${s.name}` 
 const changedRanges = (r: Region): LineRange[] => r.changedLines ?? [{ start: r.startLine, end: r.endLine }];
 const overlaps = (a: LineRange, b: LineRange) => a.start <= b.end && b.start <= a.end;
 
-/** One review's questions to the language server, each document's symbols asked once. */
+/** One review's questions to the language server, each document's symbols asked once, each answer awaited until the deadline. */
 class Asker {
   private readonly symbols = new Map<string, Promise<FlatSymbol[]>>();
-  constructor(private readonly root: vscode.Uri) {}
+  private deadline: number | undefined;
+  constructor(
+    private readonly root: vscode.Uri,
+    private readonly budgetMs: number,
+  ) {}
+
+  /** Starts the review's budget (at its first question); false once it is spent. */
+  start(): boolean {
+    this.deadline ??= Date.now() + this.budgetMs;
+    return Date.now() < this.deadline;
+  }
+
+  /** `command`'s answer, or `late` when it fails or does not come before the deadline. */
+  private async ask<T>(late: T, command: string, ...args: unknown[]): Promise<T> {
+    const left = (this.deadline ?? 0) - Date.now();
+    if (left <= 0) return late;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late), left)));
+    const answer = Promise.resolve(vscode.commands.executeCommand<T | undefined>(command, ...args)).then(
+      (r) => r ?? late,
+      () => late,
+    );
+    try {
+      return await Promise.race([answer, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /** The repository-relative path of `uri`, or undefined outside the root or in installed dependencies. */
   relative(uri: vscode.Uri): string | undefined {
@@ -74,28 +101,19 @@ class Asker {
   symbolsOf(uri: vscode.Uri): Promise<FlatSymbol[]> {
     let known = this.symbols.get(uri.toString());
     if (!known) {
-      known = Promise.resolve(vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', uri)).then(
-        (s) => flatten(s ?? []),
-        () => [],
-      );
+      known = this.ask<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>([], 'vscode.executeDocumentSymbolProvider', uri).then((s) => flatten(s));
       this.symbols.set(uri.toString(), known);
     }
     return known;
   }
 
   async definitions(uri: vscode.Uri, at: vscode.Position): Promise<{ uri: vscode.Uri; range: vscode.Range; whole: vscode.Range | undefined }[]> {
-    const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, at).then(
-      (r) => r ?? [],
-      () => [],
-    );
+    const found = await this.ask<(vscode.Location | vscode.LocationLink)[]>([], 'vscode.executeDefinitionProvider', uri, at);
     return found.map((d) => ('targetUri' in d ? { uri: d.targetUri, range: d.targetSelectionRange ?? d.targetRange, whole: d.targetRange } : { uri: d.uri, range: d.range, whole: undefined }));
   }
 
   async references(uri: vscode.Uri, at: vscode.Position): Promise<vscode.Location[]> {
-    return vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, at).then(
-      (r) => r ?? [],
-      () => [],
-    );
+    return this.ask<vscode.Location[]>([], 'vscode.executeReferenceProvider', uri, at);
   }
 }
 
@@ -185,23 +203,15 @@ async function fileCandidates(asker: Asker, root: vscode.Uri, file: string, regi
 
 /**
  * The language server's candidates for each batch of a review of files under `root`, within one time budget for
- * the whole review (`budgetMs`); undefined for a batch it did not answer in time.
+ * the whole review (`budgetMs`, from its first question): what has not come by then is left out, and a batch
+ * with nothing in time gets undefined (core then asks the tree-sitter index).
  */
 export function languageServerContext(root: vscode.Uri, budgetMs = BUDGET_MS): (batch: ReviewTarget) => Promise<ContextCandidate[] | undefined> {
-  const asker = new Asker(root);
-  let deadline: number | undefined;
+  const asker = new Asker(root, budgetMs);
   return async (batch) => {
-    deadline ??= Date.now() + budgetMs;
-    const left = deadline - Date.now();
-    if (left <= 0) return undefined;
+    if (!asker.start()) return undefined;
     const files = [...new Set(batch.regions.map((r) => r.file))];
-    const asking = Promise.all(files.map((f) => fileCandidates(asker, root, f, batch.regions.filter((r) => r.file === f)))).then((c) => c.flat());
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), left)));
-    try {
-      return await Promise.race([asking, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const found = (await Promise.all(files.map((f) => fileCandidates(asker, root, f, batch.regions.filter((r) => r.file === f))))).flat();
+    return found.length > 0 ? found : undefined;
   };
 }

@@ -67,7 +67,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
       const outcome = await runReview(this.deps.pipeline, {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
-        ...withContext(editorContext(this.deps.settings.current, prepared.root)),
+        ...withContext(editorContext(this.deps.settings.current, prepared.root, prepared.uri)),
         options: { language },
         dryRun: true,
         confirm: {

@@ -128,7 +128,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
-    const codeContext = editorContext(settings, prepared.root);
+    const codeContext = editorContext(settings, prepared.root, prepared.uri);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
     const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
     const abort = new AbortController();
