@@ -95,6 +95,7 @@ describe('context from the language server (real VS Code, loopback gateway)', fu
     const summary = await reviewLine4('context/checkout.ts');
     console.log(`    review with a language server that never answers: ${Date.now() - started} ms`);
     assert.deepEqual(summary.agents.map((a) => a.status), ['ok', 'ok']);
-    assert.deepEqual(contextFiles(gateway), ['context/pricing.ts definition']);
+    const files = contextFiles(gateway);
+    assert.ok(files.includes('context/pricing.ts definition'), `the tree-sitter index found the definition: ${files.join(', ')}`);
   });
 });
