@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const NAMES = ['panel-dark', 'panel-light', 'panel-hc', 'problems-quick-fix', 'status-bar-cost', 'switch-model'];
+const NAMES = ['panel-dark', 'panel-light', 'panel-hc', 'problems-quick-fix', 'status-bar-cost', 'switch-model', 'review-thread'];
 const WIDTH = 760;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {

@@ -69,6 +69,10 @@ export interface ReviewArgs {
   minSeverity: (typeof SEVERITIES)[number];
   /** List hidden findings too (they still never trigger --fail-on). */
   showHidden: boolean;
+  /** `--post github`: post the review on the pull request (with `--changes --base`). */
+  post?: 'github';
+  /** `--pr N`: the pull request (default: from the event in GITHUB_EVENT_PATH). */
+  pr?: number;
 }
 
 const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
@@ -113,14 +117,21 @@ Options:
   --min-confidence 0..1    hide findings below this confidence (default 0)
   --min-severity LEVEL     hide findings less severe than critical|high|medium|low|info (default info)
   --show-hidden            list hidden findings too (hidden ones, and dismissed ones, never trigger --fail-on)
+  --post github            with --changes --base, also post the review on the pull request: inline comments on
+                           the diff's lines (with suggestions), a summary comment edited on each run, nothing
+                           posted twice, earlier comments no longer raised marked resolved
+  --pr N                   the pull request for --post github (default: from the event in GITHUB_EVENT_PATH)
   -h, --help               show this help
   --version                show the version
 
 Environment: QUORUM_API_KEY (required, except for --dry-run), QUORUM_BASE_URL, XDG_CACHE_HOME (cache folder),
-  GITHUB_STEP_SUMMARY (when set, a Markdown summary of the review is appended to that file).
+  GITHUB_STEP_SUMMARY (when set, a Markdown summary of the review is appended to that file); for --post github:
+  GITHUB_TOKEN (pull-requests: write), GITHUB_REPOSITORY (owner/name), GITHUB_EVENT_PATH, GITHUB_API_URL
+  (default https://api.github.com).
 Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed (also when a finding
   is at or above --fail-on: 3 always wins when the gateway refused the key (auth, forbidden) or the quota is
-  spent, so CI never passes on them), 130 interrupted.`;
+  spent, so CI never passes on them; with --post github also when GitHub refuses the token or the post), 130
+  interrupted.`;
 
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
 
@@ -176,6 +187,8 @@ const schema = z.object({
     .default(0),
   minSeverity: z.enum(SEVERITIES, { message: `--min-severity is one of ${SEVERITIES.join(', ')}` }).default('info'),
   showHidden: z.boolean().default(false),
+  post: z.enum(['github'], { message: '--post takes github' }).optional(),
+  pr: z.coerce.number({ message: '--pr takes a pull request number' }).int('--pr takes a whole number').min(1, '--pr is at least 1').optional(),
 });
 
 const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -197,6 +210,8 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--repo': 'repo',
   '--context': 'context',
   '--context-tokens': 'contextTokens',
+  '--post': 'post',
+  '--pr': 'pr',
 };
 
 const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden' | 'changes' | 'staged' | 'lastCommit' | 'allFindings'> = {
@@ -279,6 +294,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
   const a = parsed.data;
   const changes = changeRequest(a);
+  if (a.post && changes?.kind !== 'ref') throw new UsageError('--post github goes with --changes --base REF (the pull request\'s base)');
+  if (a.pr !== undefined && !a.post) throw new UsageError('--pr goes with --post github');
   const models: Record<string, string> = {};
   for (const [agent, model] of a.models) {
     if (models[agent] !== undefined) throw new UsageError(`--model was given twice for "${agent}"`);
@@ -310,5 +327,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     minConfidence: a.minConfidence,
     minSeverity: a.minSeverity,
     showHidden: a.showHidden,
+    ...(a.post ? { post: a.post } : {}),
+    ...(a.pr !== undefined ? { pr: a.pr } : {}),
   };
 }

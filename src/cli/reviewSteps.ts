@@ -8,6 +8,7 @@ import { readDismissed } from '../core/review/dismissed';
 import type { ReviewPipeline } from '../core/review/pipeline';
 import type { NoiseSettings, PlannedReview, ReviewConfirm, ReviewDecision, ReviewRequest, ReviewResult } from '../core/review/reviewRequest';
 import { runReview } from '../core/review/runReview';
+import type { Region } from '../core/review/types';
 import type { QuorumSettings } from '../core/settings/schema';
 import { formatUsd } from '../shared/format';
 import { errorCode } from '../shared/guards';
@@ -16,6 +17,8 @@ import type { ReviewArgs } from './args';
 import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
 import { renderReport, renderStepSummary, type ReportContext } from './reports';
+import { postFromCli } from './github/fromCli';
+import type { GithubTarget } from './github/target';
 
 /**
  * `quorum review` once the target is read: the review use case (core's runReview) with the command line's
@@ -36,6 +39,8 @@ export interface CliReview {
   pipeline: ReviewPipeline;
   progress: ProgressReporter;
   cache: DiskCache | undefined;
+  /** `--post github`: where the review is posted once printed. */
+  github?: GithubTarget;
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
@@ -98,7 +103,7 @@ function cliNoise(r: CliReview): NoiseSettings {
 }
 
 /** Prints a finished review in the chosen format (and to --output), appends the step summary; the exit code. */
-function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean): number {
+function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, interrupted: boolean, regions: readonly Region[]): number | Promise<number> {
   const { io, args, progress } = r;
   // The key goes from the summary's strings before any format renders them (a document is never edited after).
   const { summary, noise } = scrubStrings({ summary: result.summary, noise: result.noise }, r.scrub);
@@ -115,16 +120,16 @@ function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, i
   }
   if (args.output === undefined) {
     io.stdout.write(renderReport(summary, args.format, report));
-    return code;
+  } else {
+    io.stdout.write(renderReport(summary, 'text', report));
+    try {
+      mkdirSync(dirname(resolve(args.output)), { recursive: true });
+      writeFileSync(args.output, renderReport(summary, args.format, report));
+    } catch (e) {
+      return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
+    }
   }
-  io.stdout.write(renderReport(summary, 'text', report));
-  try {
-    mkdirSync(dirname(resolve(args.output)), { recursive: true });
-    writeFileSync(args.output, renderReport(summary, args.format, report));
-  } catch (e) {
-    return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
-  }
-  return code;
+  return r.github ? postFromCli(r, r.github, { summary, noise, regions }, code) : code;
 }
 
 /**
@@ -148,14 +153,14 @@ export async function reviewAndPrint(r: CliReview, request: Omit<ReviewRequest, 
     case 'nothing': {
       const skipped = outcome.work.shaped.target.skipped ?? [];
       progress.line(`nothing to review${skipped.length > 0 ? ` (${skipped.length} skipped: ${skipped.map((k) => `${k.file} ${k.reason}`).join(', ')})` : ''}`);
-      return args.dryRun ? EXIT.ok : finish(r, outcome, false);
+      return args.dryRun ? EXIT.ok : finish(r, outcome, false, request.work.target.regions);
     }
     case 'reviewed': {
       progress.close();
       if (r.cache && r.cache.stats.writeErrors > 0) progress.line(`could not write ${r.cache.stats.writeErrors} answer(s) to the cache in ${r.cache.folder}; the review is not affected`);
       const interrupted = r.io.signal.aborted;
       if (interrupted) progress.line('interrupted; printing what finished');
-      return finish(r, outcome, interrupted);
+      return finish(r, outcome, interrupted, request.work.target.regions);
     }
   }
 }

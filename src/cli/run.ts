@@ -22,6 +22,7 @@ import { cliPipeline, readChanges } from './reviewSetup';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
+import { githubTarget } from './github/target';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -79,7 +80,8 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  const scrub = (text: string) => scrubKey(text, key || undefined);
+  // Neither the gateway key nor the GitHub token (--post github) is ever printed.
+  const scrub = (text: string) => scrubKey(text, [key || undefined, io.env.GITHUB_TOKEN?.trim() || undefined]);
   const fail = (message: string, code: number = EXIT.usage) => {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
@@ -91,6 +93,8 @@ export async function runCli(io: CliIo): Promise<number> {
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
 
+  const github = args.post && !args.dryRun ? githubTarget(io.env, args.pr) : undefined;
+  if (github && 'problem' in github) return fail(github.problem);
   if (!key && !args.dryRun) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
   const { settings, issues } = cliSettings(args, baseUrl);
@@ -123,7 +127,7 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache };
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(github ? { github } : {}) };
   // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
   const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
     ? {

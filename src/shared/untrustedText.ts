@@ -56,3 +56,28 @@ export function terminalText(text: string): string {
   const codePoint = (c: string) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
   return revealBidi(text.replace(/\r\n/g, '\n').replace(TERMINAL_CONTROL, codePoint));
 }
+
+/**
+ * A model's Markdown answer (a follow-up in a review thread, the chat), kept readable as Markdown but unable to
+ * act: outside fenced code blocks, raw HTML, links, images and autolinks are broken by escaping `<`, `](`, `![`
+ * and `://`. Code blocks stay as they are (they render as text). For surfaces that also refuse command links and
+ * HTML on their own (a MarkdownString that is not trusted); this is the second guard.
+ */
+export function proseMarkdown(text: string): string {
+  let fence: string | undefined;
+  return revealBidi(text.replace(/\r\n?/g, '\n'))
+    .split('\n')
+    .map((line) => {
+      const mark = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence) {
+        if (mark && mark[0] === fence[0] && mark.length >= fence.length) fence = undefined;
+        return line;
+      }
+      if (mark) {
+        fence = mark;
+        return line;
+      }
+      return line.replace(/</g, '\\<').replace(/!\[/g, '!\\[').replace(/\]\(/g, ']\\(').replace(/\]\[/g, ']\\[').replace(/:\/\//g, '\\://');
+    })
+    .join('\n');
+}

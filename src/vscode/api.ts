@@ -11,6 +11,9 @@ import type { SentPreview } from './privacy/whatWillBeSent';
 import type { ComparePanel } from './compare/comparePanel';
 import type { MeasuredModels } from './compare/measuredModels';
 import type { GitApi } from './changes/gitApi';
+import type { ReviewThreads } from './threads/reviewThreads';
+import type { chatHandler } from './chat/chatParticipant';
+import type { ReviewTool } from './tools/reviewTool';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -40,4 +43,10 @@ export interface QuorumApi {
   useWorkspaceTrust(trusted: boolean | undefined): void;
   /** Reviews of changes read this Git API object instead of the Git extension's (tests; `undefined` restores it). */
   useGitApi(api: GitApi | undefined): void;
+  /** The review threads (the Comments API) of the window's reviews. */
+  threads: ReviewThreads;
+  /** The `@quorum` chat participant's handler (tests drive it with a request and a recording stream). */
+  chat: ReturnType<typeof chatHandler>;
+  /** The agent-mode tool `quorum_review` (tests call its `prepareInvocation` for the confirmation). */
+  reviewTool: ReviewTool;
 }

@@ -18,6 +18,11 @@ export const Commands = {
   reviewChangedFiles: 'quorum.reviewChangedFiles',
   reviewStagedFiles: 'quorum.reviewStagedFiles',
   showWhatWillBeSentForChanges: 'quorum.showWhatWillBeSentForChanges',
+  /** The actions of a review thread (its title bar and reply box), hidden from the palette. */
+  applyThreadFix: 'quorum.thread.apply',
+  dismissThread: 'quorum.thread.dismiss',
+  dismissThreadInProject: 'quorum.thread.dismissInProject',
+  replyInThread: 'quorum.thread.reply',
 } as const;
 
 type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -28,6 +33,8 @@ export const InternalCommands = {
   applyFix: 'quorum.internal.applyFix',
   dismissFinding: 'quorum.internal.dismissFinding',
   dismissInProject: 'quorum.internal.dismissInProject',
+  /** Opens (or reveals) the review panel of a review (the chat's button). */
+  showReview: 'quorum.internal.showReview',
 } as const;
 
 export const CONTRIBUTED_COMMANDS: readonly CommandId[] = Object.values(Commands);

@@ -31,6 +31,11 @@ import { ReviewController } from './review/reviewController';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
+import { FollowUps } from './findings/followUps';
+import { ReviewThreads } from './threads/reviewThreads';
+import { CHAT_PARTICIPANT_ID, chatHandler } from './chat/chatParticipant';
+import { REVIEW_TOOL_NAME, ReviewTool } from './tools/reviewTool';
+import { MCP_PROVIDER_ID, QuorumMcpServers } from './tools/mcpServer';
 import { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
@@ -61,6 +66,8 @@ function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog
 
 interface CommandTargets {
   controller: ReviewController;
+  panels: ReviewPanels;
+  threads: ReviewThreads;
   switcher: ModelSwitcher;
   keyCommands: ApiKeyCommands;
   cost: CostController;
@@ -71,7 +78,7 @@ interface CommandTargets {
 }
 
 /** Every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
-function registerCommands({ controller, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): vscode.Disposable[] {
+function registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
     vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
@@ -93,7 +100,41 @@ function registerCommands({ controller, switcher, keyCommands, cost, sent, compa
     vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
     vscode.commands.registerCommand(InternalCommands.dismissInProject, (session: string, id: string) => controller.dismissInProject(session, id)),
+    vscode.commands.registerCommand(InternalCommands.showReview, (session: string) => {
+      const found = controller.session(session);
+      if (found) panels.show(found);
+    }),
+    vscode.commands.registerCommand(Commands.applyThreadFix, (thread: unknown) => threads.apply(thread)),
+    vscode.commands.registerCommand(Commands.dismissThread, (thread: unknown) => threads.dismiss(thread)),
+    vscode.commands.registerCommand(Commands.dismissThreadInProject, (thread: unknown) => threads.dismissInProject(thread)),
+    vscode.commands.registerCommand(Commands.replyInThread, (reply: { thread: unknown; text: string }) => threads.reply(reply)),
   ];
+}
+
+/**
+ * Where developers and their agents ask: `@quorum` in the chat view, the `quorum_review` tool of agent mode and the
+ * `quorum mcp` server. Registering them is cheap (nothing runs until they are used); a VS Code without one of
+ * these APIs simply goes without that face.
+ */
+function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTool, mcp: QuorumMcpServers, extensionUri: vscode.Uri, log: QuorumLog): vscode.Disposable[] {
+  const faces: vscode.Disposable[] = [];
+  const register = (what: string, available: boolean, make: () => vscode.Disposable) => {
+    if (!available) return log.info(`${what} is not available in this VS Code; Quorum goes without it`);
+    try {
+      faces.push(make());
+    } catch (error) {
+      // A workbench with AI features turned off (chat.disableAIFeatures) may refuse; the rest of Quorum works.
+      log.warn(`${what} could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  register('The chat participant', typeof vscode.chat?.createChatParticipant === 'function', () => {
+    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => chat(request, stream, token));
+    participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+    return participant;
+  });
+  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () => vscode.lm.registerTool(REVIEW_TOOL_NAME, tool));
+  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () => vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+  return faces;
 }
 
 /**
@@ -138,6 +179,11 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   });
   controller.attachPanels(panels);
   const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation: changesPreparation });
+  const followUps = new FollowUps({ gateway: () => gateway, settings, keys: keyCommands, store, session: (id) => controller.session(id), log });
+  const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });
+  const chat = chatHandler({ controller, changes, store, followUps });
+  const reviewTool = new ReviewTool({ controller, changes, settings });
+  const mcp = new QuorumMcpServers(context.extensionUri, String(context.extension.packageJSON.version), settings, keys);
 
   context.subscriptions.push(
     log,
@@ -153,9 +199,13 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     comparePanel,
     measured,
     vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
-    ...registerCommands({ controller, switcher, keyCommands, cost, sent, compare, changes, fixes }),
+    threads,
+    mcp,
+    ...registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
+    ...registerAgentFaces(chat, reviewTool, mcp, context.extensionUri, log),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
+      mcp.refresh();
     }),
   );
   log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
@@ -175,6 +225,9 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     compare: { panel: comparePanel, measured },
     useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
     useGitApi: (api) => repositories.useGitApi(api),
+    threads,
+    chat,
+    reviewTool,
   };
 }
 

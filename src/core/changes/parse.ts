@@ -181,3 +181,22 @@ export function parseUnifiedDiff(text: string): FileChange[] {
   }
   return files;
 }
+
+/**
+ * The NEW-side line ranges of each file's hunks (context lines included): the lines a pull request review can
+ * comment on with `side: RIGHT`. Keyed by the new path; deleted files have none. Read with the same names as
+ * `parseUnifiedDiff`, so a renamed or quoted path is the path the review names.
+ */
+export function hunkRanges(text: string): Map<string, LineRange[]> {
+  const out = new Map<string, LineRange[]>();
+  for (const section of sections(text)) {
+    const git = section.startsWith('diff --git ');
+    for (const f of git ? parseDiff(section).slice(0, 1) : parseDiff(section)) {
+      const change = toChange(f, git ? sectionNames(section) : undefined);
+      if (!change || change.status === 'deleted') continue;
+      const ranges = f.chunks.filter((c) => c.newLines > 0).map((c) => ({ start: c.newStart, end: c.newStart + c.newLines - 1 }));
+      out.set(change.path, [...(out.get(change.path) ?? []), ...ranges]);
+    }
+  }
+  return out;
+}

@@ -52,7 +52,7 @@ function codeHash(code: string): string {
 }
 
 /** The fingerprints of a finding, one per agent that reported it. */
-function fingerprintsOf(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number): { agent: string; rule: string; code: string }[] {
+export function fingerprintsOf(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number): { agent: string; rule: string; code: string }[] {
   const rule = ruleOf(f);
   const code = codeHash(normalisedCode(text, firstLine, f.startLine, f.endLine));
   return f.agents.map((agent) => ({ agent, rule, code }));

@@ -22,10 +22,15 @@ export interface NoiseSplit {
   hidden: { finding: Finding; reason: HiddenReason }[];
 }
 
+/** The reviewed region a finding is in (the first of its file when none holds all its lines). */
+export function regionOf<R extends Pick<Region, 'file' | 'startLine' | 'endLine'>>(f: Pick<Finding, 'file' | 'startLine' | 'endLine'>, regions: readonly R[]): R | undefined {
+  const inFile = regions.filter((r) => r.file === f.file);
+  return inFile.find((r) => f.startLine >= r.startLine && f.endLine <= r.endLine) ?? inFile[0];
+}
+
 function dismissedIn(f: Finding, dismissed: NonNullable<NoiseFilter['dismissed']>): boolean {
   if (dismissed.entries.length === 0) return false;
-  const inFile = dismissed.regions.filter((r) => r.file === f.file);
-  const region = inFile.find((r) => f.startLine >= r.startLine && f.endLine <= r.endLine) ?? inFile[0];
+  const region = regionOf(f, dismissed.regions);
   return region !== undefined && isDismissed(f, region.text, region.startLine, dismissed.entries);
 }
 

@@ -128,6 +128,8 @@ export const settingsSchema = z.object({
       minConfidence: z.number().min(0).max(1).default(0),
       /** Findings less severe than this are hidden, counted, and shown on request. */
       minSeverity: z.enum(SEVERITIES).default('info'),
+      /** Where the editor shows a review's findings: comment threads on their lines, the Problems panel, or both. */
+      showFindingsIn: z.enum(['both', 'threads', 'problems']).default('both'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),

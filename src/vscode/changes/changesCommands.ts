@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { ChangeRequest } from '../../core/changes/types';
 import type { ReviewSummary } from '../../core/review/types';
+import type { PreparedTarget } from '../review/reviewTarget';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SentPreview } from '../privacy/whatWillBeSent';
@@ -84,6 +86,18 @@ export class ChangesCommands {
     const prepared = await this.deps.preparation.prepare(chosen.target, chosen.source);
     if (!prepared) return undefined;
     return this.deps.sent.showFor(prepared);
+  }
+
+  /**
+   * The changes `request` names, in the repository of `hint` (the active file's; asked when there are several),
+   * read and planned as "Review Changes…" does, for the chat and the agent-mode tool. Undefined when there is no
+   * repository or nothing to review (the user was told).
+   */
+  async prepareRequest(request: ChangeRequest, hint?: vscode.Uri): Promise<PreparedTarget | undefined> {
+    const api = await this.deps.repositories.api();
+    const repository = api ? await this.deps.repositories.pick(api, hint) : undefined;
+    if (!repository) return undefined;
+    return this.deps.preparation.prepare(new ChangesTarget(repository.rootUri, request), new GitApiSource(repository));
   }
 
   /** Which repository and which changes. */

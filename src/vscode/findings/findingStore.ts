@@ -67,6 +67,8 @@ export class FindingStore implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.collection];
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
+  /** Findings are published to the Problems panel (`quorum.review.showFindingsIn` is not `threads`). */
+  private inProblems = true;
 
   constructor() {
     this.disposables.push(
@@ -113,6 +115,13 @@ export class FindingStore implements vscode.Disposable {
     this.removeWhere((t) => t.sessionId === sessionId);
   }
 
+  /** Shows findings in the Problems panel or takes them out of it (they stay tracked either way). */
+  showInProblems(show: boolean): void {
+    if (show === this.inProblems) return;
+    this.inProblems = show;
+    for (const uri of new Map([...this.items.values()].map((t) => [t.uri.toString(), t.uri])).values()) this.publish(uri);
+  }
+
   diagnostics(uri: vscode.Uri): readonly vscode.Diagnostic[] {
     return this.collection.get(uri) ?? [];
   }
@@ -151,7 +160,7 @@ export class FindingStore implements vscode.Disposable {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const diagnostics: vscode.Diagnostic[] = [];
     for (const t of this.forDocument(uri)) {
-      if (!t.finding || t.hidden) continue;
+      if (!t.finding || t.hidden || !this.inProblems) continue;
       const f = t.finding;
       const d = new vscode.Diagnostic(lineRange(doc, t.range), diagnosticMessage(f), SEVERITY[f.severity]);
       d.source = 'Quorum';

@@ -22,6 +22,7 @@ import type { Prompter } from '../prompter';
 import type { PromptShaper } from '../privacy/promptShaper';
 import type { SettingsService } from '../settings';
 import { BudgetGuard } from './budgetGuard';
+import { editorConfirm } from './editorConfirm';
 import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
@@ -145,22 +146,17 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         ...(codeContext ? { codeContext } : {}),
         options,
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
-        confirm: {
-          shaped: async () => ((await this.deps.keys.ensureKey()) ? 'proceed' : 'cancel'),
-          planned: async (plan) => {
-            const { estimate } = plan;
-            if (estimate.order.length > 0 && estimate.order.every((a) => estimate.perAgent[a]?.tooLarge)) {
-              await this.notices.tooLargeForEveryModel();
-              return 'cancel';
-            }
-            if (prepared.confirm && !(await prepared.confirm(plan))) return 'cancel';
-            if (!(await this.budget.allows(estimate.costUsd, estimate.likelyUsd))) return 'cancel';
+        confirm: editorConfirm({
+          ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
+          tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
+          confirmPlan: prepared.confirm,
+          budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
+          proceeding: async (plan) => {
             dismissed = await this.deps.dismissals.entries(prepared.uri);
             session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise: { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions } } }, language);
-            progress = showProgress(session, plan.shaped.target, estimate.order.length, prepared.describe?.(plan));
-            return 'proceed';
+            progress = showProgress(session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
           },
-        },
+        }),
         onEvent: (event) => {
           if (!session) return;
           this.onEvent(session, event);
@@ -188,6 +184,39 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         this.sessions.settled(session);
         return outcome.summary;
     }
+  }
+
+  /**
+   * What a review of `prepared` would send and cost, planned by the same use case as `start` (core's runReview) and
+   * declined before anything is sent: the agent-mode tool's confirmation. Undefined when there is nothing to plan
+   * (a file never sent, no changes, a configuration error); the user was told why.
+   */
+  async estimate(prepared: PreparedTarget): Promise<PlannedReview | undefined> {
+    const settings = this.deps.settings.current;
+    const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
+    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
+    let planned: PlannedReview | undefined;
+    let outcome: ReviewOutcome;
+    try {
+      outcome = await runReview(this.deps.pipeline, {
+        work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
+        context,
+        options: { language, noCache: false },
+        confirm: {
+          shaped: () => 'proceed',
+          planned: (plan) => {
+            planned = plan;
+            return 'cancel';
+          },
+        },
+      });
+    } catch (error) {
+      await this.notices.cannotStart(error);
+      return undefined;
+    }
+    if (outcome.status === 'excluded') return this.notices.excluded(outcome);
+    if (outcome.status === 'nothing') return this.notices.nothingToReview(outcome.work.shaped.target.skipped?.length ?? 0);
+    return planned;
   }
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */

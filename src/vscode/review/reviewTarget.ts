@@ -66,12 +66,15 @@ function displayFile(doc: vscode.TextDocument): string {
  * shown; the document's language id is sent whatever it is.
  */
 export function targetFromEditor(editor: vscode.TextEditor): PreparedTarget | TargetProblem {
-  const doc = editor.document;
-  const sel = editor.selection;
+  return targetFromDocument(editor.document, editor.selection);
+}
+
+/** Lines of `doc`: those of `sel` (see `targetFromEditor`), or the whole document without one. */
+export function targetFromDocument(doc: vscode.TextDocument, sel?: vscode.Selection): PreparedTarget | TargetProblem {
   let start: number;
   let end: number;
-  const wholeFile = sel.isEmpty;
-  if (wholeFile) {
+  const wholeFile = !sel || sel.isEmpty;
+  if (!sel || sel.isEmpty) {
     start = 0;
     end = doc.lineCount - 1;
     // Trailing empty lines carry nothing to review.

@@ -7,6 +7,7 @@ import { load } from 'js-yaml';
 import type { Log } from 'sarif';
 import * as z from 'zod';
 import { startTestGateway, type Reply, type TestGateway } from '../../fixtures/gateway/server';
+import { pullFilesFromGit, startFakeGithub } from '../../fixtures/github/server';
 import { ensureBuilt, root } from './ensureBuilt';
 
 /**
@@ -33,6 +34,7 @@ const REPLIES: Record<string, Reply> = {
 };
 
 const githubSchema = z.object({
+  permissions: z.record(z.string(), z.string()).optional(),
   jobs: z.object({ quorum: z.object({ steps: z.array(z.looseObject({ id: z.string().optional(), run: z.string().optional(), env: z.record(z.string(), z.string()).optional(), uses: z.string().optional(), with: z.record(z.string(), z.unknown()).optional() })) }) }),
 });
 const gitlabSchema = z.object({
@@ -160,6 +162,53 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     const md = readFileSync(summary, 'utf8');
     assert.match(md, /### Quorum review: Changes against origin\/main: 2 files/);
     assert.equal(md.match(/### Quorum review/g)?.length, 1, 'one section: the annotation run does not append another');
+  });
+
+  it('docs/ci/github-pull-request-review.yml posts the review on the pull request, then only what is new, from the restored cache', async () => {
+    const workflow = githubSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'github-pull-request-review.yml'), 'utf8')));
+    assert.deepEqual(workflow.permissions, { contents: 'read', 'pull-requests': 'write' });
+    const steps = workflow.jobs.quorum.steps;
+    const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout@'));
+    assert.equal(checkout?.with?.ref, '${{ github.event.pull_request.head.sha }}', 'comments are placed on the head commit\'s lines');
+    assert.equal(checkout?.with?.['fetch-depth'], 0);
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'));
+    const review = steps.find((s) => s.id === 'review');
+    assert.ok(review?.run && review.env && cache?.with);
+    assert.equal(cache.with.path, review.env.QUORUM_CACHE_DIR, 'the cache restores the folder the review uses');
+    assert.equal(review.env.GITHUB_TOKEN, '${{ secrets.GITHUB_TOKEN }}');
+    assert.equal(review.env.QUORUM_API_KEY, '${{ secrets.QUORUM_API_KEY }}');
+    const head = ok(await sh('git', ['rev-parse', 'HEAD'], repo), 'rev-parse').trim();
+    const token = 'ghs_ciExampleToken0123456789abcdef';
+    const gh = await startFakeGithub({ token, owner: 'acme', repo: 'widgets', number: 12, headSha: head, files: pullFilesFromGit(repo, 'origin/main', 'HEAD') });
+    const event = join(tmp, 'pull-request-event.json');
+    writeFileSync(event, JSON.stringify({ action: 'opened', number: 12, pull_request: { number: 12, head: { sha: head } } }));
+    const cacheDir = join(tmp, 'restored-cache');
+    const runStep = () => sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', review.run ?? ''], repo, {
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_BASE_REF: 'origin/main', QUORUM_CACHE_DIR: cacheDir,
+      GITHUB_TOKEN: token, GITHUB_REPOSITORY: 'acme/widgets', GITHUB_API_URL: gh.url, GITHUB_EVENT_PATH: event,
+    });
+    try {
+      const before = chat();
+      const first = await runStep();
+      assert.equal(first.status, 0, first.stderr);
+      assert.match(first.stdout, /^## Quorum review of/m, 'the review is printed in Markdown');
+      assert.ok(!first.stdout.includes(token) && !first.stderr.includes(token));
+      assert.equal(gh.reviews.length, 1);
+      assert.deepEqual(gh.reviewComments.map((c) => `${c.path}:${c.line}`).sort(), ['run.py:3', 'run.py:3', 'src dir/new file.js:2']);
+      assert.equal(gh.issueComments.length, 1);
+      assert.ok(chat() - before > 0);
+      // The next run with the cache restored: no request to the gateway, nothing posted twice, the summary edited.
+      const sent = chat();
+      const calls = gh.calls.length;
+      const second = await runStep();
+      assert.equal(second.status, 0, second.stderr);
+      assert.equal(chat() - sent, 0, 'every answer came from the restored cache');
+      const again = gh.calls.slice(calls);
+      assert.deepEqual(again.filter((c) => c.method !== 'GET').map((c) => c.method), ['PATCH']);
+      assert.equal(gh.reviews.length, 1);
+    } finally {
+      await gh.close();
+    }
   });
 
   it('stops with exit 2 and one line when the clone is too shallow for a merge base (the fetch depth the examples set)', async () => {
