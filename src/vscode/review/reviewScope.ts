@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SEVERITIES } from '../../shared/severity';
 import type { ChangesCommands } from '../changes/changesCommands';
 import { targetFromDocument, type PreparedTarget, type TargetProblem } from './reviewTarget';
