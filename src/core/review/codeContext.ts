@@ -1,11 +1,14 @@
+import { chooseContext, RepositoryFiles } from '../context/candidates';
 import { addContext } from '../context/step';
-import type { ReviewRequest, ShapedWork } from './reviewRequest';
+import type { SecretRedactor } from '../redaction/redactor';
+import type { CodeContextSource, ReviewRequest, ShapedWork } from './reviewRequest';
 import type { ReviewTarget } from './types';
 
 /**
  * Context, the last prompt-shaping step: each batch (a selection: its one target) gets the definitions, callers
- * and enclosing signatures it needs, read-only, from the repository's tree-sitter index, redacted by the review's
- * redactor and within `maxTokens`. The whole target carries every batch's context (the summary reports it). The
+ * and enclosing signatures it needs, read-only, from the editor's language server when it answers in time, else from
+ * the repository's tree-sitter index; either way ranked and cut by the same selection, never from an excluded file,
+ * redacted by the review's redactor and within `maxTokens`. The whole target carries every batch's context (the summary reports it). The
  * rest of the repository is indexed in the background (`indexing`, stopped by its signal) and kept for the next
  * review. Context helps a review and never stops one: a failure sends none and is told through `onError`.
  */
@@ -14,24 +17,26 @@ export async function withCodeContext(work: ShapedWork, request: ReviewRequest, 
   if (!source || source.maxTokens <= 0 || work.batches.length === 0) return { work, indexing: Promise.resolve() };
   const relative = request.work.relativeFile;
   const asked = work.changes ? work.batches : work.batches.map((b) => ({ ...b, regions: b.regions.map((r) => ({ ...r, file: relative ?? r.file })) }));
-  let step: Awaited<ReturnType<typeof addContext>>;
+  const redactor = request.context.redactSecrets ? work.shaped.redactor : undefined;
+  let batches: ReviewTarget[];
+  let finish: (signal: AbortSignal) => Promise<void> = async () => {};
   try {
-    step = await addContext(asked, {
-      root: source.root,
-      cacheDir: source.cacheDir,
-      excluder: request.context.excluder,
-      maxFileBytes: source.maxFileBytes,
-      maxTokens: source.maxTokens,
-      redactor: request.context.redactSecrets ? work.shaped.redactor : undefined,
+    const served = await fromLanguageServer(asked, source, request, redactor);
+    const rest = asked.filter((_, i) => !served[i]);
+    const step = rest.length > 0
+      ? await addContext(rest, { root: source.root, cacheDir: source.cacheDir, excluder: request.context.excluder, maxFileBytes: source.maxFileBytes, maxTokens: source.maxTokens, redactor })
+      : undefined;
+    if (step) finish = step.finish;
+    let next = 0;
+    const chosen = asked.map((b, i) => served[i] ?? step?.targets[next++] ?? b);
+    batches = work.changes ? chosen : work.batches.map((b, i) => {
+      const c = chosen[i];
+      return c?.context ? { ...b, context: c.context, ...(c.contextCut ? { contextCut: c.contextCut } : {}) } : b;
     });
   } catch (e) {
     source.onError?.(e instanceof Error ? e.message : String(e));
     return { work, indexing: Promise.resolve() };
   }
-  const batches: ReviewTarget[] = work.changes ? step.targets : work.batches.map((b, i) => {
-    const chosen = step.targets[i];
-    return chosen?.context ? { ...b, context: chosen.context, ...(chosen.contextCut ? { contextCut: chosen.contextCut } : {}) } : b;
-  });
   const all = batches.flatMap((b) => b.context ?? []);
   const cut = batches.flatMap((b) => b.contextCut ?? []);
   const target: ReviewTarget = work.changes
@@ -40,6 +45,27 @@ export async function withCodeContext(work: ShapedWork, request: ReviewRequest, 
   const shaped = { ...work.shaped, target, prompt: { ...work.shaped.prompt, redacted: work.shaped.redactions.length > 0 } };
   return {
     work: { ...work, shaped, batches, ...(work.changes ? { changes: { ...work.changes, target, batches } } : {}) },
-    indexing: step.finish(signal).catch(() => undefined),
+    indexing: finish(signal).catch(() => undefined),
   };
+}
+
+/**
+ * The batches whose context the language server gave (undefined where it gave none in time, or only candidates
+ * from excluded files): its candidates go through core's selection like the index's.
+ */
+async function fromLanguageServer(asked: readonly ReviewTarget[], source: CodeContextSource, request: ReviewRequest, redactor: SecretRedactor | undefined): Promise<(ReviewTarget | undefined)[]> {
+  const server = source.languageServer;
+  if (!server) return asked.map(() => undefined);
+  const files = new RepositoryFiles(source.root);
+  const out: (ReviewTarget | undefined)[] = [];
+  for (const batch of asked) {
+    const candidates = (await server(batch).catch(() => undefined))?.filter((c) => !request.context.excluder.match(c.file));
+    if (!candidates || candidates.length === 0) {
+      out.push(undefined);
+      continue;
+    }
+    const { snippets, cut } = await chooseContext(batch, candidates, files, { maxTokens: source.maxTokens, redactor });
+    out.push(snippets.length > 0 ? { ...batch, context: snippets, ...(cut.length > 0 ? { contextCut: cut } : {}) } : undefined);
+  }
+  return out;
 }

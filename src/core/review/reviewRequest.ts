@@ -1,4 +1,5 @@
 import type { ChangesPlan } from '../changes/plan';
+import type { ContextCandidate } from '../context/candidates';
 import type { ExclusionRule } from '../prompt/exclude';
 import type { PromptContext, ShapedReview } from '../prompt/shape';
 import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
@@ -38,7 +39,10 @@ export interface NoiseSettings {
   dismissed?: () => Promise<readonly DismissedEntry[]>;
 }
 
-/** Where the context of a review (definitions, callers, enclosing signatures) comes from: a repository's tree-sitter index. */
+/**
+ * Where the context of a review (definitions, callers, enclosing signatures) comes from: the editor's language
+ * server when it answers, else a repository's tree-sitter index.
+ */
 export interface CodeContextSource {
   /** The repository (or folder) root; the regions are relative to it (a selection: `ReviewWork.relativeFile`). */
   root: string;
@@ -48,6 +52,12 @@ export interface CodeContextSource {
   maxTokens: number;
   /** Files larger than this are not indexed (`quorum.changes.maxFileKb`). */
   maxFileBytes: number;
+  /**
+   * The editor's language server: the candidate snippets of a batch (paths relative to `root`), or undefined when
+   * it did not answer within its time budget. A batch that gets none from it gets the tree-sitter index's; either
+   * way the candidates go through the same ranking, cut, exclusions and redaction.
+   */
+  languageServer?: (batch: ReviewTarget) => Promise<readonly ContextCandidate[] | undefined>;
   /** Told why no context is sent when choosing it failed (the review goes on without). */
   onError?: (message: string) => void;
 }

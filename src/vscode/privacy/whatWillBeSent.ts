@@ -1,4 +1,4 @@
-import { treeSitterContext } from '../context/treeSitterContext';
+import { editorContext } from '../context/editorContext';
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
 import type { ReviewPipeline } from '../../core/review/pipeline';
@@ -18,7 +18,7 @@ function sentStrings(): WhatWillBeSentStrings {
   return localStrings(WHAT_WILL_BE_SENT_EN);
 }
 
-const withContext = (codeContext: ReturnType<typeof treeSitterContext>) => (codeContext ? { codeContext } : {});
+const withContext = (codeContext: ReturnType<typeof editorContext>) => (codeContext ? { codeContext } : {});
 
 /**
  * "Quorum: Show What Will Be Sent": a read-only Markdown document (a virtual document of its own scheme)
@@ -67,7 +67,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
       const outcome = await runReview(this.deps.pipeline, {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
-        ...withContext(treeSitterContext(this.deps.settings.current, prepared.root)),
+        ...withContext(editorContext(this.deps.settings.current, prepared.root, prepared.uri)),
         options: { language },
         dryRun: true,
         confirm: {

@@ -1,5 +1,5 @@
 import { RegionMemory } from '../../core/review/regionMemory';
-import { treeSitterContext } from '../context/treeSitterContext';
+import { editorContext } from '../context/editorContext';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
@@ -132,8 +132,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async start(prepared: PreparedTarget, opts: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
-    // The language server's answers are not asked yet: the context comes from core's tree-sitter index.
-    const codeContext = treeSitterContext(settings, prepared.root);
+    const codeContext = editorContext(settings, prepared.root, prepared.uri);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
     const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
     const abort = new AbortController();

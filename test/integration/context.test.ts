@@ -1,0 +1,101 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { ReviewSummary } from '../../src/core/review/types';
+import type { QuorumApi } from '../../src/vscode/api';
+import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
+import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
+
+const KEY = 'sk-quorum-context-test-7f3a9c1e5b';
+const ANSWERS = { analyst: { findings: [] }, architecture: { findings: [] }, security: { findings: [] }, coding: { rationale: 'Nothing to change.', improvedCode: '' } };
+/** checkout.ts as a file that no language server knows (the test's provider is its only one), and checkout.ts itself. */
+const UNKNOWN_LANGUAGE = { scheme: 'file', pattern: '**/context/checkout.qtest' };
+const CHECKOUT = { scheme: 'file', pattern: '**/context/checkout.ts' };
+
+/** The context blocks of the chat requests: the `File:` lines under "Context (read-only, not reviewed):". */
+function contextFiles(gateway: TestGateway): string[] {
+  const bodies = gateway.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.stringify(r.body));
+  assert.ok(bodies.length > 0, 'the review asked the gateway');
+  const files = new Set<string>();
+  for (const body of bodies) {
+    const block = body.split('Context (read-only, not reviewed):')[1] ?? '';
+    for (const m of block.matchAll(/File: ([\w./-]+) \((definition|caller|enclosing) /g)) files.add(`${m[1]} ${m[2]}`);
+  }
+  return [...files].sort();
+}
+
+describe('context from the language server (real VS Code, loopback gateway)', function () {
+  this.timeout(90_000);
+  let api: QuorumApi;
+  let gateway: TestGateway;
+  let providers: vscode.Disposable[] = [];
+  const folder = () => (vscode.workspace.workspaceFolders as readonly vscode.WorkspaceFolder[])[0]!.uri;
+
+  before(async () => {
+    api = await quorum();
+    gateway = await startTestGateway({ apiKey: KEY });
+    gateway.script(agentScript(ANSWERS));
+    await setSetting(api, 'gateway.baseUrl', gateway.url);
+    await setSetting(api, 'cache.ttlMinutes', 0);
+    await setSetting(api, 'agents.architecture.enabled', false);
+    await setSetting(api, 'agents.coding.enabled', false);
+    api.usePrompter(new ScriptedPrompter().onInput('apiKey.input', () => KEY));
+    assert.equal(await vscode.commands.executeCommand('quorum.setApiKey'), true);
+  });
+
+  afterEach(async () => {
+    for (const p of providers) p.dispose();
+    providers = [];
+    gateway.requests.length = 0;
+    await closeAll();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('quorum.clearApiKey');
+    api.usePrompter(undefined);
+    for (const key of ['gateway.baseUrl', 'cache.ttlMinutes', 'agents.architecture.enabled', 'agents.coding.enabled']) await setSetting(api, key, undefined);
+    await gateway.close();
+  });
+
+  async function reviewLine4(file: string): Promise<ReviewSummary> {
+    const editor = await openSample(file);
+    select(editor, 4, 4);
+    const summary = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
+    assert.ok(summary, 'the review ran');
+    return summary;
+  }
+
+  it('a language server that answers: the request carries the definition it pointed at', async () => {
+    const rates = vscode.Uri.joinPath(folder(), 'context/rates.ts');
+    let asked = 0;
+    providers.push(
+      vscode.languages.registerDefinitionProvider(UNKNOWN_LANGUAGE, {
+        provideDefinition(doc, position) {
+          asked++;
+          const word = doc.getText(doc.getWordRangeAtPosition(position));
+          if (word !== 'applyDiscount') return undefined;
+          // Pointed somewhere tree-sitter would never look: only the server's answer can put rates.ts in the prompt.
+          return [{ targetUri: rates, targetRange: new vscode.Range(0, 0, 3, 2), targetSelectionRange: new vscode.Range(0, 13, 0, 27), originSelectionRange: doc.getWordRangeAtPosition(position) }];
+        },
+      }),
+    );
+    await reviewLine4('context/checkout.qtest');
+    assert.ok(asked > 0, 'the definition provider was asked');
+    const files = contextFiles(gateway);
+    assert.ok(files.includes('context/rates.ts definition'), files.join(', '));
+  });
+
+  it('a language server that never answers: the review completes with the tree-sitter context', async () => {
+    const never = <T>() => new Promise<T>(() => undefined);
+    providers.push(
+      vscode.languages.registerDefinitionProvider(CHECKOUT, { provideDefinition: () => never<vscode.Definition>() }),
+      vscode.languages.registerReferenceProvider(CHECKOUT, { provideReferences: () => never<vscode.Location[]>() }),
+      vscode.languages.registerDocumentSymbolProvider(CHECKOUT, { provideDocumentSymbols: () => never<vscode.DocumentSymbol[]>() }),
+    );
+    const started = Date.now();
+    const summary = await reviewLine4('context/checkout.ts');
+    console.log(`    review with a language server that never answers: ${Date.now() - started} ms`);
+    assert.deepEqual(summary.agents.map((a) => a.status), ['ok', 'ok']);
+    const files = contextFiles(gateway);
+    assert.ok(files.includes('context/pricing.ts definition'), `the tree-sitter index found the definition: ${files.join(', ')}`);
+  });
+});
