@@ -1,3 +1,4 @@
+import { VERIFIER_ID } from '../../core/agents/verifier';
 import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../../core/settings/schema';
@@ -101,7 +102,8 @@ export class ModelSwitcher {
       if (!picked) return undefined;
       agent = picked.agent;
     }
-    const chosen = agent === ALL_AGENTS ? rows : rows.filter((r) => r.id === agent);
+    // "All agents" are the reviewers: one model for the verifier too would leave cross-model verification no other model.
+    const chosen = agent === ALL_AGENTS ? rows.filter((r) => r.id !== VERIFIER_ID) : rows.filter((r) => r.id === agent);
     // Which of the chosen agents use each current model ("All agents" may mix several).
     const usedBy = new Map<string, string[]>();
     for (const r of chosen) usedBy.set(r.model, [...(usedBy.get(r.model) ?? []), r.title]);
