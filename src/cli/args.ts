@@ -2,7 +2,7 @@ import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
 import { normalizeLanguage } from '../core/agents/language';
 import type { ChangeRequest } from '../core/changes/types';
-import { modelIdSchema } from '../core/settings/schema';
+import { modelIdSchema, VERIFY_MODES, type VerifyMode } from '../core/settings/schema';
 
 /** `--base-url` and `--language`, shared by `quorum review` and `quorum eval`. */
 export const baseUrlOption = z
@@ -73,6 +73,8 @@ export interface ReviewArgs {
   post?: 'github';
   /** `--pr N`: the pull request (default: from the event in GITHUB_EVENT_PATH). */
   pr?: number;
+  /** `--verify`: how the merged findings are verified (default: quorum.review.verify's default, cross-model). */
+  verify?: VerifyMode;
 }
 
 const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
@@ -121,6 +123,8 @@ Options:
                            the diff's lines (with suggestions), a summary comment edited on each run, nothing
                            posted twice, earlier comments no longer raised marked resolved
   --pr N                   the pull request for --post github (default: from the event in GITHUB_EVENT_PATH)
+  --verify off|cross-model|same-model   a verifier agent checks each merged finding (default cross-model: on a
+                           model that did not raise it; --model verifier=MODEL picks it); refuted ones are hidden
   -h, --help               show this help
   --version                show the version
 
@@ -189,6 +193,7 @@ const schema = z.object({
   showHidden: z.boolean().default(false),
   post: z.enum(['github'], { message: '--post takes github' }).optional(),
   pr: z.coerce.number({ message: '--pr takes a pull request number' }).int('--pr takes a whole number').min(1, '--pr is at least 1').optional(),
+  verify: z.enum(VERIFY_MODES, { message: `--verify is one of ${VERIFY_MODES.join(', ')}` }).optional(),
 });
 
 const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -208,6 +213,7 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--min-severity': 'minSeverity',
   '--base': 'base',
   '--repo': 'repo',
+  '--verify': 'verify',
   '--context': 'context',
   '--context-tokens': 'contextTokens',
   '--post': 'post',
@@ -329,5 +335,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     showHidden: a.showHidden,
     ...(a.post ? { post: a.post } : {}),
     ...(a.pr !== undefined ? { pr: a.pr } : {}),
+    ...(a.verify !== undefined ? { verify: a.verify } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { modelIdSchema } from '../core/settings/schema';
+import { modelIdSchema, VERIFY_MODES, type VerifyMode } from '../core/settings/schema';
 import { baseUrlOption, languageOption, UsageError } from './args';
 
 /** The command line of `quorum eval`, parsed and validated. Usage errors are `UsageError`s (exit code 2). */
@@ -21,6 +21,8 @@ export interface EvalArgs {
   baseUrl?: string;
   language?: string;
   timeout?: number;
+  /** `--verify`: verify each case's findings and report the figures with and without verification. */
+  verify?: VerifyMode;
 }
 
 export const EVAL_USAGE = `Usage: quorum eval [options]
@@ -41,6 +43,9 @@ Options:
   --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
   --language CODE          language of the review text (default: from LC_ALL / LANG)
   --timeout SECONDS        longest one request may take, retries included (default 180)
+  --verify cross-model|same-model|off   verify each case's findings too, and print precision, recall and F1
+                           with and without verification side by side, with the verifier's cost
+                           (--model verifier=MODEL picks its model; default off)
 
 Exit codes: 0 done (failed cases are counted, not fatal), 2 usage error or malformed corpus, 130 interrupted.`;
 
@@ -76,6 +81,7 @@ const schema = z.object({
   baseUrl: baseUrlOption,
   language: languageOption,
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
+  verify: z.enum(VERIFY_MODES, { message: `--verify is one of ${VERIFY_MODES.join(', ')}` }).optional(),
   context: z.enum(['on', 'off'], { message: '--context is on or off' }).default('on'),
   contextTokens: z.coerce.number({ message: '--context-tokens takes a number' }).int('--context-tokens takes a whole number').min(0, '--context-tokens is at least 0').max(50_000, '--context-tokens is at most 50000').default(3000),
 });
@@ -91,6 +97,7 @@ const FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--base-url': 'baseUrl',
   '--language': 'language',
   '--timeout': 'timeout',
+  '--verify': 'verify',
   '--context': 'context',
   '--context-tokens': 'contextTokens',
 };
@@ -146,5 +153,6 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     ...(a.baseUrl ? { baseUrl: a.baseUrl } : {}),
     ...(a.language ? { language: a.language } : {}),
     ...(a.timeout !== undefined ? { timeout: a.timeout } : {}),
+    ...(a.verify !== undefined ? { verify: a.verify } : {}),
   };
 }

@@ -7,8 +7,9 @@ import { CorpusError, loadCorpus, type Corpus } from '../core/eval/corpus';
 import { evalHtmlReport } from '../core/eval/html';
 import { planRuns, type EvalRunSpec } from '../core/eval/plan';
 import { toEvalJson } from '../core/eval/report';
-import type { RunFigures } from '../core/eval/score';
-import { estimateEval, learnEvalPrices, runEval, type EvalProgress } from '../core/eval/runner';
+import { estimateEval, learnEvalPrices, runEval, type EvalProgress, type EvalReport } from '../core/eval/runner';
+import { formatVerificationTable, verificationJson } from '../core/eval/verification';
+import { VERIFIER_ID } from '../core/agents/verifier';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewConfigError } from '../core/review/errors';
@@ -73,7 +74,9 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
   try {
     corpus = await loadCorpus(dir);
     if (args.context && args.contextTokens > 0) corpus = await withCaseContext(corpus, args.contextTokens);
-    runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models: args.models, compare: args.compare });
+    // `--model verifier=…` is the verifier's model (cliSettings put it in the settings), not an agent to score.
+    const models = Object.fromEntries(Object.entries(args.models).filter(([agent]) => agent !== VERIFIER_ID));
+    runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models, compare: args.compare });
   } catch (e) {
     if (e instanceof CorpusError || e instanceof ReviewConfigError) {
       say(e.message);
@@ -99,14 +102,15 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
   const bar = new EvalProgressBar(io.stderr);
   try {
     await learnEvalPrices(corpus, deps, runs, language, io.signal);
-    const estimate = estimateEval(corpus, deps, runs, language);
+    const verify = args.verify ?? 'off';
+    const estimate = estimateEval(corpus, deps, runs, language, verify);
     const clean = corpus.cases.filter((c) => c.expected.length === 0).length;
     say(`eval of ${runs.map((r) => `${r.agent} on ${r.model}`).join(', ')} over ${corpus.cases.length} cases (${clean} clean) via ${new URL(baseUrl).host}`);
     say(estimateLine(estimate));
-    const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p) });
+    const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p), verify });
     bar.close();
     if (report.cancelled) say(`interrupted after ${report.finished.reduce((s, n) => s + n, 0)} of ${report.runs.length * corpus.cases.length} cases; the figures count unfinished cases as failures`);
-    if (!(await writeResults(args, report.runs, outFile, io, scrub, say))) return EXIT_USAGE;
+    if (!(await writeResults(args, report, outFile, io, scrub, say))) return EXIT_USAGE;
     say(`spent ${formatDollars(report.spentUsd)}`);
     return report.cancelled ? EXIT_INTERRUPTED : EXIT_OK;
   } catch (e) {
@@ -129,13 +133,14 @@ function estimateLine(estimate: ReturnType<typeof estimateEval>): string {
 }
 
 /** The chosen format on stdout, or written to `--output` with the table on stdout. False when the file cannot be written. */
-async function writeResults(args: EvalArgs, figures: RunFigures[], outFile: string | undefined, io: EvalIo, scrub: (t: string) => string, say: (t: string) => void): Promise<boolean> {
+async function writeResults(args: EvalArgs, report: EvalReport, outFile: string | undefined, io: EvalIo, scrub: (t: string) => string, say: (t: string) => void): Promise<boolean> {
   // The key is scrubbed from the figures' strings, before they are rendered: a document is never edited after.
-  const runs = scrubStrings(figures, scrub);
-  const table = formatEvalTable(runs);
+  const runs = scrubStrings(report.runs, scrub);
+  const verified = report.verified ? { ...report.verified, runs: scrubStrings(report.verified.runs, scrub) } : undefined;
+  const table = formatEvalTable(runs) + (verified ? '\n' + formatVerificationTable(runs, verified) : '');
   const document =
     args.format === 'json'
-      ? JSON.stringify(toEvalJson(runs), null, 2) + '\n'
+      ? JSON.stringify({ ...toEvalJson(runs), ...(verified ? { verification: verificationJson(runs, verified) } : {}) }, null, 2) + '\n'
       : args.format === 'html'
         ? evalHtmlReport(runs, { corpus: args.corpus ?? 'shipped corpus', generatedAt: new Date().toISOString() })
         : table;

@@ -2,6 +2,7 @@ import type { FailOn } from './args';
 import type { ProgressStream } from './progress';
 import type { ReviewSummary } from '../core/review/types';
 import { atLeast } from '../shared/severity';
+import { VERIFIER_ID } from '../core/agents/verifier';
 
 /** The CLI's exit codes and its input and output streams. */
 
@@ -37,7 +38,8 @@ export function exitCodeOf(summary: ReviewSummary, failOn: FailOn, interrupted: 
   if (interrupted) return EXIT.interrupted;
   if (summary.agents.some((a) => a.status === 'error' && a.error !== undefined && ACCOUNT_FAILURES.has(a.error.code))) return EXIT.agentFailed;
   if (failsOn(summary, failOn)) return EXIT.findings;
-  if (summary.agents.some((a) => a.status === 'error')) return EXIT.agentFailed;
+  // A verifier that failed left the findings unverified: the review itself succeeded.
+  if (summary.agents.some((a) => a.status === 'error' && a.agent !== VERIFIER_ID)) return EXIT.agentFailed;
   return EXIT.ok;
 }
 

@@ -5,6 +5,9 @@ import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
 import { formatUsd } from '../shared/format';
 import { summaryView } from '../core/review/viewEvents';
 import { CLI_STRINGS } from './cliStrings';
+import { VERIFIER_ID } from '../core/agents/verifier';
+import { verdictNote } from '../shared/labels';
+import { formatString, type PanelStringKey } from '../shared/panelStrings';
 import { codeSpan, escapeInline, reviewMarkdown } from '../shared/reviewMarkdown';
 import { terminalText } from '../shared/untrustedText';
 
@@ -18,10 +21,11 @@ function lines(f: Pick<Finding, 'startLine' | 'endLine'>): string {
   return f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
 }
 
-function agentLine(r: AgentResult): string {
+function agentLine(r: AgentResult, s: ReviewSummary): string {
   const state = r.status === 'ok' ? (r.cached ? 'ok (cached)' : 'ok') : r.status === 'cancelled' ? 'cancelled' : `failed: ${r.error?.code ?? 'error'}`;
-  const n = r.findings.length;
-  const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : `, ${n} finding${n === 1 ? '' : 's'}`;
+  const n = r.agent === VERIFIER_ID ? s.findings.filter((f) => f.verification).length : r.findings.length;
+  const found = r.agent === VERIFIER_ID ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
+  const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
   return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
 }
 
@@ -61,18 +65,24 @@ function totalsLine(s: ReviewSummary): string {
   return `Total: ${formatUsd(t.costUsd)}${estimated}, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens, ${t.requests} request${t.requests === 1 ? '' : 's'}, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}, ${seconds(s.elapsedMs)}${s.cancelled ? ' (cancelled)' : ''}`;
 }
 
+/** `, refuted by gpt-4.1: why`, `, not verified …`, `, carried over …`: what the verifier and the memory say of a finding. */
+function marksOf(f: Finding): string {
+  const t = (key: PanelStringKey, ...args: (string | number)[]) => formatString(CLI_STRINGS[key], args);
+  return [verdictNote(t, f), f.carried ? t('carried') : ''].filter(Boolean).map((m) => `, ${tt(m)}`).join('');
+}
+
 export function formatText(s: ReviewSummary): string {
   const out: string[] = [`Quorum review of ${what(s)}`, ''];
   for (const k of s.target.skipped ?? []) out.push(`  skipped ${k.file}: ${k.reason}`);
   if ((s.target.skipped?.length ?? 0) > 0) out.push('');
   const context = contextLine(s.target);
   if (context) out.push(tt(context.charAt(0).toUpperCase() + context.slice(1)), '');
-  out.push('Agents:', ...s.agents.map((a) => `  ${agentLine(a)}`), '');
+  out.push('Agents:', ...s.agents.map((a) => `  ${agentLine(a, s)}`), '');
   if (s.findings.length === 0) out.push('No findings.', '');
   else {
     out.push(`Findings (${s.findings.length}):`);
     for (const f of s.findings) {
-      out.push(`  ${tt(f.file)}:${lines(f)} [${f.severity}] ${tt(f.title)}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}${f.outsideChanges ? ', outside the changes' : ''}`);
+      out.push(`  ${tt(f.file)}:${lines(f)} [${f.severity}] ${tt(f.title)}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}${f.outsideChanges ? ', outside the changes' : ''}${marksOf(f)}`);
       if (f.explanation) out.push(indent(tt(f.explanation)));
       if (f.advice) out.push('    Advice:', indent(tt(f.advice), '      '));
       if (f.suggestion !== undefined) out.push('    Suggested replacement:', indent(tt(f.suggestion), '      | '));

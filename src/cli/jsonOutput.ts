@@ -1,12 +1,16 @@
 import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
+import type { HiddenReason } from '../core/review/noise';
 import { CONTEXT_KINDS } from '../core/context/types';
-import { SKIP_REASONS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
+import { SKIP_REASONS, VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
  * output against it); `toJsonOutput` builds it from a review summary.
  */
+
+const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted'] as const satisfies readonly HiddenReason[];
+const verificationSchema = z.strictObject({ verdict: z.enum(VERDICTS), by: z.string(), reason: z.string() });
 
 const jsonFindingSchema = z.strictObject({
   id: z.string(),
@@ -24,8 +28,16 @@ const jsonFindingSchema = z.strictObject({
   cwe: z.string().regex(/^CWE-\d+$/).optional(),
   clamped: z.literal(true).optional(),
   outsideChanges: z.literal(true).optional(),
-  /** Listed with --show-hidden: below --min-confidence / --min-severity, or dismissed in the project. */
+  /** Listed with --show-hidden: below --min-confidence / --min-severity, dismissed in the project, or refuted. */
   hidden: z.literal(true).optional(),
+  /** Why it is hidden (with `hidden`): `refuted` by the verifier (its reason is in `verification`), `dismissed`, …. */
+  hiddenReason: z.enum(HIDDEN_REASONS).optional(),
+  /** The verifier's verdict (--verify): the model that gave it and why (model text). */
+  verification: verificationSchema.optional(),
+  /** The verifier was asked and gave no verdict (it failed): the finding is as the reviewers reported it. */
+  unverified: z.literal(true).optional(),
+  /** Carried over at $0 from an earlier review of the same region content. */
+  carried: z.literal(true).optional(),
 });
 
 /** What the panel lists: the findings merged across agents, most severe first. */
@@ -39,8 +51,16 @@ const jsonMergedFindingSchema = z.strictObject({
   cwe: z.string().regex(/^CWE-\d+$/).optional(),
   confidence: z.number().min(0).max(1),
   outsideChanges: z.literal(true).optional(),
-  /** Listed with --show-hidden: below --min-confidence / --min-severity, or dismissed in the project. */
+  /** Listed with --show-hidden: below --min-confidence / --min-severity, dismissed in the project, or refuted. */
   hidden: z.literal(true).optional(),
+  /** Why it is hidden (with `hidden`): `refuted` by the verifier (its reason is in `verification`), `dismissed`, …. */
+  hiddenReason: z.enum(HIDDEN_REASONS).optional(),
+  /** The verifier's verdict (--verify): the model that gave it and why (model text). */
+  verification: verificationSchema.optional(),
+  /** The verifier was asked and gave no verdict (it failed): the finding is as the reviewers reported it. */
+  unverified: z.literal(true).optional(),
+  /** Carried over at $0 from an earlier review of the same region content. */
+  carried: z.literal(true).optional(),
 });
 
 const jsonAgentSchema = z.strictObject({
@@ -64,8 +84,8 @@ const rangeSchema = z.strictObject({ file: z.string(), startLine: z.number().int
 export const jsonOutputSchema = z.strictObject({
   /** The reviewed file and lines of a selection or file review; null for a review of changes. */
   target: rangeSchema.nullable(),
-  /** Each region sent. */
-  targets: z.array(rangeSchema),
+  /** Each region reviewed; `reused`: not sent, its findings carried over from an earlier review of the same content. */
+  targets: z.array(rangeSchema.extend({ reused: z.literal(true).optional() })),
   skipped: z.array(z.strictObject({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
   /** The read-only context sent beside the regions (never reviewed): what, from where, for which reviewed file. */
   context: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), symbol: z.string(), kind: z.enum(CONTEXT_KINDS), forFile: z.string() })),
@@ -84,10 +104,23 @@ export const jsonOutputSchema = z.strictObject({
   }),
   /** Findings hidden by the noise controls (left out of the findings unless --show-hidden). */
   hiddenFindings: z.number().int().nonnegative(),
+  /** A re-review of changes: the last review's findings in the files reviewed afresh that were not raised again. */
+  resolved: z.array(jsonMergedFindingSchema).optional(),
 });
 export type JsonOutput = z.infer<typeof jsonOutputSchema>;
 
-function jsonFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typeof jsonFindingSchema> {
+/** The fields both finding lists share: hidden and why, the verifier's verdict, carried over. */
+function marks(f: Finding, hidden: ReadonlyMap<string, HiddenReason>) {
+  const reason = hidden.get(f.id);
+  return {
+    ...(reason ? { hidden: true as const, hiddenReason: reason } : {}),
+    ...(f.verification ? { verification: { verdict: f.verification.verdict, by: f.verification.by, reason: f.verification.reason } } : {}),
+    ...(f.unverified ? { unverified: true as const } : {}),
+    ...(f.carried ? { carried: true as const } : {}),
+  };
+}
+
+function jsonFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonFindingSchema> {
   return {
     id: f.id,
     file: f.file,
@@ -103,11 +136,11 @@ function jsonFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typeof js
     ...(f.cwe ? { cwe: f.cwe } : {}),
     ...(f.clamped ? { clamped: true as const } : {}),
     ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
-    ...(hidden.has(f.id) ? { hidden: true as const } : {}),
+    ...marks(f, hidden),
   };
 }
 
-function jsonMergedFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typeof jsonMergedFindingSchema> {
+function jsonMergedFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonMergedFindingSchema> {
   return {
     file: f.file,
     startLine: f.startLine,
@@ -118,7 +151,7 @@ function jsonMergedFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typ
     ...(f.cwe ? { cwe: f.cwe } : {}),
     confidence: f.confidence,
     ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
-    ...(hidden.has(f.id) ? { hidden: true as const } : {}),
+    ...marks(f, hidden),
   };
 }
 
@@ -126,7 +159,7 @@ function jsonMergedFinding(f: Finding, hidden: ReadonlySet<string>): z.infer<typ
 const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
 const count = (n: number) => Math.floor(nonNegative(n));
 
-function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlySet<string>): z.infer<typeof jsonAgentSchema> {
+function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonAgentSchema> {
   const status = r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
   return {
     id: r.agent,
@@ -149,8 +182,8 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlySet<stri
  * The JSON document for a summary. Findings are merged across agents: each is listed once, under the first
  * agent (in run order) that reported it, and names every agent that did.
  */
-export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hiddenIds?: ReadonlySet<string> } = { hiddenCount: 0 }): JsonOutput {
-  const hidden = noise.hiddenIds ?? new Set<string>();
+export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hidden?: ReadonlyMap<string, HiddenReason> } = { hiddenCount: 0 }): JsonOutput {
+  const hidden = noise.hidden ?? new Map<string, HiddenReason>();
   const byAgent = new Map<string, Finding[]>(summary.agents.map((a) => [a.agent, []]));
   for (const f of summary.findings) {
     const owner = summary.agents.find((a) => f.agents.includes(a.agent))?.agent;
@@ -160,12 +193,13 @@ export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: numbe
   const only = summary.target.regions.length === 1 ? summary.target.regions[0] : undefined;
   return {
     target: summary.target.kind !== 'changes' && only ? { file: only.file, startLine: only.startLine, endLine: only.endLine } : null,
-    targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine })),
+    targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, ...(r.reused ? { reused: true as const } : {}) })),
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
     context: (summary.target.context ?? []).map(({ file, startLine, endLine, symbol, kind, forFile }) => ({ file, startLine, endLine, symbol, kind, forFile })),
     findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
     totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries), contextTokens: count(summary.target.contextTokens ?? 0) },
     hiddenFindings: noise.hiddenCount,
+    ...(summary.resolved ? { resolved: summary.resolved.map((f) => jsonMergedFinding(f, new Map())) } : {}),
   };
 }

@@ -42,7 +42,7 @@ export function renderReport(all: ReviewSummary, format: OutputFormat, ctx: Repo
   const note = () => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden) : '');
   switch (format) {
     case 'json':
-      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hiddenIds } : {}) }), null, 2) + '\n';
+      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hidden: new Map(hidden.map((h) => [h.finding.id, h.reason])) } : {}) }), null, 2) + '\n';
     case 'markdown':
       // The whole review: the renderer leaves the hidden findings out or lists them apart, and counts them.
       return formatMarkdown(all, ctx.noise);

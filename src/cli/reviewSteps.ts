@@ -63,7 +63,10 @@ function sayPlan(r: CliReview, plan: PlannedReview): void {
     const skipped = target.skipped ?? [];
     for (const k of skipped) progress.line(`skipped ${k.file}: ${k.reason}`);
     const n = changes.batches.length;
-    progress.line(`reviewing ${target.label}: ${changes.files} file${changes.files === 1 ? '' : 's'}, +${changes.added} -${changes.removed}, ${skipped.length} skipped, in ${n} request${n === 1 ? '' : 's'} per agent with ${estimate.order.join(', ')} ${estimated}`);
+    const reused = plan.reused ?? 0;
+    if (reused > 0) progress.line(`${reused} of ${target.regions.length} region${target.regions.length === 1 ? '' : 's'} unchanged since the last review on this machine: their findings are carried over at $0`);
+    if (n === 0) progress.line(`nothing to send ${estimated}`);
+    else progress.line(`reviewing ${target.label}: ${changes.files} file${changes.files === 1 ? '' : 's'}, +${changes.added} -${changes.removed}, ${skipped.length} skipped, in ${n} request${n === 1 ? '' : 's'} per agent with ${estimate.order.join(', ')} ${estimated}`);
   } else {
     progress.line(`reviewing ${target.label} with ${estimate.order.join(', ')} ${estimated}`);
   }
@@ -157,6 +160,8 @@ export async function reviewAndPrint(r: CliReview, request: Omit<ReviewRequest, 
     }
     case 'reviewed': {
       progress.close();
+      const resolved = outcome.summary.resolved?.length ?? 0;
+      if (resolved > 0) progress.line(`${resolved} finding${resolved === 1 ? '' : 's'} of the last review resolved`);
       if (r.cache && r.cache.stats.writeErrors > 0) progress.line(`could not write ${r.cache.stats.writeErrors} answer(s) to the cache in ${r.cache.folder}; the review is not affected`);
       const interrupted = r.io.signal.aborted;
       if (interrupted) progress.line('interrupted; printing what finished');

@@ -2,7 +2,8 @@ import type { CodeContextSource } from '../core/review/reviewRequest';
 import type { ChangesPlan } from '../core/changes/plan';
 import { defaultCacheDir } from './cacheDir';
 import { ChangesError } from '../core/changes/types';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { urlSecrets } from '../core/review/diskCache';
 import { languageFromLocale, resolveOutputLanguage } from '../core/agents/language';
 import { scrubKey } from '../core/redaction/redactor';
 import { ReviewConfigError } from '../core/review/errors';
@@ -23,6 +24,8 @@ import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
 import { githubTarget } from './github/target';
+import { VERIFIER_ID } from '../core/agents/verifier';
+import { RegionMemory } from '../core/review/regionMemory';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -119,12 +122,14 @@ export async function runCli(io: CliIo): Promise<number> {
 
   const { gateway, cache, pipeline } = cliPipeline(args, io.env, key, baseUrl, settings);
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
+  // `--model verifier=…` is the verifier's model (a setting), not a reviewer's.
+  const reviewerModels = Object.fromEntries(Object.entries(args.models).filter(([agent]) => agent !== VERIFIER_ID));
   const options = {
     language,
     noCache: args.noCache,
     signal: io.signal,
     ...(args.agents ? { agents: args.agents } : {}),
-    ...(Object.keys(args.models).length > 0 ? { modelOverrides: args.models } : {}),
+    ...(Object.keys(reviewerModels).length > 0 ? { modelOverrides: reviewerModels } : {}),
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
   const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(github ? { github } : {}) };
@@ -139,8 +144,10 @@ export async function runCli(io: CliIo): Promise<number> {
       }
     : undefined;
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
+  // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
+  const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
   try {
-    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}) });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

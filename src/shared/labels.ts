@@ -1,5 +1,5 @@
 import type { PanelStringKey } from './panelStrings';
-import type { AgentState, HiddenFindingView, ReviewState, SeverityView } from './protocol';
+import type { AgentState, FindingView, HiddenFindingView, ReviewState, SeverityView } from './protocol';
 
 /** The panel string that names each severity, agent state, review state and hidden reason: one map each, for the page and the export. */
 
@@ -16,5 +16,12 @@ export const REVIEW_STATE_LABEL: Record<ReviewState, PanelStringKey> = {
 };
 
 export const HIDDEN_REASON_LABEL: Record<HiddenFindingView['reason'], PanelStringKey> = {
-  confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed',
+  confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed', refuted: 'hiddenRefuted',
 };
+
+/** What the verifier said of a finding, in words: `confirmed by gpt-4.1`, `refuted by …: why`, `not verified`; '' when it was not asked. */
+export function verdictNote(t: (key: PanelStringKey, ...args: (string | number)[]) => string, f: Pick<FindingView, 'verification' | 'unverified'>): string {
+  const v = f.verification;
+  if (v) return v.verdict === 'confirmed' ? t('verdictConfirmed', v.by) : t(v.verdict === 'refuted' ? 'verdictRefuted' : 'verdictUncertain', v.by, v.reason);
+  return f.unverified ? t('unverified') : '';
+}

@@ -42,6 +42,12 @@ const findingViewSchema = z.object({
   confidence: z.number().check(z.gte(0), z.lte(1)),
   clamped: z.optional(z.boolean()),
   outsideChanges: z.optional(z.boolean()),
+  /** The verifier's verdict: by which model and why (model text). */
+  verification: z.optional(z.object({ verdict: z.enum(['confirmed', 'refuted', 'uncertain']), by: shortText, reason: str(4_000) })),
+  /** The verifier was asked and gave no verdict (it failed). */
+  unverified: z.optional(z.boolean()),
+  /** Carried over from an earlier review of the same code (a re-review of changes). */
+  carried: z.optional(z.boolean()),
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 
@@ -134,8 +140,8 @@ const privacyViewSchema = z.object({
 });
 export type PrivacyView = z.infer<typeof privacyViewSchema>;
 
-/** Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, or dismissed in the project. */
-const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed'] as const;
+/** Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, dismissed in the project, or refuted by the verifier. */
+const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted'] as const;
 const hiddenFindingSchema = z.object({ id: shortText, reason: z.enum(HIDDEN_REASONS) });
 export type HiddenFindingView = z.infer<typeof hiddenFindingSchema>;
 
@@ -187,6 +193,8 @@ export const reviewViewSchema = z.object({
   hidden: z.optional(list(hiddenFindingSchema, 5_000)),
   /** "Dismiss in this project" is offered (a live review of a file in a trusted workspace folder). */
   projectDismiss: z.optional(z.boolean()),
+  /** A re-review of changes: the last review's findings not raised again ("3 resolved" in the header). */
+  resolved: z.optional(count),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 
@@ -207,6 +215,7 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
     elapsedMs: nonNegative,
     totals: reviewTotalsViewSchema,
     findings: list(findingViewSchema, 5_000),
+    resolved: z.optional(count),
   }),
   z.object({ kind: z.literal('dismissed'), findingId: shortText }),
   z.object({ kind: z.literal('applied'), findingId: shortText }),

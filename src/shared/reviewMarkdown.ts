@@ -1,5 +1,5 @@
 import { formatCount, formatMs, formatUsd } from './format';
-import { AGENT_STATE_LABEL, HIDDEN_REASON_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL } from './labels';
+import { AGENT_STATE_LABEL, HIDDEN_REASON_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL, verdictNote } from './labels';
 import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
 import type { AgentView, FindingView, HiddenFindingView, ReviewView } from './protocol';
 import { costSourceKey, filterFindings, hiddenFindings, sortFindings } from './reviewReducer';
@@ -119,7 +119,7 @@ function agentsSection({ view, t }: Context): string[] {
   return out;
 }
 
-const HIDDEN_REASON_KEY = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed' } as const;
+const HIDDEN_REASON_KEY = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed', refuted: 'exportHiddenRefuted' } as const;
 
 /**
  * The findings shown, most severe first: not dismissed in this review and not hidden by the noise controls.
@@ -169,7 +169,7 @@ function findingBlock({ t, languageOf, multiFile }: Context, f: FindingView, why
   const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
   const where = multiFile && f.file ? `${f.file} · ${lines}` : lines;
   const out = [`### ${escapeInline(`${t(SEVERITY_LABEL[f.severity]).toLocaleUpperCase()}: ${f.title}`)}`, ''];
-  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', f.outsideChanges ? t('exportOutsideChanges') : '', why];
+  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', f.outsideChanges ? t('exportOutsideChanges') : '', verdictNote(t, f), f.carried ? t('carried') : '', why];
   out.push(`_${meta.filter(Boolean).map(escapeInline).join(' · ')}_`, '');
   if (f.explanation) out.push(escapeInline(f.explanation), '');
   if (f.advice) out.push(`**${escapeInline(t('exportAdvice'))}:** ${escapeInline(f.advice)}`, '');

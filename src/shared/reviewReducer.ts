@@ -131,6 +131,7 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
       view.elapsedMs = event.elapsedMs;
       view.totals = event.totals;
       view.findings = event.findings.slice();
+      if (event.resolved !== undefined) view.resolved = event.resolved;
       for (const a of view.agents) {
         if (a.state === 'queued' || a.state === 'running') {
           a.state = event.status === 'cancelled' ? 'cancelled' : 'failed';

@@ -166,7 +166,7 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const regionEdits = new RegionEdits(store, prompter);
   const repositories = new RepositoryPicker(prompter);
   const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath });
   const panels = new ReviewPanels(context, { log, actions: controller });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,

@@ -1,4 +1,4 @@
-import { HIDDEN_REASON_LABEL, SEVERITY_LABEL } from '../shared/labels';
+import { HIDDEN_REASON_LABEL, SEVERITY_LABEL, verdictNote } from '../shared/labels';
 import type { FindingView, HiddenFindingView, ReviewView } from '../shared/protocol';
 import { SEVERITIES } from '../shared/severity';
 import { filterFindings, hiddenFindings, type FindingFilter } from '../shared/reviewReducer';
@@ -18,7 +18,7 @@ export function severityIcon(severity: string): HTMLElement {
 export function findingSummary(f: FindingView, view: ReviewView): HTMLElement[] {
   const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
   const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
-  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : ''].filter(Boolean).join(' · ');
+  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', verdictNote(t, f), f.carried ? t('carried') : ''].filter(Boolean).join(' · ');
   const out: HTMLElement[] = [
     h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
       h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`),

@@ -60,7 +60,9 @@ export class ReviewHeader {
     const changes = view.changes;
     if (changes) {
       // A review of changes: what was reviewed, across files ("Uncommitted changes: 7 files, +120 −35, 2 skipped").
-      setText(this.file, t(changes.files.length === 1 ? 'changesSummaryOneFile' : 'changesSummary', changes.label, changes.files.length, changes.added, changes.removed, changes.skipped.length));
+      const summary = t(changes.files.length === 1 ? 'changesSummaryOneFile' : 'changesSummary', changes.label, changes.files.length, changes.added, changes.removed, changes.skipped.length);
+      // A re-review: the last review's findings not raised again.
+      setText(this.file, view.resolved ? `${summary} · ${t('resolvedCount', view.resolved)}` : summary);
       setAttr(this.file, 'title', changes.files.join('\n'));
       setText(this.lines, changes.skipped.length > 0 ? t('skippedFiles', changes.skipped.map((k) => `${k.file} (${t(SKIP_LABEL[k.reason] ?? 'skipUnreadable')})`).join(', ')) : '');
       setText(this.language, '');

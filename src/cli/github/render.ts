@@ -1,5 +1,5 @@
-import type { Finding, ReviewSummary, Severity } from '../../core/review/types';
-import { SEVERITIES } from '../../shared/severity';
+import type { Finding, ReviewSummary } from '../../core/review/types';
+import { SEVERITIES, type Severity } from '../../shared/severity';
 import { formatUsd } from '../../shared/format';
 import { codeSpan, fenced, inlineText, plainText } from './markdown';
 import { findingMarker, resolvedMarker, summaryMarker } from './markers';

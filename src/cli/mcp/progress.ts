@@ -21,6 +21,8 @@ export class CallProgress {
   private lastAt = 0;
   private readonly streamed = new Map<string, number>();
   private likelyChars: Record<string, number> = {};
+  /** The agents counted in the total: the planned ones, and the verifier when it joins after the merge. */
+  private readonly counted = new Set<string>();
 
   constructor(
     private readonly token: string | number | undefined,
@@ -47,11 +49,19 @@ export class CallProgress {
 
   planned(estimate: ReviewEstimate): void {
     this.total = estimate.order.length;
+    for (const id of estimate.order) this.counted.add(id);
     this.likelyChars = Object.fromEntries(Object.entries(estimate.perAgent).map(([id, e]) => [id, e.likelyCompletionTokens * CHARS_PER_TOKEN]));
     this.notify(`reviewing with ${this.total} agent${this.total === 1 ? '' : 's'}; estimated ≈ ${formatUsd(estimate.likelyUsd)}`);
   }
 
   onEvent = (e: ReviewEvent): void => {
+    if (e.type === 'queued') {
+      if (this.total > 0 && !this.counted.has(e.agent)) {
+        this.counted.add(e.agent);
+        this.total += 1;
+      }
+      return;
+    }
     if (e.type === 'delta') {
       this.streamed.set(e.agent, (this.streamed.get(e.agent) ?? 0) + e.text.length);
       if ((this.options.now ?? Date.now)() - this.lastAt >= (this.options.everyMs ?? 1000)) this.notify(`${e.agent} is answering`);

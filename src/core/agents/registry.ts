@@ -3,6 +3,7 @@ import { BUILTIN_AGENT_IDS, BUILTIN_AGENTS, BUILTIN_REVIEWERS } from '../../shar
 import type { QuorumSettings } from '../settings/schema';
 import { BUILTIN_PROMPTS, PROMPT_VERSION } from './prompts';
 import type { AgentSpec } from './spec';
+import { VERIFIER_ID } from './verifier';
 
 type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
 
@@ -58,7 +59,7 @@ export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
     });
   }
   settings.customAgents.forEach((c, index) => {
-    if (agents.some((a) => a.id === c.id) || disabled.has(c.id)) {
+    if (agents.some((a) => a.id === c.id) || disabled.has(c.id) || c.id === VERIFIER_ID) {
       issues.push({
         code: 'duplicate-id', agent: c.id, path: `customAgents.${index}.id`, related: [c.id], fatal: false,
         message: `custom agent "${c.id}" reuses an agent id that is already taken; it was ignored`,

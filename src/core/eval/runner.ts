@@ -6,7 +6,9 @@ import type { ListedPrices } from '../cost/listedPrices';
 import type { Gateway, StreamOptions } from '../gateway/types';
 import { ReviewPipeline } from '../review/pipeline';
 import type { ReviewTarget } from '../review/types';
-import type { QuorumSettings } from '../settings/schema';
+import type { QuorumSettings, VerifyMode } from '../settings/schema';
+import { VERIFIER_ID } from '../agents/verifier';
+import type { VerifiedFigures } from './verification';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
@@ -44,6 +46,8 @@ interface EvalOptions {
   language: string;
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
+  /** Verify each case's findings too (quorum.review.verify's modes; default off): the report scores both ways. */
+  verify?: VerifyMode;
 }
 
 export interface EvalReport {
@@ -55,6 +59,11 @@ export interface EvalReport {
   finished: number[];
   /** Every billed attempt of the eval, cases stopped by a cancel included (the runs' `costUsd` leave those out). */
   spentUsd: number;
+  /**
+   * With `verify`: each run scored again on the findings the verifier did not refute (same order as `runs`), its
+   * cost including the verifier's; `verifierUsd` is what the verifier cost in each run.
+   */
+  verified?: VerifiedFigures;
 }
 
 interface EvalEstimate {
@@ -73,11 +82,11 @@ function caseTarget(c: EvalCase): ReviewTarget {
   return c.context && c.context.length > 0 ? { ...target, context: c.context } : target;
 }
 
-/** The settings eval runs with: no fallback models. */
-function withoutFallbacks(s: QuorumSettings): QuorumSettings {
+/** The settings eval runs with: no fallback models; verification only when the eval asks for it (`--verify`). */
+function evalSettings(s: QuorumSettings, verify: VerifyMode): QuorumSettings {
   const agents = { ...s.agents };
   for (const id of BUILTIN_AGENT_IDS) agents[id] = { ...agents[id], fallbackModel: '' };
-  return { ...s, agents, customAgents: s.customAgents.map((c) => ({ ...c, fallbackModel: '' })) };
+  return { ...s, agents, customAgents: s.customAgents.map((c) => ({ ...c, fallbackModel: '' })), review: { ...s.review, verify } };
 }
 
 /**
@@ -119,9 +128,9 @@ class TimedGateway implements Gateway {
   }
 }
 
-function pipelineFor(deps: EvalDeps, gateway: Gateway): ReviewPipeline {
+function pipelineFor(deps: EvalDeps, gateway: Gateway, verify: VerifyMode = 'off'): ReviewPipeline {
   // No cache: eval neither reads nor writes the review cache.
-  return new ReviewPipeline({ gateway, settings: () => withoutFallbacks(deps.settings()), ledger: deps.ledger, ...(deps.listedPrices ? { listedPrices: deps.listedPrices } : {}), ...(deps.now ? { now: deps.now } : {}) });
+  return new ReviewPipeline({ gateway, settings: () => evalSettings(deps.settings(), verify), ledger: deps.ledger, ...(deps.listedPrices ? { listedPrices: deps.listedPrices } : {}), ...(deps.now ? { now: deps.now } : {}) });
 }
 
 /** What a case of `run` asks the pipeline: that agent on that model, never the cache. */
@@ -146,8 +155,8 @@ export async function learnEvalPrices(corpus: Corpus, deps: EvalDeps, runs: read
 }
 
 /** The cost of an eval at most, before anything is sent. */
-export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string): EvalEstimate {
-  const pipeline = pipelineFor(deps, deps.gateway);
+export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly EvalRunSpec[], language: string, verify: VerifyMode = 'off'): EvalEstimate {
+  const pipeline = pipelineFor(deps, deps.gateway, verify);
   const perRun = runs.map((run) => {
     let costUsd = 0;
     let likelyUsd = 0;
@@ -168,8 +177,11 @@ export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly Eval
 export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptions): Promise<EvalReport> {
   const now = deps.now ?? Date.now;
   const timed = new TimedGateway(deps.gateway, now);
-  const pipeline = pipelineFor(deps, timed);
+  const verify = options.verify ?? 'off';
+  const pipeline = pipelineFor(deps, timed, verify);
   const outcomes = options.runs.map(() => new Map<string, CaseOutcome>());
+  const verifiedOutcomes = options.runs.map(() => new Map<string, CaseOutcome>());
+  const verifierUsd = options.runs.map(() => 0);
   const failureCodes = options.runs.map((): Record<string, number> => ({}));
   const limit = pLimit(Math.max(1, deps.settings().limits.maxConcurrent));
   const total = options.runs.length * corpus.cases.length;
@@ -181,7 +193,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     if (signal?.aborted) return;
     const reviewId = `eval-${randomUUID()}`;
     const plan = pipeline.estimate(caseTarget(c), { reviewId, ...runOptions(run, options.language), ...(signal ? { signal } : {}) });
-    const summary = await pipeline.run(plan, () => undefined);
+    const summary = await pipeline.run(plan, () => undefined, { verify: verify !== 'off' });
     const result = summary.agents.find((a) => a.agent === run.agent);
     const costUsd = deps.ledger.entries({ reviewId, agent: run.agent }).reduce((s, e) => s + e.costUsd, 0);
     const span = timed.spans.get(reviewId);
@@ -191,6 +203,15 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     spentUsd += costUsd;
     if (result?.status === 'cancelled' || (signal?.aborted && !ok)) return;
     outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
+    if (verify !== 'off') {
+      // The same answer, less what the verifier refuted (a verifier that failed refutes nothing).
+      const checkedUsd = deps.ledger.entries({ reviewId, agent: VERIFIER_ID }).reduce((s, e) => s + e.costUsd, 0);
+      const refuted = new Set(summary.findings.filter((f) => f.verification?.verdict === 'refuted').flatMap((f) => [f.id, ...(f.mergedFrom ?? [])]));
+      verifiedOutcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []).filter((f) => !refuted.has(f.id)) : [], latencyMs, costUsd: costUsd + checkedUsd });
+      verifierUsd[runIndex] = (verifierUsd[runIndex] ?? 0) + checkedUsd;
+      spentUsd += checkedUsd;
+      progress.costUsd += checkedUsd;
+    }
     progress.done += 1;
     progress.costUsd += costUsd;
     if (!ok) {
@@ -218,5 +239,6 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     cancelled: signal?.aborted === true,
     finished: outcomes.map((o) => o.size),
     spentUsd,
+    ...(verify !== 'off' ? { verified: { runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, verifiedOutcomes[i] ?? new Map())), verifierUsd } } : {}),
   };
 }

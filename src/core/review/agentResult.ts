@@ -12,7 +12,7 @@ import type { AgentError, AgentResult, Finding, ReviewEvent, ReviewOptions, Revi
 /** Pieces of an agent's result: its answer parsed, the model that answered, its error, what a cache keeps of it. */
 
 /** A result before the agent has run: nothing spent, nothing found. */
-export function emptyResult(spec: AgentSpec): AgentResult {
+export function emptyResult(spec: Pick<AgentSpec, 'id' | 'title' | 'model'>): AgentResult {
   return {
     agent: spec.id,
     title: spec.title,

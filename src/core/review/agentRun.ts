@@ -175,7 +175,7 @@ function failed(deps: AgentRunDeps, run: ReviewRun, { base, started }: Request, 
 }
 
 /** What the ledger says the failed attempts of an agent cost (nothing known without a ledger). */
-function spentOn(ledger: CostLedger | undefined, agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts' | 'estimatedUsd'> {
+export function spentOn(ledger: CostLedger | undefined, agent: string, reviewId: string): Pick<AgentResult, 'usage' | 'costUsd' | 'costSource' | 'attempts' | 'estimatedUsd'> {
   const entries = ledger?.entries({ reviewId, agent }) ?? [];
   const usage = sumUsage(entries.map((e) => e.usage));
   const costUsd = entries.reduce((sum, e) => sum + e.costUsd, 0);

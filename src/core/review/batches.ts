@@ -6,8 +6,8 @@ import { mergeFindings } from './merge';
 import type { ReviewPipeline, RunOptions } from './pipeline';
 import type { ReviewPlan } from './plan';
 import { targetInfo } from './target';
-import { estimatedPart, zeroTotals } from './totals';
-import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget, ReviewTotals } from './types';
+import { addTotals, estimatedPart, zeroTotals } from './totals';
+import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 /**
  * A review's target in batches: each batch is one review by the pipeline (one request per agent); the batches
@@ -60,18 +60,6 @@ function combineAgent(results: readonly AgentResult[]): AgentResult[] {
   if (results.some((r) => r.unparsed)) combined.unparsed = true;
   if (worst.error) combined.error = worst.error;
   return [combined];
-}
-
-function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
-  return {
-    costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
-    estimatedUsd: Math.round((a.estimatedUsd + b.estimatedUsd) * 1e9) / 1e9,
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    cachedTokens: a.cachedTokens + b.cachedTokens,
-    requests: a.requests + b.requests,
-    retries: a.retries + b.retries,
-  };
 }
 
 /** The estimate of every batch of a review together, with the requests they make (one per agent and batch). */

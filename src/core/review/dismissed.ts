@@ -2,16 +2,27 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { titleSimilarity } from './merge';
 import type { Finding } from './types';
 
 /**
  * "Dismiss in this project": a finding is remembered by a fingerprint — the agent, its rule (the CWE, else the
  * title as a slug) and a hash of the normalised code of its lines — in `.quorum/dismissed.json`, which a team
- * can commit. A later review of the same code does not show it again, in the editor or the CLI; once the code
- * of those lines changes, the fingerprint no longer matches and the finding comes back.
+ * can commit. A later review of the same code does not show it again, in the editor, the CLI, threads or pull
+ * request comments (`isDismissed` is the one check every face uses); once the code of those lines changes, the
+ * fingerprint no longer matches and the finding comes back.
+ *
+ * The same finding matches however it is raised again: by another agent with the same rule, or by the same agent
+ * in other words (a renamed title), or with a similar title — as long as its lines overlap the dismissed lines and
+ * those lines' normalised code is unchanged (found anywhere in the reviewed code, so lines added above move it).
  */
 
 export const DISMISSED_FILE = join('.quorum', 'dismissed.json');
+
+/** Dismissed code longer than this many lines is matched at the finding's own lines only. */
+const MAX_LOCATED_LINES = 400;
+/** Titles this similar (merge.ts's measure) name the same finding. */
+const SIMILAR_TITLE = 0.6;
 
 const entrySchema = z.looseObject({
   agent: z.string().min(1).max(80),
@@ -22,6 +33,8 @@ const entrySchema = z.looseObject({
   file: z.string().max(1000).optional(),
   title: z.string().max(300).optional(),
   dismissedAt: z.string().max(40).optional(),
+  /** How many non-blank lines `code` hashes: lets a later review find those lines where they moved to. */
+  lines: z.number().int().min(1).max(MAX_LOCATED_LINES).optional(),
 });
 export type DismissedEntry = z.infer<typeof entrySchema>;
 
@@ -37,30 +50,80 @@ function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
   return slug || 'finding';
 }
 
-/** The code of lines start..end of a text whose first line is `firstLine`, normalised: whitespace runs collapsed, blank lines dropped. */
-function normalisedCode(text: string, firstLine: number, start: number, end: number): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  return lines
-    .slice(Math.max(0, start - firstLine), Math.max(0, end - firstLine + 1))
-    .map((l) => l.trim().replace(/\s+/g, ' '))
-    .filter((l) => l !== '')
-    .join('\n');
+/** The non-blank lines of a text whose first line is `firstLine`, normalised (whitespace runs collapsed), with their line numbers. */
+function normalisedLines(text: string, firstLine: number): { line: number; code: string }[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l, i) => ({ line: firstLine + i, code: l.trim().replace(/\s+/g, ' ') }))
+    .filter((l) => l.code !== '');
+}
+
+/** The normalised code of lines start..end of a text whose first line is `firstLine` (blank lines dropped). */
+function normalisedCode(text: string, firstLine: number, start: number, end: number): { code: string; lines: number } {
+  const lines = normalisedLines(text, firstLine).filter((l) => l.line >= start && l.line <= end);
+  return { code: lines.map((l) => l.code).join('\n'), lines: lines.length };
 }
 
 function codeHash(code: string): string {
   return createHash('sha256').update(code).digest('hex');
 }
 
+type FingerprintedFinding = Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>;
+
 /** The fingerprints of a finding, one per agent that reported it. */
-export function fingerprintsOf(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number): { agent: string; rule: string; code: string }[] {
+export function fingerprintsOf(f: FingerprintedFinding, text: string, firstLine: number): { agent: string; rule: string; code: string; lines: number }[] {
   const rule = ruleOf(f);
-  const code = codeHash(normalisedCode(text, firstLine, f.startLine, f.endLine));
-  return f.agents.map((agent) => ({ agent, rule, code }));
+  const normalised = normalisedCode(text, firstLine, f.startLine, f.endLine);
+  const code = codeHash(normalised.code);
+  return f.agents.map((agent) => ({ agent, rule, code, lines: normalised.lines }));
 }
 
-export function isDismissed(f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number, entries: readonly DismissedEntry[]): boolean {
+/** Where the code an entry hashes stands in `lines` now: every run of `n` non-blank lines with that hash. */
+function locate(code: string, n: number, lines: readonly { line: number; code: string }[], memo: Map<number, Map<string, { start: number; end: number }[]>>): { start: number; end: number }[] {
+  let byHash = memo.get(n);
+  if (!byHash) {
+    byHash = new Map();
+    for (let i = 0; i + n <= lines.length; i++) {
+      const h = codeHash(lines.slice(i, i + n).map((l) => l.code).join('\n'));
+      const at = { start: lines[i]?.line ?? 0, end: lines[i + n - 1]?.line ?? 0 };
+      byHash.set(h, [...(byHash.get(h) ?? []), at]);
+    }
+    memo.set(n, byHash);
+  }
+  return byHash.get(code) ?? [];
+}
+
+/**
+ * The same finding: the same rule (by any agent, in any file with that code), or — in the file it was dismissed
+ * in — in other words: by the same agent (a renamed title) or with a similar title.
+ */
+function sameFinding(f: FingerprintedFinding & { file?: string }, rule: string, e: DismissedEntry): boolean {
+  if (e.rule === rule || (f.cwe !== undefined && e.rule === f.cwe)) return true;
+  if (e.file !== undefined && f.file !== undefined && e.file !== f.file) return false;
+  return f.agents.includes(e.agent) || (e.title !== undefined && titleSimilarity(e.title, f.title) >= SIMILAR_TITLE);
+}
+
+/**
+ * Whether `f`, raised on code `text` (whose first line is `firstLine`: the reviewed region, or the whole file), is
+ * dismissed by one of `entries`: the dismissed lines' normalised code is still there (where the finding's own
+ * lines are, or, for entries that say how many lines they hash, anywhere in `text`), `f`'s lines overlap them, and
+ * `f` is the same finding (the same rule; or in the same file, by the same agent or with a similar title). `f.file`
+ * is compared with the path the entry was dismissed under (repository-relative, as faces name files). The one check of "is this finding known
+ * to be dismissed" for every face (editor, CLI, threads, pull request comments): its name and meaning are stable.
+ */
+export function isDismissed(f: FingerprintedFinding & { file?: string }, text: string, firstLine: number, entries: readonly DismissedEntry[]): boolean {
   if (entries.length === 0) return false;
-  return fingerprintsOf(f, text, firstLine).some((p) => entries.some((e) => e.agent === p.agent && e.rule === p.rule && e.code === p.code));
+  const own = fingerprintsOf({ ...f, agents: f.agents.length > 0 ? f.agents : [''] }, text, firstLine)[0];
+  if (!own) return false;
+  const lines = normalisedLines(text, firstLine);
+  const memo = new Map<number, Map<string, { start: number; end: number }[]>>();
+  return entries.some((e) => {
+    if (!sameFinding(f, own.rule, e)) return false;
+    if (e.code === own.code) return true;
+    if (e.lines === undefined) return false;
+    return locate(e.code, e.lines, lines, memo).some((at) => at.start <= f.endLine && f.startLine <= at.end);
+  });
 }
 
 type DismissedRead = { ok: true; entries: DismissedEntry[] } | { ok: false; entries: []; problem: string };
@@ -100,9 +163,9 @@ export async function dismissFinding(root: string, f: Pick<Finding, 'agents' | '
   const current = await readDismissed(root);
   if (!current.ok) throw new Error(current.problem);
   const entries = [...current.entries];
-  for (const p of fingerprintsOf(f, text, firstLine)) {
+  for (const { lines, ...p } of fingerprintsOf(f, text, firstLine)) {
     if (entries.some((e) => e.agent === p.agent && e.rule === p.rule && e.code === p.code)) continue;
-    entries.push({ ...p, file, title: f.title.slice(0, 300), dismissedAt: now.toISOString() });
+    entries.push({ ...p, file, title: f.title.slice(0, 300), dismissedAt: now.toISOString(), ...(lines > 0 && lines <= MAX_LOCATED_LINES ? { lines } : {}) });
   }
   const body = `{\n  "version": 1,\n  "dismissed": [\n${entries.map((e) => `    ${JSON.stringify(e)}`).join(',\n')}\n  ]\n}\n`;
   await mkdir(join(root, '.quorum'), { recursive: true });

@@ -1,6 +1,8 @@
 import { contextWindowFor } from '../agents/contextWindows';
 import { estimateCost, type ListedPriceTable } from '../cost/prices';
+import { VERIFIER_ID } from '../agents/verifier';
 import type { QuorumSettings } from '../settings/schema';
+import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
 import { countTokens } from '../tokens/count';
 import { likelyOutputTokens } from './likelyOutput';
 import type { PlannedAgent } from './plan';
@@ -21,7 +23,46 @@ export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget
     costUsd += e.costUsd;
     likelyUsd += e.likelyUsd;
   }
+  const verifier = estimateVerifier(agents, reviewedTokens, settings, agents.every(cached), listed);
+  if (verifier) {
+    perAgent[VERIFIER_ID] = verifier;
+    costUsd += verifier.costUsd;
+    likelyUsd += verifier.likelyUsd;
+  }
   return { perAgent, costUsd, likelyUsd, order: agents.map((a) => a.spec.id) };
+}
+
+/** Findings a findings agent typically reports (a typical answer over a finding's typical length). */
+const TYPICAL_FINDINGS_PER_AGENT = 4;
+/** The verifier's instructions, and what each finding adds: its text and the code around its lines. */
+const VERIFIER_BASE_TOKENS = 400;
+const VERIFIER_TOKENS_PER_FINDING = 120;
+const VERIFIER_CODE_TOKENS_PER_FINDING = 200;
+/** A verdict: the id, the verdict and a sentence or two of reason. */
+const VERDICT_TOKENS = 50;
+
+/**
+ * The verification step's share (quorum.review.verify): the findings the reviewers typically report, each sent with
+ * its code, on the model it would run on (the configured verifier model, else one no reviewer uses, for
+ * `cross-model`). None when verification is off or no agent reports findings.
+ */
+function estimateVerifier(agents: readonly PlannedAgent[], reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable): AgentEstimate | undefined {
+  const mode = settings.review.verify;
+  const reviewers = agents.filter((a) => a.spec.output === 'findings');
+  if (mode === 'off' || reviewers.length === 0) return undefined;
+  const used = new Set(reviewers.map((a) => a.spec.model.toLowerCase()));
+  const configured = settings.agents.verifier.model;
+  const model =
+    configured ||
+    (mode === 'same-model' ? reviewers[0]?.spec.model : [...agents.map((a) => a.spec.model), ...Object.values(BUILTIN_AGENTS).map((a) => a.defaultModel)].find((m) => !used.has(m.toLowerCase()))) ||
+    reviewers[0]?.spec.model ||
+    BUILTIN_AGENTS.analyst.defaultModel;
+  const findings = reviewers.length * TYPICAL_FINDINGS_PER_AGENT;
+  const promptTokens = VERIFIER_BASE_TOKENS + findings * (VERIFIER_TOKENS_PER_FINDING + Math.min(reviewedTokens, VERIFIER_CODE_TOKENS_PER_FINDING));
+  const maxCompletionTokens = settings.review.maxOutputTokens;
+  const likelyCompletionTokens = Math.min(maxCompletionTokens, findings * VERDICT_TOKENS);
+  const priced = (completionTokens: number) => (cached ? 0 : estimateCost(model, { promptTokens, completionTokens }, settings.prices, listed).costUsd);
+  return { model, promptTokens, maxCompletionTokens, costUsd: priced(maxCompletionTokens), likelyCompletionTokens, likelyUsd: priced(likelyCompletionTokens), contextWindow: contextWindowFor(model) };
 }
 
 function estimateAgent({ spec, inputs, promptTokens: sent }: PlannedAgent, reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable): AgentEstimate {

@@ -1,6 +1,10 @@
 import * as z from 'zod';
 import { SEVERITIES } from '../../shared/severity';
 
+/** What the verifier says of a finding. */
+export const VERDICTS = ['confirmed', 'refuted', 'uncertain'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
 /**
  * A finding: the one declaration of its shape, as a schema (the disk cache checks what it reads with it) from
  * which the type is inferred. The page's copy (`FindingView` in the protocol) is this shape on the wire, bounded.
@@ -33,6 +37,12 @@ export const findingSchema = z.object({
   advice: z.string().optional(),
   /** In a changes review with every finding kept: the finding touches no changed line. */
   outsideChanges: z.boolean().optional(),
+  /** The verifier's verdict (quorum.review.verify): the model that gave it and why (model text); absent when not asked. */
+  verification: z.object({ verdict: z.enum(VERDICTS), by: z.string(), reason: z.string() }).optional(),
+  /** The verifier was asked about this finding and gave no verdict (it failed, or left the finding out). */
+  unverified: z.boolean().optional(),
+  /** Carried over at $0 from an earlier review of the same region content (a re-review of changes). */
+  carried: z.boolean().optional(),
 });
 
 export type Finding = z.infer<typeof findingSchema>;

@@ -15,7 +15,8 @@ export interface NoiseFilter {
   dismissed?: { entries: readonly DismissedEntry[]; regions: readonly Pick<Region, 'file' | 'text' | 'startLine' | 'endLine'>[] };
 }
 
-export type HiddenReason = 'confidence' | 'severity' | 'dismissed';
+/** `refuted`: the verifier (quorum.review.verify) said the finding does not hold; its reason is the finding's `verification`. */
+export type HiddenReason = 'confidence' | 'severity' | 'dismissed' | 'refuted';
 
 export interface NoiseSplit {
   shown: Finding[];
@@ -36,6 +37,7 @@ function dismissedIn(f: Finding, dismissed: NonNullable<NoiseFilter['dismissed']
 
 export function hiddenReason(f: Finding, filter: NoiseFilter): HiddenReason | undefined {
   if (filter.dismissed && dismissedIn(f, filter.dismissed)) return 'dismissed';
+  if (f.verification?.verdict === 'refuted') return 'refuted';
   if (compareSeverity(f.severity, filter.minSeverity) > 0) return 'severity';
   if (f.confidence < filter.minConfidence) return 'confidence';
   return undefined;

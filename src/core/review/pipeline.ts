@@ -11,6 +11,7 @@ import { mergeFindings } from './merge';
 import { planReview, type ReviewPlan } from './plan';
 import { targetInfo } from './target';
 import { totalsOf } from './totals';
+import { verifySummary } from './verify';
 import type { AgentResult, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 
 interface ReviewPipelineDeps {
@@ -34,8 +35,11 @@ const LISTED_PRICES_MS = 30 * 60_000;
 /** How long a review waits for `/models` when it needs a listed price. */
 const LISTED_PRICES_TIMEOUT_MS = 5_000;
 
-/** What may differ between the plan and the run: the run's own id and its cancellation. */
-export type RunOptions = Pick<ReviewOptions, 'reviewId' | 'signal'>;
+/**
+ * What may differ between the plan and the run: the run's own id and its cancellation; `verify: true` also runs
+ * the verification step on the run's merged findings (eval does; runReview verifies once, after every batch).
+ */
+export type RunOptions = Pick<ReviewOptions, 'reviewId' | 'signal'> & { verify?: boolean };
 
 /**
  * Runs a review: the agents as a DAG over the shared gateway. `estimate` plans the review once (messages, token
@@ -100,7 +104,7 @@ export class ReviewPipeline {
     const run: ReviewRun = { plan: sent, reviewId, emit, ...(signal ? { signal } : {}) };
     for (const { spec } of sent.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model, output: spec.output });
     const results = await this.runAgents(run);
-    const summary: ReviewSummary = {
+    const merged: ReviewSummary = {
       reviewId,
       target: targetInfo(sent.target),
       agents: results,
@@ -109,21 +113,30 @@ export class ReviewPipeline {
       cancelled: signal?.aborted === true || results.some((r) => r.status === 'cancelled'),
       elapsedMs: Math.max(0, this.now() - startedAt),
     };
-    emit({ type: 'review-done', reviewId, summary });
-    return summary;
+    const summary = at.verify !== true ? merged : await this.verify(sent, merged, emit, { reviewId, ...(signal ? { signal } : {}) });
+    emit({ type: 'review-done', reviewId, summary: { ...summary, elapsedMs: Math.max(0, this.now() - startedAt) } });
+    return { ...summary, elapsedMs: Math.max(0, this.now() - startedAt) };
+  }
+
+  /**
+   * The verification step (core/review/verify.ts) on a merged summary of `plan`: its findings with the verifier's
+   * verdicts and its result among the agents; unchanged when quorum.review.verify is off or nothing is checked.
+   */
+  verify(plan: Pick<ReviewPlan, 'settings' | 'language' | 'target' | 'options'>, summary: ReviewSummary, onEvent: (e: ReviewEvent) => void, at: Pick<RunOptions, 'reviewId' | 'signal'> = {}): Promise<ReviewSummary> {
+    const emit = (e: ReviewEvent) => {
+      try {
+        onEvent(e);
+      } catch {
+        // A listener's failure must not break the review.
+      }
+    };
+    const signal = at.signal ?? plan.options.signal;
+    return verifySummary(this.agentDeps(plan.settings), { plan, reviewId: at.reviewId ?? summary.reviewId, emit, ...(signal ? { signal } : {}) }, summary);
   }
 
   /** Every agent of the plan, each once the agents it reads have settled; results in plan order. */
   private runAgents(run: ReviewRun): Promise<AgentResult[]> {
-    const settings = run.plan.settings;
-    const deps: AgentRunDeps = {
-      gateway: this.deps.gateway,
-      ...(this.deps.cache ? { cache: this.deps.cache } : {}),
-      ...(this.deps.ledger ? { ledger: this.deps.ledger } : {}),
-      now: this.now,
-      cached: (key) => this.cached(key, settings),
-      storesAnswers: this.cacheTtlMs(settings) > 0,
-    };
+    const deps = this.agentDeps(run.plan.settings);
     const settled = new Map<string, Promise<AgentResult>>();
     const settledOf = (id: string): Promise<AgentResult> => settled.get(id) ?? Promise.reject(new Error(`agent ${id} is not planned before its readers`));
     for (const agent of run.plan.agents) {
@@ -144,6 +157,22 @@ export class ReviewPipeline {
     if (secrets.redactions.length === 0) return plan;
     const target = { ...plan.target, regions };
     return this.estimate(target, { ...plan.options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } });
+  }
+
+  /** The settings as they are now (read at the start of every review): what a review's version is made of. */
+  currentSettings(): QuorumSettings {
+    return this.deps.settings();
+  }
+
+  private agentDeps(settings: QuorumSettings): AgentRunDeps {
+    return {
+      gateway: this.deps.gateway,
+      ...(this.deps.cache ? { cache: this.deps.cache } : {}),
+      ...(this.deps.ledger ? { ledger: this.deps.ledger } : {}),
+      now: this.now,
+      cached: (key) => this.cached(key, settings),
+      storesAnswers: this.cacheTtlMs(settings) > 0,
+    };
   }
 
   private cacheTtlMs(settings: QuorumSettings): number {

@@ -6,6 +6,7 @@ import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
 import type { BatchesEstimate } from './batches';
 import type { DismissedEntry } from './dismissed';
 import type { NoiseSplit } from './noise';
+import type { RegionMemory } from './regionMemory';
 import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget, Severity } from './types';
 
 /**
@@ -75,6 +76,11 @@ export interface ReviewRequest {
   confirm: ReviewConfirm;
   /** Every event of the run, in order; `review-done` carries the summary after the steps that follow the merge. */
   onEvent?: (event: ReviewEvent) => void;
+  /**
+   * A review of changes on this machine: the regions reviewed before with the same content are not sent, their
+   * findings carried over; the memory learns this review's regions (regionMemory.ts).
+   */
+  memory?: RegionMemory;
 }
 
 /** Whether the review goes on. */
@@ -89,6 +95,8 @@ export interface ShapedWork {
   batches: ReviewTarget[];
   /** Why the repository's rules were not read, when they were not. */
   rulesOff?: PromptContext['rulesOff'];
+  /** A re-review of changes: how many regions of the target are not sent, their findings carried over from memory. */
+  reused?: number;
 }
 
 /** A review planned and priced, nothing sent yet: what the face confirms. */

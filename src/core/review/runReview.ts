@@ -11,13 +11,17 @@ import { targetInfo } from './target';
 import { zeroTotals } from './totals';
 import { withCodeContext } from './codeContext';
 import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+import type { ChangesPlan } from '../changes/plan';
+import type { ReviewPlan } from './plan';
+import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory';
 
 /**
  * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs
  * a review through `runReview` and only adapts its input and its output.
  *
- *   shape (rules, privacy, redaction) → plan (estimate, listed prices, estimate again) → confirm (the face) →
- *   run (the pipeline, batch by batch) → the steps after the run (merge → noise) → one result.
+ *   shape (rules, privacy, redaction) → [memory: leave out the regions reviewed before] → plan (estimate, listed
+ *   prices, estimate again) → confirm (the face) → run (the pipeline, batch by batch) → the steps after the run
+ *   (merge → carry over → verify → noise → remember) → one result.
  *
  * Throws only what planning throws (`ReviewConfigError`: unknown agents, invalid models, nothing to review).
  */
@@ -28,16 +32,41 @@ interface Draft {
   noise: NoiseSplit;
 }
 
-/** What a step after the run may read: the request, and the target as read (before redaction). */
+/** What a step after the run may read: the request, the target as read (before redaction), and the run. */
 interface StepContext {
   request: ReviewRequest;
   original: ReviewTarget;
+  pipeline: ReviewPipeline;
+  /** The settings, language, target (shaped, every region) and options the review was planned with; none when nothing was planned. */
+  planned?: Pick<ReviewPlan, 'settings' | 'language' | 'target' | 'options'>;
+  emit: (e: ReviewEvent) => void;
+  /** A review of changes with memory: the whole plan and what the memory carried over. */
+  memory?: { store: RegionMemory; changes: ChangesPlan; carry: CarryOver };
 }
 
 type AfterRunStep = (draft: Draft, at: StepContext) => Promise<Draft> | Draft;
 
 /** Findings merged across agents and batches, most severe first (the same issue told by several agents is one). */
 const merge: AfterRunStep = (draft) => ({ ...draft, summary: { ...draft.summary, findings: mergeFindings(draft.summary.agents.flatMap((a) => a.findings)) } });
+
+/** The regions reviewed before: their findings carried over (moved, marked), the regions marked reused, what was resolved. */
+const carryOver: AfterRunStep = (draft, { memory }) => {
+  if (!memory) return draft;
+  return { ...draft, summary: memory.store.withCarried(memory.changes, memory.carry, draft.summary) };
+};
+
+/** The verifier agent on the merged findings (quorum.review.verify): verdicts, and its cost as its own agent. */
+const verify: AfterRunStep = async (draft, { pipeline, planned, emit, request }) => {
+  if (!planned) return draft;
+  const signal = request.options.signal;
+  return { ...draft, summary: await pipeline.verify(planned, draft.summary, emit, { reviewId: draft.summary.reviewId, ...(signal ? { signal } : {}) }) };
+};
+
+/** The memory learns the regions of this review (not of one that was cancelled or had a reviewer fail). */
+const remember: AfterRunStep = (draft, { memory }) => {
+  if (memory) memory.store.remember(memory.changes, memory.carry, draft.summary);
+  return draft;
+};
 
 /** The noise controls: below the minimum confidence or severity, or dismissed in the project (matched on the code as read). */
 const filterNoise: AfterRunStep = async (draft, { request, original }) => {
@@ -49,7 +78,7 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
 };
 
 /** The steps after the run, in order. A step (verification, carry-over from earlier reviews) is one entry here. */
-const AFTER_RUN: readonly AfterRunStep[] = [merge, filterNoise];
+const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, verify, filterNoise, remember];
 
 async function afterRun(summary: ReviewSummary, at: StepContext): Promise<Draft> {
   let draft: Draft = { summary, noise: { shown: [], hidden: [] } };
@@ -84,6 +113,12 @@ async function plan(pipeline: ReviewPipeline, request: ReviewRequest, work: Shap
   return { review, batches: chosen };
 }
 
+/** What the memory carries over of a review of changes, keyed by the review's version (agents, models, prompts, language, verification). */
+function remembered(store: RegionMemory, changes: ChangesPlan, pipeline: ReviewPipeline, options: ReviewOptions): NonNullable<StepContext['memory']> {
+  const version = reviewVersion(pipeline.currentSettings(), options);
+  return { store, changes, carry: store.carryOver(changes, version) };
+}
+
 export async function runReview(pipeline: ReviewPipeline, request: ReviewRequest): Promise<ReviewOutcome> {
   const original = request.work.target;
   const outcome = await shapeReview(original, request.work.relativeFile, request.context);
@@ -99,17 +134,8 @@ export async function runReview(pipeline: ReviewPipeline, request: ReviewRequest
   }
 }
 
-async function planAndRun(pipeline: ReviewPipeline, request: ReviewRequest, work: ShapedWork, original: ReviewTarget): Promise<ReviewOutcome> {
-  const options: ReviewOptions = { ...request.options, reviewId: request.options.reviewId ?? randomUUID(), prompt: work.shaped.prompt };
-  const at: StepContext = { request, original };
-  if (work.batches.length === 0) {
-    const empty: ReviewSummary = { reviewId: 'none', target: targetInfo(work.shaped.target), agents: [], findings: [], totals: zeroTotals(), cancelled: false, elapsedMs: 0 };
-    const draft = await afterRun(empty, at);
-    return { status: 'nothing', work, ...draft };
-  }
-  if ((await request.confirm.shaped?.(work)) === 'cancel') return { status: 'declined', work };
-  const { review: planned, batches } = await plan(pipeline, request, work, options);
-  if ((await request.confirm.planned(planned)) === 'cancel' || request.dryRun) return { status: 'declined', work, plan: planned };
+async function planAndRun(pipeline: ReviewPipeline, request: ReviewRequest, shaped: ShapedWork, original: ReviewTarget): Promise<ReviewOutcome> {
+  const options: ReviewOptions = { ...request.options, reviewId: request.options.reviewId ?? randomUUID(), prompt: shaped.shaped.prompt };
   const emit = (e: ReviewEvent) => {
     try {
       request.onEvent?.(e);
@@ -117,9 +143,23 @@ async function planAndRun(pipeline: ReviewPipeline, request: ReviewRequest, work
       // A listener's failure must not break the review.
     }
   };
+  // A re-review of changes sends only the regions whose content the memory has not seen.
+  const memory = request.memory && shaped.changes && shaped.batches.length > 0 && !request.dryRun ? remembered(request.memory, shaped.changes, pipeline, options) : undefined;
+  const work: ShapedWork = memory ? { ...shaped, changes: memory.carry.plan, batches: memory.carry.plan.batches, reused: memory.carry.reused.length } : shaped;
+  const at: StepContext = { request, original, pipeline, emit, ...(memory ? { memory } : {}) };
+  if (shaped.batches.length === 0) {
+    const empty: ReviewSummary = { reviewId: 'none', target: targetInfo(work.shaped.target), agents: [], findings: [], totals: zeroTotals(), cancelled: false, elapsedMs: 0 };
+    const draft = await afterRun(empty, at);
+    return { status: 'nothing', work, ...draft };
+  }
+  if ((await request.confirm.shaped?.(work)) === 'cancel') return { status: 'declined', work };
+  const { review: planned, batches } = await plan(pipeline, request, work, options);
+  if ((await request.confirm.planned(planned)) === 'cancel' || request.dryRun) return { status: 'declined', work, plan: planned };
   // The run's own `review-done` waits for the steps after the run: the face is told the summary they make.
   const run = await runBatches(pipeline, batches, (e) => (e.type === 'review-done' ? undefined : emit(e)));
-  const draft = await afterRun(run, at);
+  const first = batches.batches[0];
+  const draft = await afterRun(run, { ...at, ...(first ? { planned: { ...first, target: shaped.shaped.target } } : {}) });
+  memory?.store.save();
   emit({ type: 'review-done', reviewId: draft.summary.reviewId, summary: draft.summary });
   return { status: 'reviewed', ...draft, plan: planned };
 }

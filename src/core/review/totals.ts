@@ -27,3 +27,16 @@ export function zeroTotals(): ReviewTotals {
 export function estimatedPart(r: Pick<AgentResult, 'costUsd' | 'costSource' | 'estimatedUsd'>): number {
   return r.estimatedUsd ?? (r.costSource === 'estimated' ? r.costUsd : 0);
 }
+
+/** Two totals added (two parts of one review). */
+export function addTotals(a: ReviewTotals, b: ReviewTotals): ReviewTotals {
+  return {
+    costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
+    estimatedUsd: Math.round((a.estimatedUsd + b.estimatedUsd) * 1e9) / 1e9,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    cachedTokens: a.cachedTokens + b.cachedTokens,
+    requests: a.requests + b.requests,
+    retries: a.retries + b.retries,
+  };
+}

@@ -57,8 +57,8 @@ export interface ReviewTarget {
   contextCut?: CutContext[];
 }
 
-/** A region as results describe it: without its text. */
-export type RegionInfo = Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'>;
+/** A region as results describe it: without its text; `reused` when a re-review carried its findings over instead of sending it. */
+export type RegionInfo = Pick<Region, 'file' | 'language' | 'startLine' | 'endLine'> & { reused?: boolean };
 
 /** A target as results describe it. */
 export interface TargetInfo {
@@ -82,6 +82,7 @@ export interface CodeReplacement {
 export type { Severity } from '../../shared/severity';
 
 export type { Finding } from './finding';
+export { VERDICTS, type Verdict } from './finding';
 
 /**
  * Why an agent failed when the gateway did not say: every agent it depends on failed (`inputs-failed`), the
@@ -150,6 +151,8 @@ export interface ReviewSummary {
   totals: ReviewTotals;
   cancelled: boolean;
   elapsedMs: number;
+  /** A re-review of changes: the last review's findings in files reviewed afresh that were not raised again. */
+  resolved?: Finding[];
 }
 
 /**

@@ -26,6 +26,9 @@ export function toFindingView(f: Finding): FindingView {
   if (f.cwe !== undefined) v.cwe = f.cwe;
   if (f.clamped) v.clamped = true;
   if (f.outsideChanges) v.outsideChanges = true;
+  if (f.verification) v.verification = { verdict: f.verification.verdict, by: f.verification.by, reason: revealBidi(f.verification.reason) };
+  if (f.unverified) v.unverified = true;
+  if (f.carried) v.carried = true;
   return v;
 }
 
@@ -150,6 +153,7 @@ export function toViewEvent(event: ReviewEvent, estimates?: Record<string, { cos
         elapsedMs: nonNegative(event.summary.elapsedMs),
         totals: totalsView(event.summary),
         findings: event.summary.findings.map(toFindingView),
+        ...(event.summary.resolved ? { resolved: event.summary.resolved.length } : {}),
       };
   }
 }
@@ -173,5 +177,6 @@ export function summaryView(summary: ReviewSummary): ReviewView {
     findings: summary.findings.map(toFindingView),
     dismissed: [],
     live: false,
+    ...(summary.resolved ? { resolved: summary.resolved.length } : {}),
   };
 }

@@ -11,6 +11,10 @@ import * as z from 'zod';
 export const DEFAULT_BASE_URL = 'https://api.holysheep.ai/v1';
 
 
+/** How findings are verified after the merge (quorum.review.verify, `--verify`). */
+export const VERIFY_MODES = ['off', 'cross-model', 'same-model'] as const;
+export type VerifyMode = (typeof VERIFY_MODES)[number];
+
 /** Files never sent to a gateway, whatever is reviewed (globs matched against the path from the repository root). */
 export const DEFAULT_PRIVACY_EXCLUDE = [
   '**/.env',
@@ -115,6 +119,8 @@ export const settingsSchema = z.object({
       architecture: builtinAgentSchema('architecture'),
       security: builtinAgentSchema('security'),
       coding: builtinAgentSchema('coding'),
+      /** The verifier (quorum.review.verify): its model; empty: a model that raised none of the findings it checks. */
+      verifier: z.object({ model: optionalModel }).prefault({}),
     })
     .prefault({}),
   customAgents: z.array(customAgentSchema).max(16).default([]),
@@ -130,6 +136,10 @@ export const settingsSchema = z.object({
       minSeverity: z.enum(SEVERITIES).default('info'),
       /** Where the editor shows a review's findings: comment threads on their lines, the Problems panel, or both. */
       showFindingsIn: z.enum(['both', 'threads', 'problems']).default('both'),
+      /** After the merge, a verifier agent checks the findings: on another model than the one that raised each, on the same, or not at all. */
+      verify: z.enum(VERIFY_MODES).default('cross-model'),
+      /** Findings less severe than this are not sent to the verifier. */
+      verifyMinSeverity: z.enum(SEVERITIES).default('low'),
     })
     .prefault({}),
   cache: z.object({ ttlMinutes: z.number().min(0).max(1440).default(10) }).prefault({}),

@@ -1,3 +1,4 @@
+import { RegionMemory } from '../../core/review/regionMemory';
 import { editorContext } from '../context/editorContext';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -54,6 +55,8 @@ interface ReviewControllerDeps {
   dismissals: ProjectDismissals;
   /** Reads a changes review's changes again, as they are now (a panel's Re-run). */
   changes: Pick<ChangesPreparation, 'again'>;
+  /** Where reviews of changes remember their regions (the extension's global storage): a re-review sends only what changed. */
+  memoryDir?: string;
 }
 
 /**
@@ -126,7 +129,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
    * refused before anything else), then, planned and priced, models too small, the file-count prompt, the
    * budgets; then the session, its panel and its progress.
    */
-  async start(prepared: PreparedTarget, opts: { noCache: boolean }): Promise<ReviewSummary | undefined> {
+  async start(prepared: PreparedTarget, opts: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
     const codeContext = editorContext(settings, prepared.root, prepared.uri);
@@ -145,6 +148,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         context,
         ...(codeContext ? { codeContext } : {}),
         options,
+        // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
+        ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
         confirm: editorConfirm({
           ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
@@ -294,7 +299,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const last = this.sessions.latestOf(targetKey);
     if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) {
       const prepared = await this.deps.changes.again(targetKey);
-      return prepared ? this.start(prepared, options) : undefined;
+      // A Re-run sends only the regions whose content changed since this review (the memory of changes reviews).
+      return prepared ? this.start(prepared, { ...options, rerun: true }) : undefined;
     }
     const region = last ? soleRegion(last.fullTarget) : undefined;
     const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);

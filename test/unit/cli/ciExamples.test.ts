@@ -1,3 +1,4 @@
+import { verifierPersona } from '../../fixtures/gateway/verifier';
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,7 +77,9 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
   before(async () => {
     ensureBuilt();
     tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 0 });
-    tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
+    // The verifier (on by default) confirms every finding.
+    const verifier = verifierPersona({ decide: () => 'confirmed' });
+    tg.script((req) => verifier(req) ?? (req.model ? REPLIES[req.model] : undefined));
     tmp = mkdtempSync(join(tmpdir(), 'quorum-ci-examples-'));
     prefix = join(tmp, 'prefix');
     // A pull request: a base branch on "origin", a clone with a feature branch that changes three files.
@@ -127,7 +130,8 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     assert.equal(ok(await sh(bin, ['--version'], tmp), 'quorum --version'), `quorum ${z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))).version}\n`);
     const review = await sh(bin, ['review', join(repo, 'run.py'), '--format', 'json', '--no-cache'], tmp, { QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url });
     assert.equal(review.status, 0, review.stderr);
-    assert.equal(z.object({ agents: z.array(z.object({ status: z.string() })) }).parse(JSON.parse(review.stdout)).agents.filter((a) => a.status === 'ok').length, 4);
+    // The four agents and the verifier.
+    assert.equal(z.object({ agents: z.array(z.object({ status: z.string() })) }).parse(JSON.parse(review.stdout)).agents.filter((a) => a.status === 'ok').length, 5);
   });
 
   it('docs/ci/github-actions.yml reviews the pull request with --changes --base: annotations, SARIF, a job summary, and exit 1 on a high finding', async () => {
@@ -145,7 +149,7 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
       GITHUB_STEP_SUMMARY: summary, XDG_CACHE_HOME: join(tmp, 'cache'),
     });
     assert.equal(r.status, 1, `a high finding fails the check: ${r.stderr}`);
-    assert.equal(chat() - before, 4, 'both files in one request per agent; the annotation run is served from the cache');
+    assert.equal(chat() - before, 5, 'both files in one request per agent, and one to the verifier; the annotation run sends nothing (the same regions: carried over)');
     assert.match(r.stdout, /^::error file=run\.py,line=3,endLine=3,title=\[high\] Command injection::/m);
     assert.match(r.stdout, /^::error file=src dir\/new file\.js,line=2,endLine=2,title=\[high\] Command injection::/m);
     assert.match(r.stdout, /^::notice file=run\.py,line=3,endLine=3,title=\[low\] Name could be clearer::/m);
@@ -232,10 +236,10 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
       npm_config_prefix: prefix, npm_config_cache: join(tmp, 'empty-npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/',
     });
     assert.equal(r.status, 1, r.stderr);
-    assert.equal(chat() - before, 0, 'every answer came from the disk cache');
+    assert.equal(chat() - before, 0, 'nothing is sent: every region is as the last review on this cache saw it');
     assert.match(r.stdout, /^Quorum review of Changes against origin\/main: 2 files, 1 skipped$/m, 'the cache, the SARIF file and the report in the checkout are not reviewed');
     const log = JSON.parse(readFileSync(join(repo, 'quorum.sarif'), 'utf8')) as Log;
     assert.equal(log.runs[0]?.results?.length, 3);
-    assert.match(readFileSync(join(repo, 'quorum-report.md'), 'utf8'), /ok \(cached\)/);
+    assert.match(readFileSync(join(repo, 'quorum-report.md'), 'utf8'), /confirmed by [^·]+ · carried over from the last review/);
   });
 });

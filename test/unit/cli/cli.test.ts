@@ -21,9 +21,12 @@ interface Run {
 /** Every run gets a cache folder of its own unless the test gives one: runs share no answers by accident. */
 const freshCache = () => ({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-cli-cache-')) });
 
+/** These tests are about the reviewers; verification (on by default) has its own tests in verify.test.ts. */
+const noVerify = (args: string[]) => (args[0] === 'review' && !args.includes('--verify') && !args.includes('--') ? [...args, '--verify', 'off'] : args);
+
 function quorum(args: string[], env: Record<string, string | undefined> = {}, onStderr?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(process.execPath, [cli, ...noVerify(args)], {
       cwd: root,
       env: { PATH: process.env.PATH, LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...freshCache(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +47,7 @@ async function inProcess(argv: string[], env: Record<string, string | undefined>
   let stdout = '';
   let stderr = '';
   const code = await runCli({
-    argv, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...freshCache(), ...env }, version: '0.0.0', signal: new AbortController().signal,
+    argv: noVerify(argv), env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, ...freshCache(), ...env }, version: '0.0.0', signal: new AbortController().signal,
     stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
   });
   return { code, stdout, stderr };

@@ -14,7 +14,8 @@ async function quorum(argv: string[], cwd: string, env: Record<string, string>):
   let stdout = '';
   let stderr = '';
   const code = await runCli({
-    argv, cwd, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-cli-cache-')), ...env }, version: '0.0.0', signal: new AbortController().signal,
+    // These tests count the reviewers' requests; the verifier (on by default) has its own tests (verify.test.ts).
+    argv: argv[0] === 'review' && !argv.includes('--verify') ? [...argv, '--verify', 'off'] : argv, cwd, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'quorum-cli-cache-')), ...env }, version: '0.0.0', signal: new AbortController().signal,
     stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
   });
   return { code, stdout, stderr };

@@ -1,3 +1,4 @@
+import { verifierPersona } from '../../fixtures/gateway/verifier';
 import { strict as assert } from 'node:assert';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,8 +122,12 @@ describe('quorum mcp (the SDK client over stdio, the loopback gateway, real git 
 
   /** Findings for users.py from the review agents; the coding agent proposes nothing. */
   function answerWithFindings(findings: Record<string, unknown>[]): void {
+    // The verifier (on by default) confirms every finding.
+    const verifier = verifierPersona({ decide: () => 'confirmed' });
     tg.script((req) => {
       if (!req.path.endsWith('/chat/completions')) return undefined;
+      const verdicts = verifier(req);
+      if (verdicts) return verdicts;
       if (req.model === 'deepseek-v3.2') return { text: JSON.stringify({ rationale: 'r', replacements: [] }) };
       return { text: JSON.stringify({ findings }) };
     });
@@ -162,8 +167,8 @@ describe('quorum mcp (the SDK client over stdio, the loopback gateway, real git 
     assert.equal(s.hiddenFindings, 1, 'the low finding is below minSeverity');
     assert.ok(s.costUsd > 0 && s.estimatedUsd > 0 && s.maxUsd >= s.estimatedUsd);
     assert.deepEqual(s.regions.map((g) => g.file), ['src/users.py']);
-    assert.deepEqual(s.agents.map((a) => [a.id, a.status]), [['analyst', 'ok'], ['architecture', 'ok'], ['security', 'ok'], ['coding', 'ok']]);
-    assert.equal(chatRequests(tg).length, 4);
+    assert.deepEqual(s.agents.map((a) => [a.id, a.status]), [['analyst', 'ok'], ['architecture', 'ok'], ['security', 'ok'], ['coding', 'ok'], ['verifier', 'ok']]);
+    assert.equal(chatRequests(tg).length, 5, 'four agents and the verifier');
 
     const md = text(r);
     // Outside the code fences, the only headings are the server's own.
@@ -181,7 +186,8 @@ describe('quorum mcp (the SDK client over stdio, the loopback gateway, real git 
     assert.equal(progress[0]?.progress, 0);
     assert.equal(progress[0]?.total, 4);
     for (let i = 1; i < progress.length; i++) assert.ok((progress[i]?.progress ?? 0) > (progress[i - 1]?.progress ?? 0), 'progress goes up');
-    assert.equal(progress.at(-1)?.progress, 4);
+    // The verifier joins after the merge: the total grows to five.
+    assert.deepEqual([progress.at(-1)?.progress, progress.at(-1)?.total], [5, 5]);
   });
 
   it('review_changes without a progress token sends no progress; scope staged and last-commit read what they say', async () => {

@@ -101,7 +101,7 @@ describe('prices listed by the gateway (/models)', () => {
     afterEach(() => gateway.dispose());
 
     async function review(model: string) {
-      settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0 } }).settings;
+      settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0 }, review: { verify: 'off' } }).settings;
       const listedPrices = new ListedPrices();
       const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
       gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });

@@ -77,7 +77,8 @@ describe('review pipeline (against the loopback test gateway)', () => {
   beforeEach(() => {
     tg.requests.length = 0;
     tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
-    raw = { gateway: { baseUrl: tg.url }, limits: { maxRetries: 0, maxConcurrent: 8 } };
+    // The DAG of reviewers; the verification step has its own tests (test/unit/cli/verify.test.ts).
+    raw = { gateway: { baseUrl: tg.url }, limits: { maxRetries: 0, maxConcurrent: 8 }, review: { verify: 'off' } };
     settings = parseSettings(raw).settings;
     ledger = new CostLedger(() => settings.prices);
     gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, tuning: { backoffBaseMs: 1, backoffMaxMs: 5, rateLimitDefaultWaitMs: 5, coolDownJitterMs: 0 } });
@@ -279,7 +280,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
   });
 
   it('in sequential mode runs one agent at a time, each seeing the ones before', async () => {
-    raw.review = { mode: 'sequential' };
+    raw.review = { mode: 'sequential', verify: 'off' };
     settings = parseSettings(raw).settings;
     const { summary } = await run(make());
     const chat = tg.requests.filter((r) => r.path.endsWith('/chat/completions'));
@@ -433,7 +434,7 @@ describe('review pipeline on changes across files (against the loopback test gat
 
   before(async () => {
     tg = await startTestGateway({ apiKey: KEY });
-    settings = parseSettings({ gateway: { baseUrl: tg.url } }).settings;
+    settings = parseSettings({ gateway: { baseUrl: tg.url }, review: { verify: 'off' } }).settings;
     gateway = createGateway({ settings: () => settings, apiKey: () => KEY });
   });
   after(async () => {

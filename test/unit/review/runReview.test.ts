@@ -69,7 +69,7 @@ describe('runReview: the one review use case', function () {
       const file = ['a.ts', 'b.ts', 'src/a.ts'].find((f) => user.includes(`File: ${f}`)) ?? 'src/a.ts';
       return { text: answer(file) };
     });
-    settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0, maxConcurrent: 8 }, privacy: { exclude: ['**/*.pem'] } }).settings;
+    settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0, maxConcurrent: 8 }, privacy: { exclude: ['**/*.pem'] }, review: { verify: 'off' } }).settings; // the verify step has its own tests (cli/verify.test.ts)
     listedPrices = new ListedPrices();
     const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
     gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
