@@ -1,3 +1,4 @@
+import { VERIFIER_ID } from '../../core/agents/verifier';
 import type { NoiseSplit } from '../../core/review/noise';
 import type { Region, ReviewSummary } from '../../core/review/types';
 import { EXIT } from '../exit';
@@ -26,7 +27,8 @@ export async function postFromCli(r: CliReview, github: GithubTarget, { summary,
     hidden: noise.hidden.filter((h) => h.reason !== 'dismissed').length,
     regions,
     version: r.io.version,
-    complete: !summary.cancelled && summary.agents.every((a) => a.status === 'ok'),
+    // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
+    complete: !summary.cancelled && summary.agents.every((a) => a.status === 'ok' || a.agent === VERIFIER_ID),
     log,
   });
   if (!posted.ok) return r.fail(posted.problem, EXIT.agentFailed);

@@ -12,6 +12,8 @@ Options (as for quorum review):
   --model agent=model      use another model for an agent (repeatable)
   --language CODE          language of the review text (default: from LC_ALL / LANG)
   --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
+  --context on|off         send definitions, callers and enclosing signatures of the reviewed code (default on)
+  --context-tokens <n>     tokens of context per request at most (default 3000)
   --no-cache               neither read nor write the disk cache
   --cache-dir DIR          the disk cache (default: $XDG_CACHE_HOME/quorum, else ~/.cache/quorum)
   --cache-ttl MINUTES      how long cached answers are served (default 10080 = 7 days; 0 = off)
@@ -20,7 +22,7 @@ Options (as for quorum review):
 
 Environment: QUORUM_API_KEY (required to review; estimate works without it), QUORUM_BASE_URL, XDG_CACHE_HOME.`;
 
-const MCP_FLAGS = new Set(['--base-url', '--model', '--language', '--no-rules', '--no-cache', '--cache-dir', '--cache-ttl', '--max-concurrency', '--timeout']);
+const MCP_FLAGS = new Set(['--context', '--context-tokens', '--base-url', '--model', '--language', '--no-rules', '--no-cache', '--cache-dir', '--cache-ttl', '--max-concurrency', '--timeout']);
 
 /** The options after `quorum mcp`; a flag `quorum review` has but a server does not take is a usage error. */
 export function parseMcpArgs(argv: readonly string[]): ReviewArgs {

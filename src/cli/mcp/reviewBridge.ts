@@ -5,11 +5,12 @@ import { loadPromptContext } from '../../core/prompt/shape';
 import { readDismissed } from '../../core/review/dismissed';
 import { ReviewConfigError } from '../../core/review/errors';
 import type { BatchesEstimate } from '../../core/review/batches';
-import type { PlannedReview, ReviewWork } from '../../core/review/reviewRequest';
+import type { CodeContextSource, PlannedReview, ReviewWork } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { AgentResult, ReviewEvent, ReviewSummary, ReviewTarget, Severity } from '../../core/review/types';
 import { UsageError } from '../args';
 import { findRepositoryRoot, relativeToRoot } from '../repository';
+import { defaultCacheDir } from '../cacheDir';
 import { readChanges } from '../reviewSetup';
 import { readTarget } from '../target';
 import type { McpFinding, McpResult } from './schemas';
@@ -125,6 +126,16 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
   const label = read.work.target.label;
   const host = new URL(s.baseUrl).host;
   const skipped = (read.work.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason }));
+  // Definitions, callers and enclosing signatures from the repository's tree-sitter index, as quorum review sends them.
+  const codeContext: CodeContextSource | undefined = read.root && s.settings.context.enabled && s.args.context
+    ? {
+        root: read.root,
+        cacheDir: s.args.cacheDir ?? defaultCacheDir(s.env),
+        maxTokens: s.args.contextTokens ?? s.settings.context.maxTokens,
+        maxFileBytes: s.settings.changes.maxFileKb * 1024,
+        onError: (message) => notes.push(`no context is sent: ${message}`),
+      }
+    : undefined;
   let outcome;
   try {
     outcome = await runReview(s.pipeline, {
@@ -156,6 +167,7 @@ export async function reviewForMcp(s: McpSession, t: McpTarget, mode: 'review' |
         },
       },
       ...(call.onEvent ? { onEvent: call.onEvent } : {}),
+      ...(codeContext ? { codeContext } : {}),
     });
   } catch (e) {
     if (e instanceof ReviewConfigError) throw new ToolRefusal(e.message);

@@ -23,6 +23,7 @@ export interface McpSession {
   readonly key: string;
   readonly scrub: (text: string) => string;
   readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly language: string;
   readonly args: ReviewArgs;
   readonly pipeline: ReviewPipeline;
@@ -42,5 +43,5 @@ export function openSession(args: ReviewArgs, env: Readonly<Record<string, strin
   if (badUrl) throw new UsageError(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
   const { gateway, ledger, cache, pipeline } = cliPipeline(args, env, key, baseUrl, settings);
   const language = resolveOutputLanguage(args.language, languageFromLocale(env));
-  return { settings, baseUrl, key, scrub, cwd, language, args, pipeline, gateway, ledger, cache, log: (line) => log(terminalText(scrub(line))) };
+  return { settings, baseUrl, key, scrub, cwd, env, language, args, pipeline, gateway, ledger, cache, log: (line) => log(terminalText(scrub(line))) };
 }
