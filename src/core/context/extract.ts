@@ -1,5 +1,5 @@
 import type * as TreeSitter from '@vscode/tree-sitter-wasm';
-import { grammarFor, type LoadedGrammar } from './parser';
+import { grammarFor, walkTree, type LoadedGrammar } from './parser';
 
 /** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
 
@@ -115,20 +115,10 @@ const IDENTIFIER = /identifier$|^constant$|^name$/;
 
 function identifiersOf(root: TreeSitter.Node): [string, number][] {
   const out: [string, number][] = [];
-  const cursor = root.walk();
-  let down = true;
-  for (;;) {
-    if (down && cursor.gotoFirstChild()) continue;
-    const type = cursor.nodeType;
-    if (cursor.currentNode.childCount === 0 && IDENTIFIER.test(type)) out.push([cursor.nodeText, cursor.startPosition.row + 1]);
-    if (cursor.gotoNextSibling()) {
-      down = true;
-      continue;
-    }
-    if (!cursor.gotoParent()) break;
-    down = false;
-  }
-  cursor.delete();
+  walkTree(root, (cursor) => {
+    if (cursor.currentNode.childCount === 0 && IDENTIFIER.test(cursor.nodeType)) out.push([cursor.nodeText, cursor.startPosition.row + 1]);
+    return true;
+  });
   return out;
 }
 

@@ -68,3 +68,25 @@ export function grammarFor(language: string): Promise<LoadedGrammar> | undefined
   }
   return loaded;
 }
+
+/**
+ * Visits a syntax tree depth first with one cursor (and frees it): `visit` is called once on each node it reaches
+ * and says whether to go into that node's children.
+ */
+export function walkTree(from: { walk(): TreeSitter.TreeCursor }, visit: (cursor: TreeSitter.TreeCursor) => boolean): void {
+  const cursor = from.walk();
+  try {
+    let down = true;
+    for (;;) {
+      if (down && visit(cursor) && cursor.gotoFirstChild()) continue;
+      if (cursor.gotoNextSibling()) {
+        down = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) break;
+      down = false;
+    }
+  } finally {
+    cursor.delete();
+  }
+}

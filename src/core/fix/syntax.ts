@@ -1,4 +1,4 @@
-import { grammarFor } from '../context/parser';
+import { grammarFor, walkTree } from '../context/parser';
 
 /**
  * Syntax errors of a file's text, from the same tree-sitter grammars as the review's context (syntax only: no type
@@ -15,23 +15,12 @@ export async function syntaxErrorCount(text: string, language: string): Promise<
   try {
     if (!tree.rootNode.hasError) return 0;
     let count = 0;
-    const cursor = tree.walk();
-    let down = true;
-    for (;;) {
-      if (down) {
-        const node = cursor.currentNode;
-        if (node.isError || node.isMissing) count++;
-        // Inside an error, nothing more is counted: one broken stretch is one error.
-        if (!node.isError && node.hasError && cursor.gotoFirstChild()) continue;
-      }
-      if (cursor.gotoNextSibling()) {
-        down = true;
-        continue;
-      }
-      if (!cursor.gotoParent()) break;
-      down = false;
-    }
-    cursor.delete();
+    walkTree(tree, (cursor) => {
+      const node = cursor.currentNode;
+      if (node.isError || node.isMissing) count++;
+      // Inside an error, nothing more is counted: one broken stretch is one error.
+      return !node.isError && node.hasError;
+    });
     return count;
   } finally {
     tree.delete();
