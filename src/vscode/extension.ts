@@ -1,122 +1,33 @@
 import * as vscode from 'vscode';
-import type { GatewayLogger } from '../core/gateway/client';
-import { pricedGateway } from '../core/gateway/pricedGateway';
-import { ReviewCache } from '../core/review/cache';
-import { ReviewPipeline } from '../core/review/pipeline';
-import type { QuorumApi } from './api';
-import { ApiKeyStore } from './apiKeys';
-import { Commands, InternalCommands } from './commands';
-import { CostController } from './cost/costController';
-import { MonthlySpend } from './cost/monthlySpend';
-import { FindingCodeActions } from './findings/codeActions';
-import { FindingStore } from './findings/findingStore';
-import { FixService } from './findings/fixes';
-import { RegionEdits } from './findings/regionEdits';
-import { ProjectDismissals } from './findings/projectDismissals';
-import { resolveAgents } from '../core/agents/registry';
-import { CompareModels } from './compare/compareModels';
-import { ComparePanel } from './compare/comparePanel';
-import { EvalCorpus } from './compare/evalCorpus';
-import { MeasuredModels } from './compare/measuredModels';
-import { BudgetGuard } from './review/budgetGuard';
-import { ApiKeyCommands } from './gateway/apiKeyCommands';
-import { createQuorumLog, type QuorumLog } from './log';
-import { ModelSwitcher } from './models/switchModel';
-import { ReviewPanels } from './panel/reviewPanels';
-import { PrompterHolder } from './prompter';
-import { ChangesCommands } from './changes/changesCommands';
-import { ChangesPreparation } from './changes/changesPreparation';
-import { RepositoryPicker } from './changes/repositoryPicker';
-import { ReviewController } from './review/reviewController';
-import { PromptShaper } from './privacy/promptShaper';
-import { SentPreview } from './privacy/whatWillBeSent';
-import { SettingsService } from './settings';
-import { FollowUps } from './findings/followUps';
-import { ReviewThreads } from './threads/reviewThreads';
-import { CHAT_PARTICIPANT_ID, chatHandler } from './chat/chatParticipant';
-import { REVIEW_TOOL_NAME, ReviewTool } from './tools/reviewTool';
-import { MCP_PROVIDER_ID, QuorumMcpServers } from './tools/mcpServer';
+import { emptyLedgerTotals } from '../core/cost/totals';
 import { Redactor } from '../core/redaction/redactor';
-import { field, isRecord } from '../shared/guards';
+import type { QuorumApi } from './api';
+import { ALL_COMMANDS } from './commands';
+import { CHAT_PARTICIPANT_ID, COMPARE_VIEW_TYPE, MCP_PROVIDER_ID, PANEL_VIEW_TYPE, REVIEW_TOOL_NAME } from './contributions';
+import { CostStatusBar } from './cost/costStatusBar';
+import { MonthlySpend } from './cost/monthlySpend';
+import type { Engine, StartupParts } from './engine';
+import { createQuorumLog, type QuorumLog } from './log';
 
-function gatewayLogger(log: QuorumLog): GatewayLogger {
-  const line = (message: string, data?: Record<string, unknown>): string => {
-    const fields = Object.entries(data ?? {})
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-    return fields.length > 0 ? `${message} (${fields.join(', ')})` : message;
-  };
-  return {
-    info: (m, d) => log.info(line(m, d)),
-    warn: (m, d) => log.warn(line(m, d)),
-    error: (m, d) => log.error(line(m, d)),
-  };
-}
+/**
+ * Activation (issue 20: VS Code's activation figure had doubled since the first release) registers what must exist
+ * from the start and loads nothing a review needs. The review engine — settings and their schemas, the gateway, the
+ * pipeline, the controller, the panels — is `src/vscode/engine.ts`, a file of its own in the build (`dist/engine.js`,
+ * esbuild.js: LAZY_MODULES) required by the first command, provider call or API use that needs it. What this file
+ * imports is checked by `test/unit/startup.test.ts`.
+ */
 
-/** The long-lived core objects of the window: the price list, the ledger, the one shared gateway client, the pipeline. */
-function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog) {
-  const { listedPrices, ledger, gateway } = pricedGateway({
-    settings: () => settings.current,
-    apiKey: () => keys.get(settings.current.gateway.baseUrl),
-    logger: gatewayLogger(log),
-  });
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });
-  return { listedPrices, ledger, gateway, pipeline };
-}
-
-interface CommandTargets {
-  controller: ReviewController;
-  panels: ReviewPanels;
-  threads: ReviewThreads;
-  switcher: ModelSwitcher;
-  keyCommands: ApiKeyCommands;
-  cost: CostController;
-  sent: SentPreview;
-  compare: CompareModels;
-  changes: ChangesCommands;
-  fixes: FixService;
-}
-
-/** Every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
-function registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
-    vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
-    vscode.commands.registerCommand(Commands.switchModel, (agent?: unknown, suggestions?: unknown) =>
-      switcher.run(typeof agent === 'string' ? agent : undefined, Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string') : []),
-    ),
-    vscode.commands.registerCommand(Commands.setApiKey, () => keyCommands.setKey()),
-    vscode.commands.registerCommand(Commands.clearApiKey, () => keyCommands.clearKey()),
-    vscode.commands.registerCommand(Commands.testConnection, () => keyCommands.testConnection()),
-    vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
-    vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
-    vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
-    vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
-    vscode.commands.registerCommand(Commands.reviewChanges, (scm?: unknown) => changes.reviewChanges(scm)),
-    vscode.commands.registerCommand(Commands.reviewChangedFiles, (...states: unknown[]) => changes.reviewFiles('working-tree', states)),
-    vscode.commands.registerCommand(Commands.reviewStagedFiles, (...states: unknown[]) => changes.reviewFiles('index', states)),
-    vscode.commands.registerCommand(Commands.showWhatWillBeSentForChanges, (scm?: unknown) => changes.showWhatWillBeSent(scm)),
-    vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
-    vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
-    vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
-    vscode.commands.registerCommand(InternalCommands.dismissInProject, (session: string, id: string) => controller.dismissInProject(session, id)),
-    vscode.commands.registerCommand(InternalCommands.showReview, (session: string) => {
-      const found = controller.session(session);
-      if (found) panels.show(found);
-    }),
-    vscode.commands.registerCommand(Commands.applyThreadFix, (thread: unknown) => threads.apply(thread)),
-    vscode.commands.registerCommand(Commands.dismissThread, (thread: unknown) => threads.dismiss(thread)),
-    vscode.commands.registerCommand(Commands.dismissThreadInProject, (thread: unknown) => threads.dismissInProject(thread)),
-    vscode.commands.registerCommand(Commands.replyInThread, (reply: { thread: unknown; text: string }) => threads.reply(reply)),
-  ];
+function loadEngine(context: vscode.ExtensionContext, parts: StartupParts): Engine {
+  const createEngine: typeof import('./engine').createEngine = require('./engine').createEngine;
+  return createEngine(context, parts);
 }
 
 /**
  * Where developers and their agents ask: `@quorum` in the chat view, the `quorum_review` tool of agent mode and the
- * `quorum mcp` server. Registering them is cheap (nothing runs until they are used); a VS Code without one of
+ * `quorum mcp` server. Registering them loads nothing (the engine loads when one is used); a VS Code without one of
  * these APIs simply goes without that face.
  */
-function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTool, mcp: QuorumMcpServers, extensionUri: vscode.Uri, log: QuorumLog): vscode.Disposable[] {
+function registerAgentFaces(engine: () => Engine, mcpChanged: vscode.Event<void>, extensionUri: vscode.Uri, log: QuorumLog): vscode.Disposable[] {
   const faces: vscode.Disposable[] = [];
   const register = (what: string, available: boolean, make: () => vscode.Disposable) => {
     if (!available) return log.info(`${what} is not available in this VS Code; Quorum goes without it`);
@@ -128,106 +39,106 @@ function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTo
     }
   };
   register('The chat participant', typeof vscode.chat?.createChatParticipant === 'function', () => {
-    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => chat(request, stream, token));
+    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => engine().chat(request, stream, token));
     participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
     return participant;
   });
-  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () => vscode.lm.registerTool(REVIEW_TOOL_NAME, tool));
-  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () => vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () =>
+    vscode.lm.registerTool<unknown>(REVIEW_TOOL_NAME, {
+      prepareInvocation: (options) => engine().reviewTool.prepareInvocation(options),
+      invoke: (options, token) => engine().reviewTool.invoke(options, token),
+    }),
+  );
+  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () =>
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: mcpChanged,
+      provideMcpServerDefinitions: () => engine().mcp.provideMcpServerDefinitions(),
+      resolveMcpServerDefinition: (server: vscode.McpStdioServerDefinition) => engine().mcp.resolveMcpServerDefinition(server),
+    }),
+  );
   return faces;
 }
 
 /**
- * Composition root: builds the long-lived objects, registers commands and providers, and pushes every
- * Disposable into `context.subscriptions`. No network I/O happens here: the gateway client connects on
- * the first request.
+ * Registers every command, the status bar item showing the session's cost, the quick-fix provider, the webview
+ * serializers and the agent faces, each handing its work to the engine. No network I/O, no file or secret read.
  */
 export function activate(context: vscode.ExtensionContext): QuorumApi {
   const started = performance.now();
   const redactor = new Redactor();
   const log = createQuorumLog(redactor);
-  const prompter = new PrompterHolder(redactor);
-  const properties = field(field(field(context.extension.packageJSON, 'contributes'), 'configuration'), 'properties');
-  const leaves = isRecord(properties) ? Object.keys(properties) : [];
-  const settings = new SettingsService(leaves, log, prompter);
-  const keys = new ApiKeyStore(context.secrets, redactor);
-  const { listedPrices, ledger, gateway, pipeline } = createCore(settings, keys, log);
   const monthly = new MonthlySpend(context.globalState);
-  const cost = new CostController(ledger, monthly, settings, prompter);
-  const store = new FindingStore();
-  const fixes = new FixService(store, prompter);
-  const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
-  const measured = new MeasuredModels(context.globalState);
-  const shaper = new PromptShaper(settings, prompter, log);
-  const evalCorpus = new EvalCorpus({ settings, shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath, isTrusted: () => shaper.isTrusted() });
-  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, (agent) => measured.labeller(agent, evalCorpus.current()));
-  const sent = new SentPreview({ pipeline, shaper, settings, prompter });
-  const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
-  const regionEdits = new RegionEdits(store, prompter);
-  const repositories = new RepositoryPicker(prompter);
-  const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath });
-  const panels = new ReviewPanels(context, { log, actions: controller });
-  const comparePanel = new ComparePanel({
-    extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
-    modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
-  });
-  const compare = new CompareModels({
-    settings, gateway: () => gateway, ledger, listedPrices, prompter, keys: keyCommands, log, measured, panel: comparePanel,
-    budget: new BudgetGuard(settings, ledger, monthly, prompter),
-    corpus: evalCorpus,
-  });
-  controller.attachPanels(panels);
-  const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation: changesPreparation });
-  const followUps = new FollowUps({ gateway: () => gateway, settings, keys: keyCommands, store, session: (id) => controller.session(id), log });
-  const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });
-  const chat = chatHandler({ controller, changes, store, followUps });
-  const reviewTool = new ReviewTool({ controller, changes, settings });
-  const mcp = new QuorumMcpServers(context.extensionUri, String(context.extension.packageJSON.version), settings, keys);
+  const costBar = new CostStatusBar();
+  // Nothing is spent in a session before the engine exists; the budgets show once the settings are read.
+  costBar.update({ totals: emptyLedgerTotals(), monthUsd: monthly.usd, running: 0, budget: undefined });
+  const mcpChanged = new vscode.EventEmitter<void>();
+  let loaded: Engine | undefined;
+  const engine = (): Engine => (loaded ??= loadEngine(context, { redactor, log, costBar, monthly, mcpChanged: () => mcpChanged.fire() }));
 
   context.subscriptions.push(
     log,
-    settings,
-    { dispose: () => gateway.dispose() },
-    cost,
-    store,
-    fixes,
-    regionEdits,
-    controller,
-    panels,
-    sent,
-    comparePanel,
-    measured,
-    vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
-    threads,
-    mcp,
-    ...registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
-    ...registerAgentFaces(chat, reviewTool, mcp, context.extensionUri, log),
-    settings.onDidChange((s) => {
-      if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
-      mcp.refresh();
+    costBar,
+    mcpChanged,
+    ...ALL_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => engine().commands[id](...args))),
+    // Quick fixes are offered on findings, and findings exist only once a review (and so the engine) ran.
+    vscode.languages.registerCodeActionsProvider(
+      { scheme: '*' },
+      { provideCodeActions: (doc, range, ctx) => loaded?.codeActions.provideCodeActions(doc, range, ctx) },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => engine().panels.restore(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => engine().comparePanel.restore(panel) }),
+    // Once loaded, the engine follows Quorum's settings itself; before, a change still reaches VS Code's MCP view
+    // and a new gateway URL is still checked.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (loaded || !e.affectsConfiguration('quorum')) return;
+      mcpChanged.fire();
+      if (e.affectsConfiguration('quorum.gateway.baseUrl')) void engine().warnIfInsecure();
     }),
+    ...registerAgentFaces(engine, mcpChanged.event, context.extensionUri, log),
   );
-  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
+  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (VS Code ${vscode.version})`);
 
   return {
-    gatewayStats: () => gateway.stats(),
-    activationStats: gateway.stats(),
-    ledger,
-    cost,
-    controller,
-    panels,
-    findings: store,
-    settings,
+    activation: { engineLoaded: loaded !== undefined, statusBarText: costBar.text },
     logUri: context.logUri,
-    usePrompter: (p) => prompter.use(p),
-    sent,
-    compare: { panel: comparePanel, measured },
-    useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
-    useGitApi: (api) => repositories.useGitApi(api),
-    threads,
-    chat,
-    reviewTool,
+    gatewayStats: () => engine().api.gatewayStats(),
+    get ledger() {
+      return engine().api.ledger;
+    },
+    get cost() {
+      return engine().api.cost;
+    },
+    get controller() {
+      return engine().api.controller;
+    },
+    get panels() {
+      return engine().api.panels;
+    },
+    get findings() {
+      return engine().api.findings;
+    },
+    get settings() {
+      return engine().api.settings;
+    },
+    usePrompter: (p) => engine().api.usePrompter(p),
+    get sent() {
+      return engine().api.sent;
+    },
+    get compare() {
+      return engine().api.compare;
+    },
+    useWorkspaceTrust: (trusted) => engine().api.useWorkspaceTrust(trusted),
+    useGitApi: (api) => engine().api.useGitApi(api),
+    get threads() {
+      return engine().api.threads;
+    },
+    get chat() {
+      return engine().api.chat;
+    },
+    get reviewTool() {
+      return engine().api.reviewTool;
+    },
   };
 }
 

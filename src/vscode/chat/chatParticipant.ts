@@ -11,9 +11,6 @@ import { prepareScope, type ReviewScopeInput } from '../review/reviewScope';
 import { runScopedReview, type ScopedReview } from '../review/scopedReview';
 import { severityLabel, suggestionDiff, untrustedMarkdown } from '../threads/threadMarkdown';
 
-/** The participant's id, as `chatParticipants` in package.json declares it. */
-export const CHAT_PARTICIPANT_ID = 'quorum.chat';
-
 interface ChatDeps {
   controller: ReviewController;
   changes: ChangesCommands;

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { renderWebviewHtml } from '../../shared/webviewHtml';
 
-export const PANEL_VIEW_TYPE = 'quorum.review';
-
 /** Only the bundle and the static assets may be loaded into the panel. */
 function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];

@@ -4,9 +4,6 @@ import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../apiKeys';
 import type { SettingsService } from '../settings';
 
-/** The provider's id, as `mcpServerDefinitionProviders` in package.json declares it. */
-export const MCP_PROVIDER_ID = 'quorum.mcp';
-
 /** A `node` executable on PATH, if there is one. */
 function nodeOnPath(env: NodeJS.ProcessEnv): string | undefined {
   const names = process.platform === 'win32' ? ['node.exe'] : ['node'];
@@ -39,11 +36,11 @@ function nodeCommand(versions: NodeJS.ProcessVersions = process.versions, execPa
  * Tells VS Code about `quorum mcp` (the bundled `dist/cli.js mcp`) so that agent mode and other MCP clients in
  * VS Code can use it. The gateway's base URL comes from the settings; the API key from SecretStorage is added only
  * when VS Code starts the server (`resolveMcpServerDefinition`), in its environment, never in its arguments.
+ *
+ * VS Code learns that the definitions changed (the base URL) from the provider activation registers
+ * (`src/vscode/extension.ts`), which fires its event on every change of Quorum's settings.
  */
-export class QuorumMcpServers implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeMcpServerDefinitions = this.changed.event;
-
+export class QuorumMcpServers {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly version: string,
@@ -61,14 +58,5 @@ export class QuorumMcpServers implements vscode.McpServerDefinitionProvider<vsco
     const key = await this.keys.get(this.settings.current.gateway.baseUrl);
     if (key) server.env = { ...server.env, QUORUM_API_KEY: key };
     return server;
-  }
-
-  /** The settings changed (the base URL): VS Code asks for the definitions again. */
-  refresh(): void {
-    this.changed.fire();
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
