@@ -36,7 +36,7 @@ import { FollowUps } from './findings/followUps';
 import { ReviewThreads } from './threads/reviewThreads';
 import { chatHandler } from './chat/chatParticipant';
 import { ReviewTool } from './tools/reviewTool';
-import { QuorumMcpServers } from './tools/mcpServer';
+import { McpServerSettings } from './tools/mcpServer';
 import type { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
@@ -118,8 +118,6 @@ export interface StartupParts {
   /** The status bar item that has shown the session's cost since activation. */
   costBar: CostStatusBar;
   monthly: MonthlySpend;
-  /** Tells VS Code that the MCP server definitions changed (through the provider activation registered). */
-  mcpChanged: () => void;
 }
 
 /** What the engine gives the start-up wiring: a handler per command, the providers' implementations, the API. */
@@ -128,7 +126,7 @@ export interface Engine {
   codeActions: FindingCodeActions;
   chat: ReturnType<typeof chatHandler>;
   reviewTool: ReviewTool;
-  mcp: QuorumMcpServers;
+  mcp: McpServerSettings;
   panels: ReviewPanels;
   comparePanel: ComparePanel;
   /** Warns when the gateway's base URL is not https (activation calls it for a change made before the engine loaded). */
@@ -142,8 +140,7 @@ export interface Engine {
  * Disposable into `context.subscriptions`. No network I/O happens here: the gateway client connects on the first
  * request.
  */
-export function createEngine(context: vscode.ExtensionContext, { redactor, log, costBar, monthly, mcpChanged }: StartupParts): Engine {
-  const started = performance.now();
+export function createEngine(context: vscode.ExtensionContext, { redactor, log, costBar, monthly }: StartupParts): Engine {
   const prompter = new PrompterHolder(redactor);
   const properties = field(field(field(context.extension.packageJSON, 'contributes'), 'configuration'), 'properties');
   const leaves = isRecord(properties) ? Object.keys(properties) : [];
@@ -180,7 +177,6 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });
   const chat = chatHandler({ controller, changes, store, followUps });
   const reviewTool = new ReviewTool({ controller, changes, settings });
-  const mcp = new QuorumMcpServers(context.extensionUri, String(context.extension.packageJSON.version), settings, keys);
 
   context.subscriptions.push(
     settings,
@@ -197,17 +193,15 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
     threads,
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
-      mcpChanged();
     }),
   );
-  log.info(`Quorum's review engine loaded in ${Math.round(performance.now() - started)} ms`);
 
   return {
     commands: commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
     codeActions: new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined),
     chat,
     reviewTool,
-    mcp,
+    mcp: new McpServerSettings(settings, keys),
     panels,
     comparePanel,
     warnIfInsecure: () => keyCommands.warnIfInsecure(),

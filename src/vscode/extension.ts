@@ -8,6 +8,7 @@ import { CostStatusBar } from './cost/costStatusBar';
 import { MonthlySpend } from './cost/monthlySpend';
 import type { Engine, StartupParts } from './engine';
 import { createQuorumLog, type QuorumLog } from './log';
+import { mcpServerDefinitions } from './tools/mcpServer';
 
 /**
  * Activation (issue 20: VS Code's activation figure had doubled since the first release) registers what must exist
@@ -17,17 +18,24 @@ import { createQuorumLog, type QuorumLog } from './log';
  * imports is checked by `test/unit/startup.test.ts`.
  */
 
-function loadEngine(context: vscode.ExtensionContext, parts: StartupParts): Engine {
+/** Loads and builds the engine; the log says how long it took and what first needed it. */
+function loadEngine(context: vscode.ExtensionContext, parts: StartupParts, firstUse: string): Engine {
+  const started = performance.now();
   const createEngine: typeof import('./engine').createEngine = require('./engine').createEngine;
-  return createEngine(context, parts);
+  const engine = createEngine(context, parts);
+  parts.log.info(`Quorum's review engine loaded in ${Math.round(performance.now() - started)} ms (first needed by ${firstUse})`);
+  return engine;
 }
+
+/** The engine, loaded by the first call; `use` names what needs it (for the log). */
+type EngineFor = (use: string) => Engine;
 
 /**
  * Where developers and their agents ask: `@quorum` in the chat view, the `quorum_review` tool of agent mode and the
  * `quorum mcp` server. Registering them loads nothing (the engine loads when one is used); a VS Code without one of
  * these APIs simply goes without that face.
  */
-function registerAgentFaces(engine: () => Engine, mcpChanged: vscode.Event<void>, extensionUri: vscode.Uri, log: QuorumLog): vscode.Disposable[] {
+function registerAgentFaces(engine: EngineFor, context: vscode.ExtensionContext, log: QuorumLog): vscode.Disposable[] {
   const faces: vscode.Disposable[] = [];
   const register = (what: string, available: boolean, make: () => vscode.Disposable) => {
     if (!available) return log.info(`${what} is not available in this VS Code; Quorum goes without it`);
@@ -39,21 +47,21 @@ function registerAgentFaces(engine: () => Engine, mcpChanged: vscode.Event<void>
     }
   };
   register('The chat participant', typeof vscode.chat?.createChatParticipant === 'function', () => {
-    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => engine().chat(request, stream, token));
-    participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => engine('the chat participant').chat(request, stream, token));
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
     return participant;
   });
   register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () =>
     vscode.lm.registerTool<unknown>(REVIEW_TOOL_NAME, {
-      prepareInvocation: (options) => engine().reviewTool.prepareInvocation(options),
-      invoke: (options, token) => engine().reviewTool.invoke(options, token),
+      prepareInvocation: (options) => engine('the agent-mode tool').reviewTool.prepareInvocation(options),
+      invoke: (options, token) => engine('the agent-mode tool').reviewTool.invoke(options, token),
     }),
   );
   register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () =>
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-      onDidChangeMcpServerDefinitions: mcpChanged,
-      provideMcpServerDefinitions: () => engine().mcp.provideMcpServerDefinitions(),
-      resolveMcpServerDefinition: (server: vscode.McpStdioServerDefinition) => engine().mcp.resolveMcpServerDefinition(server),
+      // VS Code asks as the window starts: answered without the engine.
+      provideMcpServerDefinitions: () => mcpServerDefinitions(context.extensionUri, String(context.extension.packageJSON.version)),
+      resolveMcpServerDefinition: (server: vscode.McpStdioServerDefinition) => engine('the MCP server starting').mcp.resolveMcpServerDefinition(server),
     }),
   );
   return faces;
@@ -71,73 +79,68 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const costBar = new CostStatusBar();
   // Nothing is spent in a session before the engine exists; the budgets show once the settings are read.
   costBar.update({ totals: emptyLedgerTotals(), monthUsd: monthly.usd, running: 0, budget: undefined });
-  const mcpChanged = new vscode.EventEmitter<void>();
   let loaded: Engine | undefined;
-  const engine = (): Engine => (loaded ??= loadEngine(context, { redactor, log, costBar, monthly, mcpChanged: () => mcpChanged.fire() }));
+  const engine: EngineFor = (use) => (loaded ??= loadEngine(context, { redactor, log, costBar, monthly }, use));
 
   context.subscriptions.push(
     log,
     costBar,
-    mcpChanged,
-    ...ALL_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => engine().commands[id](...args))),
+    ...ALL_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => engine(id).commands[id](...args))),
     // Quick fixes are offered on findings, and findings exist only once a review (and so the engine) ran.
     vscode.languages.registerCodeActionsProvider(
       { scheme: '*' },
       { provideCodeActions: (doc, range, ctx) => loaded?.codeActions.provideCodeActions(doc, range, ctx) },
       { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
     ),
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => engine().panels.restore(panel, state) }),
-    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => engine().comparePanel.restore(panel) }),
-    // Once loaded, the engine follows Quorum's settings itself; before, a change still reaches VS Code's MCP view
-    // and a new gateway URL is still checked.
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => engine('a review panel restored').panels.restore(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => engine('the Compare Models page restored').comparePanel.restore(panel) }),
+    // Once loaded, the engine follows Quorum's settings itself; before, a new gateway URL is still checked.
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (loaded || !e.affectsConfiguration('quorum')) return;
-      mcpChanged.fire();
-      if (e.affectsConfiguration('quorum.gateway.baseUrl')) void engine().warnIfInsecure();
+      if (!loaded && e.affectsConfiguration('quorum.gateway.baseUrl')) void engine('a new gateway URL').warnIfInsecure();
     }),
-    ...registerAgentFaces(engine, mcpChanged.event, context.extensionUri, log),
+    ...registerAgentFaces(engine, context, log),
   );
   log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (VS Code ${vscode.version})`);
 
   return {
     activation: { engineLoaded: loaded !== undefined, statusBarText: costBar.text },
     logUri: context.logUri,
-    gatewayStats: () => engine().api.gatewayStats(),
+    gatewayStats: () => engine('the API: gatewayStats').api.gatewayStats(),
     get ledger() {
-      return engine().api.ledger;
+      return engine('the API: ledger').api.ledger;
     },
     get cost() {
-      return engine().api.cost;
+      return engine('the API: cost').api.cost;
     },
     get controller() {
-      return engine().api.controller;
+      return engine('the API: controller').api.controller;
     },
     get panels() {
-      return engine().api.panels;
+      return engine('the API: panels').api.panels;
     },
     get findings() {
-      return engine().api.findings;
+      return engine('the API: findings').api.findings;
     },
     get settings() {
-      return engine().api.settings;
+      return engine('the API: settings').api.settings;
     },
-    usePrompter: (p) => engine().api.usePrompter(p),
+    usePrompter: (p) => engine('the API: usePrompter').api.usePrompter(p),
     get sent() {
-      return engine().api.sent;
+      return engine('the API: sent').api.sent;
     },
     get compare() {
-      return engine().api.compare;
+      return engine('the API: compare').api.compare;
     },
-    useWorkspaceTrust: (trusted) => engine().api.useWorkspaceTrust(trusted),
-    useGitApi: (api) => engine().api.useGitApi(api),
+    useWorkspaceTrust: (trusted) => engine('the API: useWorkspaceTrust').api.useWorkspaceTrust(trusted),
+    useGitApi: (api) => engine('the API: useGitApi').api.useGitApi(api),
     get threads() {
-      return engine().api.threads;
+      return engine('the API: threads').api.threads;
     },
     get chat() {
-      return engine().api.chat;
+      return engine('the API: chat').api.chat;
     },
     get reviewTool() {
-      return engine().api.reviewTool;
+      return engine('the API: reviewTool').api.reviewTool;
     },
   };
 }
