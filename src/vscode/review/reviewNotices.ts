@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
 import { ReviewConfigError } from '../../core/review/errors';
-import type { AgentErrorCode, AgentResult, ReviewSummary } from '../../core/review/types';
+import type { AgentResult, ReviewSummary } from '../../core/review/types';
+import type { AgentErrorCode } from '../../shared/reviewCodes';
 import { Commands } from '../commands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';

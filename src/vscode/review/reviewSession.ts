@@ -6,7 +6,8 @@ import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, Ta
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
-import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
+import { hiddenReason, splitByNoise, type NoiseFilter } from '../../core/review/noise';
+import type { HiddenReason } from '../../shared/reviewCodes';
 import type { ReviewSessionHandle } from '../panel/panelContract';
 
 /** What a session is made of: the review's id, target and estimate, and the controls it runs under. */
