@@ -57,6 +57,8 @@ interface ReviewControllerDeps {
   changes: Pick<ChangesPreparation, 'again'>;
   /** Where reviews of changes remember their regions (the extension's global storage): a re-review sends only what changed. */
   memoryDir?: string;
+  /** The review panels: each session shows in its target's panel; closing a panel cancels its target's reviews. */
+  panels: ReviewPanelsLike;
 }
 
 /**
@@ -66,7 +68,7 @@ interface ReviewControllerDeps {
 export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly sessions: ReviewSessions;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private panels: ReviewPanelsLike | undefined;
+  private readonly panels: ReviewPanelsLike;
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
   private readonly budget: BudgetGuard;
   private readonly notices: ReviewNotices;
@@ -77,6 +79,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly onDidStartReview = this.emitter.event;
 
   constructor(private readonly deps: ReviewControllerDeps) {
+    this.panels = deps.panels;
     this.sessions = new ReviewSessions(deps.store, deps.log);
     this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
@@ -86,23 +89,19 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
-        if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
+        if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
       }),
       // A fix refused because the code changed offers to review the lines again.
       deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
+      // Closing a review's panel cancels the reviews of its target.
+      deps.panels.onDidClose((targetKey) => {
+        for (const s of this.runningSessions()) {
+          if (s.targetKey !== targetKey || s.cancelled) continue;
+          this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
+          s.cancel();
+        }
+      }),
     );
-  }
-
-  attachPanels(panels: ReviewPanelsLike): void {
-    this.panels = panels;
-    // Closing a review's panel cancels the reviews of its target.
-    this.subscriptions.push(panels.onDidClose((targetKey) => {
-      for (const s of this.runningSessions()) {
-        if (s.targetKey !== targetKey || s.cancelled) continue;
-        this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
-        s.cancel();
-      }
-    }));
   }
 
   session(id: string): ReviewSession | undefined {
@@ -243,7 +242,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.tracker.anchor(session);
     this.running.change(+1);
     this.emitter.fire(session);
-    this.panels?.show(session);
+    this.panels.show(session);
     for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) this.deps.log.info(line);
     this.deps.log.info(startLogLine(session.id, shaped.target, estimate, language, init.noCache));
     return session;
