@@ -28,7 +28,7 @@ import { ChangesCommands } from './changes/changesCommands';
 import { ChangesPreparation } from './changes/changesPreparation';
 import { RepositoryPicker } from './changes/repositoryPicker';
 import { ReviewController } from './review/reviewController';
-import type { PanelActions } from './review/session';
+import type { PanelActions } from './panel/panelContract';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
