@@ -96,7 +96,30 @@ function definingLine(names: readonly string[]): RegExp {
   );
 }
 
-const splitZ = (b: Buffer) => b.toString('utf8').split('\0').filter((s) => s !== '');
+/**
+ * The output of `git ls-files -t -s -m -o -z`: the blob hash of each index entry (a submodule left out), and the
+ * paths changed in the working tree (modified, deleted: tagged `C`) or untracked (`?`), whose content is hashed
+ * as it is now.
+ */
+function readListing(out: Buffer): { hashes: Map<string, string>; changed: Set<string> } {
+  const hashes = new Map<string, string>();
+  const changed = new Set<string>();
+  for (const line of out.toString('utf8').split('\0')) {
+    if (line === '') continue;
+    // "? path" for an untracked file; "T mode hash stage<TAB>path" for an index entry, T its tag.
+    if (line.startsWith('? ')) {
+      changed.add(line.slice(2));
+      continue;
+    }
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const [tag, mode, hash] = line.slice(0, tab).split(' ');
+    const path = line.slice(tab + 1);
+    if (tag === 'C') changed.add(path);
+    else if (mode !== '160000' && hash) hashes.set(path, hash);
+  }
+  return { hashes, changed };
+}
 
 export class RepositoryIndex {
   private readonly blobs = new Map<string, Entry>();
@@ -106,8 +129,9 @@ export class RepositoryIndex {
   private parsedCount = 0;
   /** False for a folder outside git: lookups parse every file (there is no git grep). */
   private git = true;
-  /** Definitions and call sites by name, over the indexed files; dropped when a file is parsed. */
-  private names: { definitions: Map<string, FoundDefinition[]>; calls: Map<string, FoundCall[]> } | undefined;
+  /** Definitions and call sites by name, over the indexed files; each made on first use, dropped when a file is parsed. */
+  private namedDefinitions: Map<string, [ListedFile, Definition][]> | undefined;
+  private namedCalls: Map<string, [ListedFile, number][]> | undefined;
 
   private constructor(private readonly options: IndexOptions) {}
 
@@ -141,37 +165,29 @@ export class RepositoryIndex {
     }
   }
 
-  /** Lists the files the index may hold with their blob hashes: git's for clean files, computed for changed ones. */
+  /**
+   * Lists the files the index may hold with their blob hashes: git's for clean files, computed for changed ones.
+   * One git process lists them all (`ls-files -t`: each index entry tagged, a changed or deleted one listed again
+   * as `C`, an untracked one as `?`): a process started from a large heap costs milliseconds of its own.
+   */
   private async list(): Promise<boolean> {
     const { root } = this.options;
-    let staged: Buffer, modified: Buffer, untracked: Buffer;
+    let listed: Buffer;
     try {
-      [staged, modified, untracked] = await Promise.all([
-        runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-s', '-z']),
-        runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-m', '-z']),
-        runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-o', '--exclude-standard', '-z']),
-      ]);
+      listed = await runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-t', '-s', '-m', '-o', '--exclude-standard', '-z']);
     } catch {
       return this.listFolder();
     }
-    const hashes = new Map<string, string>();
-    for (const line of splitZ(staged)) {
-      const tab = line.indexOf('\t');
-      const [mode, hash] = line.slice(0, tab).split(' ');
-      if (mode === '160000' || !hash) continue;
-      hashes.set(line.slice(tab + 1), hash);
-    }
-    const changed = new Set([...splitZ(modified), ...splitZ(untracked)]);
+    const { hashes, changed } = readListing(listed);
     const files: ListedFile[] = [];
-    const mayHold = (path: string) => this.mayHold(path);
     for (const [path, hash] of hashes) {
       if (changed.has(path)) continue;
-      const language = mayHold(path);
+      const language = this.mayHold(path);
       if (language) files.push({ path, hash, language });
     }
     await Promise.all(
       [...changed].map(async (path) => {
-        const language = mayHold(path);
+        const language = this.mayHold(path);
         if (!language) return;
         try {
           files.push({ path, hash: blobHash(await readFile(join(root, path))), language });
@@ -253,7 +269,8 @@ export class RepositoryIndex {
       entry = { skipped: true };
     }
     this.blobs.set(file.hash, entry);
-    this.names = undefined;
+    this.namedDefinitions = undefined;
+    this.namedCalls = undefined;
     this.parsedCount++;
     this.dirty = true;
   }
@@ -322,33 +339,51 @@ export class RepositoryIndex {
     return entry && !('skipped' in entry) ? entry : undefined;
   }
 
-  private byName(): NonNullable<RepositoryIndex['names']> {
-    if (this.names) return this.names;
-    const definitions = new Map<string, FoundDefinition[]>();
-    const calls = new Map<string, FoundCall[]>();
-    const add = <T>(map: Map<string, T[]>, name: string, item: T) => {
-      const list = map.get(name);
-      if (list) list.push(item);
-      else map.set(name, [item]);
-    };
+  /**
+   * The indexed files' definitions by name, made on the first lookup after a parse: a lookup is then one map read,
+   * whatever the size of the repository. Each holds the definition as stored; a lookup adds its file.
+   */
+  private definitionsByName(): Map<string, [ListedFile, Definition][]> {
+    if (this.namedDefinitions) return this.namedDefinitions;
+    const map = new Map<string, [ListedFile, Definition][]>();
     for (const file of this.files) {
       const symbols = this.symbolsOf(file);
       if (!symbols) continue;
-      for (const d of symbols.definitions) add(definitions, d.name, { ...d, file: file.path, language: file.language });
-      for (const [name, line] of symbols.calls) add(calls, name, { file: file.path, language: file.language, name, line });
+      for (const d of symbols.definitions) {
+        const list = map.get(d.name);
+        if (list) list.push([file, d]);
+        else map.set(d.name, [[file, d]]);
+      }
     }
-    this.names = { definitions, calls };
-    return this.names;
+    this.namedDefinitions = map;
+    return map;
+  }
+
+  /** The indexed files' call sites by called name (see `definitionsByName`). */
+  private callsByName(): Map<string, [ListedFile, number][]> {
+    if (this.namedCalls) return this.namedCalls;
+    const map = new Map<string, [ListedFile, number][]>();
+    for (const file of this.files) {
+      const symbols = this.symbolsOf(file);
+      if (!symbols) continue;
+      for (const [name, line] of symbols.calls) {
+        const list = map.get(name);
+        if (list) list.push([file, line]);
+        else map.set(name, [[file, line]]);
+      }
+    }
+    this.namedCalls = map;
+    return map;
   }
 
   /** Definitions named `name` in the indexed files. */
   definitions(name: string): readonly FoundDefinition[] {
-    return this.byName().definitions.get(name) ?? [];
+    return (this.definitionsByName().get(name) ?? []).map(([file, d]) => ({ ...d, file: file.path, language: file.language }));
   }
 
   /** Call sites of `name` in the indexed files. */
   calls(name: string): readonly FoundCall[] {
-    return this.byName().calls.get(name) ?? [];
+    return (this.callsByName().get(name) ?? []).map(([file, line]) => ({ file: file.path, language: file.language, name, line }));
   }
 
   /** Writes the index (only the entries of files listed now) when something was parsed since it was read. */
