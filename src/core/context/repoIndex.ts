@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import * as z from 'zod';
 import { languageOfFile } from '../agents/fileLanguage';
 import { run as runGit } from '../changes/gitCli';
 import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from '../changes/skip';
 import type { Excluder } from '../prompt/exclude';
-import { DEFINITION_KINDS, fileSymbols, type Definition, type FileSymbols } from './extract';
+import { fileSymbols, type Definition, type FileSymbols } from './extract';
+import { decodeEntry, encodeEntry, INDEX_VERSION, storeSchema, type IndexEntry } from './indexStore';
 import { grammarOf } from './languages';
 
 /**
@@ -17,24 +17,8 @@ import { grammarOf } from './languages';
  * (found with `git grep`), so the first review of a repository gets its context before the whole index exists.
  */
 
-const INDEX_VERSION = 1;
 /** Files of a folder outside git that the index lists at most. */
 const MAX_FOLDER_FILES = 2000;
-
-const definitionSchema = z.object({
-  name: z.string(),
-  kind: z.enum(DEFINITION_KINDS),
-  startLine: z.number().int(),
-  endLine: z.number().int(),
-  signatureEnd: z.number().int(),
-  container: z.string().optional(),
-});
-const entrySchema = z.union([
-  z.object({ definitions: z.array(definitionSchema), calls: z.array(z.tuple([z.string(), z.number().int()])), aliases: z.array(z.tuple([z.string(), z.string()])) }),
-  z.object({ skipped: z.literal(true) }),
-]);
-type Entry = z.infer<typeof entrySchema>;
-const storeSchema = z.object({ version: z.literal(INDEX_VERSION), blobs: z.record(z.string(), entrySchema) });
 
 /** A file the index may hold: its path, blob hash and language. */
 interface ListedFile {
@@ -122,7 +106,7 @@ function readListing(out: Buffer): { hashes: Map<string, string>; changed: Set<s
 }
 
 export class RepositoryIndex {
-  private readonly blobs = new Map<string, Entry>();
+  private readonly blobs = new Map<string, IndexEntry>();
   private files: ListedFile[] = [];
   private byPath = new Map<string, ListedFile>();
   private dirty = false;
@@ -159,7 +143,12 @@ export class RepositoryIndex {
     }
     try {
       const parsed = storeSchema.safeParse(JSON.parse(text));
-      if (parsed.success) for (const [hash, entry] of Object.entries(parsed.data.blobs)) this.blobs.set(hash, entry);
+      if (!parsed.success) return;
+      for (const [hash, stored] of Object.entries(parsed.data.blobs)) {
+        // An entry that does not read back is left out: its file is parsed again.
+        const entry = decodeEntry(stored);
+        if (entry) this.blobs.set(hash, entry);
+      }
     } catch {
       // A damaged index is rebuilt.
     }
@@ -254,7 +243,7 @@ export class RepositoryIndex {
 
   private async parse(file: ListedFile): Promise<void> {
     if (this.blobs.has(file.hash)) return;
-    let entry: Entry = { skipped: true };
+    let entry: IndexEntry = { skipped: true };
     try {
       const bytes = await readFile(join(this.options.root, file.path));
       if (bytes.length <= this.options.maxFileBytes && !isBinary(bytes)) {
@@ -390,10 +379,11 @@ export class RepositoryIndex {
   async save(): Promise<void> {
     const file = this.storeFile();
     if (!file || !this.dirty) return;
-    const blobs: Record<string, Entry> = {};
+    const blobs: Record<string, string> = {};
     for (const f of this.files) {
       const entry = this.blobs.get(f.hash);
-      if (entry) blobs[f.hash] = entry;
+      const stored = entry && encodeEntry(entry);
+      if (stored !== undefined) blobs[f.hash] = stored;
     }
     try {
       await mkdir(join(file, '..'), { recursive: true });
