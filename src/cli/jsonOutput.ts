@@ -1,7 +1,7 @@
 import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
 import type { HiddenReason } from '../core/review/noise';
-import { CONTEXT_KINDS } from '../core/context/types';
+import { CONTEXT_KINDS } from '../shared/codeContext';
 import { SKIP_REASONS, VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 
 /**

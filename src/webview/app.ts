@@ -312,6 +312,12 @@ export class App {
       case 'applyImproved': return this.post({ type: 'applyImproved' });
       case 'copyImproved': return this.post({ type: 'copyImproved' });
       case 'setApiKey': return this.post({ type: 'setApiKey' });
+      case 'toggleContext': return this.header?.context.toggleList();
+      case 'openContext': {
+        // The page names the snippet it lists; the host checks that the file is inside the workspace.
+        const item = this.review?.context?.items[Number(el.getAttribute('data-index'))];
+        return item ? this.post({ type: 'openContext', file: item.file, startLine: item.startLine, endLine: item.endLine }) : undefined;
+      }
       case 'switchModel': {
         const agent = el.getAttribute('data-agent');
         return this.post(agent ? { type: 'switchModel', agent } : { type: 'switchModel' });
