@@ -87,6 +87,56 @@ describe('context from the language server (real VS Code, loopback gateway)', fu
     assert.ok(files.includes('context/rates.ts definition'), files.join(', '));
   });
 
+  /** checkout.qtest's one function, `checkout` (lines 3–6), as a language server's document symbols say it. */
+  function checkoutSymbol(): vscode.Disposable {
+    return vscode.languages.registerDocumentSymbolProvider(UNKNOWN_LANGUAGE, {
+      provideDocumentSymbols: () => [new vscode.DocumentSymbol('checkout', '', vscode.SymbolKind.Function, new vscode.Range(2, 0, 5, 1), new vscode.Range(2, 16, 2, 24))],
+    });
+  }
+
+  it('callers from the call hierarchy where the server offers one (calls, not every reference)', async () => {
+    const rates = vscode.Uri.joinPath(folder(), 'context/rates.ts');
+    const pricing = vscode.Uri.joinPath(folder(), 'context/pricing.ts');
+    let incomingAsked = 0;
+    let referencesAsked = 0;
+    providers.push(
+      checkoutSymbol(),
+      vscode.languages.registerCallHierarchyProvider(UNKNOWN_LANGUAGE, {
+        prepareCallHierarchy: (doc, position) => new vscode.CallHierarchyItem(vscode.SymbolKind.Function, 'checkout', '', doc.uri, new vscode.Range(2, 0, 5, 1), doc.getWordRangeAtPosition(position) ?? new vscode.Range(position, position)),
+        provideCallHierarchyIncomingCalls: () => {
+          incomingAsked++;
+          // Only the hierarchy knows this caller (rates.ts line 2): the references point elsewhere.
+          const from = new vscode.CallHierarchyItem(vscode.SymbolKind.Variable, 'SEASONAL_RATES', '', rates, new vscode.Range(0, 0, 3, 2), new vscode.Range(0, 13, 0, 27));
+          return [new vscode.CallHierarchyIncomingCall(from, [new vscode.Range(1, 2, 1, 8)])];
+        },
+        provideCallHierarchyOutgoingCalls: () => [],
+      }),
+      vscode.languages.registerReferenceProvider(UNKNOWN_LANGUAGE, {
+        provideReferences: () => {
+          referencesAsked++;
+          return [new vscode.Location(pricing, new vscode.Range(1, 2, 1, 8))];
+        },
+      }),
+    );
+    await reviewLine4('context/checkout.qtest');
+    assert.ok(incomingAsked > 0, 'the incoming calls were asked');
+    assert.equal(referencesAsked, 0, 'the references were not needed');
+    const files = contextFiles(gateway);
+    assert.ok(files.includes('context/rates.ts caller'), files.join(', '));
+    assert.ok(!files.includes('context/pricing.ts caller'), files.join(', '));
+  });
+
+  it('callers from the references where the server offers no call hierarchy', async () => {
+    const pricing = vscode.Uri.joinPath(folder(), 'context/pricing.ts');
+    providers.push(
+      checkoutSymbol(),
+      vscode.languages.registerReferenceProvider(UNKNOWN_LANGUAGE, { provideReferences: () => [new vscode.Location(pricing, new vscode.Range(1, 2, 1, 8))] }),
+    );
+    await reviewLine4('context/checkout.qtest');
+    const files = contextFiles(gateway);
+    assert.ok(files.includes('context/pricing.ts caller'), files.join(', '));
+  });
+
   /** The snapshots the review panel was sent, from now on. */
   function snapshots(): { list: Extract<HostToWebview, { type: 'snapshot' }>[]; dispose(): void } {
     const list: Extract<HostToWebview, { type: 'snapshot' }>[] = [];
