@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentResult, ReviewEvent } from '../../src/core/review/types';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol';
 import type { PanelMessage } from '../../src/vscode/panel/reviewPanels';
-import type { ReviewSessionHandle } from '../../src/vscode/review/session';
+import type { ReviewSessionHandle } from '../../src/vscode/panel/panelContract';
 import { quorum } from './helpers';
 
 /** A review session whose events the test scripts (no gateway, no pipeline). */

@@ -4,7 +4,7 @@ import {
 } from '../../shared/protocol';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
-import type { PanelActions, ReviewSessionHandle } from '../review/session';
+import type { PanelActions, ReviewSessionHandle } from './panelContract';
 import { panelHtml, panelWebviewOptions } from './panelHtml';
 import { safeExternalUrl } from './links';
 import { toTargetView, toViewEvent } from '../../core/review/viewEvents';

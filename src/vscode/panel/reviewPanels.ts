@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { HostToWebview, ReviewView, WebviewToHost } from '../../shared/protocol';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { reviewToMarkdown } from '../../shared/reviewMarkdown';
-import type { PanelActions, ReviewSessionHandle } from '../review/session';
+import type { PanelActions, ReviewSessionHandle } from './panelContract';
 import { PANEL_VIEW_TYPE, panelWebviewOptions } from './panelHtml';
 import { PanelStore } from './panelStore';
 import { localPanelStrings } from './panelStrings';

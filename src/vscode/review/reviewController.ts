@@ -32,11 +32,11 @@ import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './re
 import { ReviewNotices } from './reviewNotices';
 import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
 import { ReviewSession, type ReviewSessionInit } from './reviewSession';
-import { ReviewSessions } from './reviewSessions';
+import { ReviewRegistry } from './reviewRegistry';
 import type { ChangesPreparation } from '../changes/changesPreparation';
 import { isChangesKey } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
-import type { PanelActions, ReviewPanelsLike } from './session';
+import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 
 interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
@@ -66,7 +66,7 @@ interface ReviewControllerDeps {
  * pipeline under a progress, feeds the panel and the Problems panel (FindingsTracker); ReviewNotices speaks.
  */
 export class ReviewController implements PanelActions, vscode.Disposable {
-  private readonly sessions: ReviewSessions;
+  private readonly sessions: ReviewRegistry;
   private readonly subscriptions: vscode.Disposable[] = [];
   private panels: ReviewPanelsLike | undefined;
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
@@ -79,7 +79,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly onDidStartReview = this.emitter.event;
 
   constructor(private readonly deps: ReviewControllerDeps) {
-    this.sessions = new ReviewSessions(deps.store, deps.log);
+    this.sessions = new ReviewRegistry(deps.store, deps.log);
     this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);

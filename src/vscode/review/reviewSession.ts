@@ -7,7 +7,7 @@ import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { ContextView, PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
 import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
-import type { ReviewSessionHandle } from './session';
+import type { ReviewSessionHandle } from '../panel/panelContract';
 
 /** What a session is made of: the review's id, target and estimate, and the controls it runs under. */
 export interface ReviewSessionInit {

@@ -6,7 +6,7 @@ import type { ReviewSession } from './reviewSession';
  * The reviews the editor knows: each by id, and the latest one of each target. A new review of a target
  * replaces the previous one (cancelled, its findings discarded); a replaced review is forgotten once it settles.
  */
-export class ReviewSessions {
+export class ReviewRegistry {
   private readonly byId = new Map<string, ReviewSession>();
   private readonly latest = new Map<string, ReviewSession>();
 
