@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 
 /** Why a path named by a page or a model is not opened. */
-export type WorkspaceFileRefusal = 'outside' | 'missing';
+type WorkspaceFileRefusal = 'outside' | 'missing';
 
 /** Whether `path` is `folder` or lies under it (both absolute, same platform). */
 function isUnder(folder: string, path: string): boolean {
