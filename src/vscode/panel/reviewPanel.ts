@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import {
-  describeIssues, webviewToHostSchema, type HiddenFindingView, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
+  describeIssues, webviewToHostSchema, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
 } from '../../shared/protocol';
+import type { HiddenReason } from '../../shared/reviewCodes';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
 import type { PanelActions, ReviewSessionHandle } from './panelContract';
@@ -25,7 +26,7 @@ export interface PanelHost {
 
 /** The view event that brings the view's hidden findings up to the session's, or undefined when they agree. */
 function hiddenEvent(view: ReviewView, session: ReviewSessionHandle): ReviewViewEvent | undefined {
-  const findings = [...(session.hidden ?? new Map<string, HiddenFindingView['reason']>())].map(([id, reason]) => ({ id, reason }));
+  const findings = [...(session.hidden ?? new Map<string, HiddenReason>())].map(([id, reason]) => ({ id, reason }));
   if (JSON.stringify(findings) === JSON.stringify(view.hidden ?? [])) return undefined;
   return { kind: 'hidden', findings };
 }
@@ -92,6 +93,7 @@ export class ReviewPanel implements vscode.Disposable {
       startedAt: session.startedAt,
       ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
       ...(session.privacy ? { privacy: session.privacy } : {}),
+      ...(session.context ? { context: session.context } : {}),
     });
     if (session.projectDismiss) view.projectDismiss = true;
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
@@ -251,6 +253,10 @@ export class ReviewPanel implements vscode.Disposable {
         void vscode.env.openExternal(vscode.Uri.parse(url.href, true));
         return;
       }
+      case 'openContext':
+        // The root is the host's own (the view it built); the page names only the file and lines, checked there.
+        actions.openContext(this.view?.context?.root, m.file, m.startLine, m.endLine);
+        return;
       case 'log':
         if (m.level === 'error') this.host.log.error(`review page: ${m.message}`);
         else this.host.log.warn(`review page: ${m.message}`);
