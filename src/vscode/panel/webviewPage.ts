@@ -20,7 +20,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 /** What one load of a page is built with: a fresh nonce, the webview's CSP source, its script and styles as webview URIs, the UI language. */
-export interface PageResources {
+interface PageResources {
   cspSource: string;
   nonce: string;
   scriptUri: string;
@@ -29,7 +29,7 @@ export interface PageResources {
 }
 
 /** `script` and each of `styles`: a path below the extension (`['dist', 'webview.js']`). */
-export function pageResources(webview: vscode.Webview, extensionUri: vscode.Uri, script: readonly string[], styles: readonly (readonly string[])[]): PageResources {
+function pageResources(webview: vscode.Webview, extensionUri: vscode.Uri, script: readonly string[], styles: readonly (readonly string[])[]): PageResources {
   const uri = (parts: readonly string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
   return {
     cspSource: webview.cspSource,

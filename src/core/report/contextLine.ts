@@ -1,5 +1,5 @@
-import { contextCounts, type CutContext } from '../core/context/types';
-import type { TargetInfo } from '../core/review/types';
+import { contextCounts, type CutContext } from '../context/types';
+import type { TargetInfo } from '../review/types';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
