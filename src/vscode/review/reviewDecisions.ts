@@ -1,5 +1,6 @@
 import { soleRegion } from '../../core/review/target';
-import type { AgentErrorCode, AgentResult, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import type { AgentResult, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import type { AgentErrorCode } from '../../shared/reviewCodes';
 
 /**
  * What the review controller decides, apart from how it asks and says it: when a whole file is confirmed first,

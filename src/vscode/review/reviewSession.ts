@@ -6,7 +6,8 @@ import type { CostEstimate, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
-import type { HiddenReason, NoiseFilter } from '../../core/review/noise';
+import type { NoiseFilter } from '../../core/review/noise';
+import type { HiddenReason } from '../../shared/reviewCodes';
 import { judgeNoise, originalLinesOf, regionIndexOf } from './sessionFindings';
 import type { ReviewSessionHandle } from '../panel/panelContract';
 

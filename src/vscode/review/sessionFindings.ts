@@ -1,4 +1,5 @@
-import { hiddenReason, splitByNoise, type HiddenReason, type NoiseFilter } from '../../core/review/noise';
+import { hiddenReason, splitByNoise, type NoiseFilter } from '../../core/review/noise';
+import type { HiddenReason } from '../../shared/reviewCodes';
 import type { Region, ReviewEvent } from '../../core/review/types';
 
 /**

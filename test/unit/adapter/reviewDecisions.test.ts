@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { AgentErrorCode, AgentResult, ReviewTarget } from '../../../src/core/review/types';
+import type { AgentResult, ReviewTarget } from '../../../src/core/review/types';
+import type { AgentErrorCode } from '../../../src/shared/reviewCodes';
 import {
   asksBeforeWholeFile, budgetsPassed, cancelledByClose, linesNow, rerunRoute, tellsFailures, worstFailure,
 } from '../../../src/vscode/review/reviewDecisions';
