@@ -2,6 +2,7 @@ import { formatMs, formatUsd } from '../shared/format';
 import { REVIEW_STATE_LABEL } from '../shared/labels';
 import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
+import type { SkipReason } from '../shared/reviewCodes';
 import { estimatedSpentUsd, spentUsd, streamsText } from '../shared/reviewReducer';
 import { STREAMING_ICON } from './agentCard';
 import { ContextList } from './contextList';
@@ -9,7 +10,7 @@ import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
 
 /** The panel string that names each reason a changed file is skipped. */
-const SKIP_LABEL: Record<string, PanelStringKey> = {
+const SKIP_LABEL: Record<SkipReason, PanelStringKey> = {
   deleted: 'skipDeleted', binary: 'skipBinary', lockfile: 'skipLockfile', minified: 'skipMinified', generated: 'skipGenerated',
   'too-large': 'skipTooLarge', excluded: 'skipExcluded', symlink: 'skipSymlink', unreadable: 'skipUnreadable',
 };
@@ -68,7 +69,7 @@ export class ReviewHeader {
       // A re-review: the last review's findings not raised again.
       setText(this.file, view.resolved ? `${summary} · ${t('resolvedCount', view.resolved)}` : summary);
       setAttr(this.file, 'title', changes.files.join('\n'));
-      setText(this.lines, changes.skipped.length > 0 ? t('skippedFiles', changes.skipped.map((k) => `${k.file} (${t(SKIP_LABEL[k.reason] ?? 'skipUnreadable')})`).join(', ')) : '');
+      setText(this.lines, changes.skipped.length > 0 ? t('skippedFiles', changes.skipped.map((k) => `${k.file} (${t(SKIP_LABEL[k.reason])})`).join(', ')) : '');
       setText(this.language, '');
       this.language.hidden = true;
     } else {

@@ -142,6 +142,8 @@ export async function chooseContext(batch: ReviewTarget, candidates: readonly Co
   const chosen: { c: ContextCandidate; lines: string[]; range: LineRange; tokens: number }[] = [];
   const cut: CutContext[] = [];
   let tokens = 0;
+  // Every candidate's file is read at once (each once), not one after the other as the loop reaches it.
+  for (const c of ranked) void files.lines(c.file);
   for (const c of ranked) {
     const lines = await files.lines(c.file);
     if (!lines) continue;

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
 import type { ContextView, PrivacyView } from '../../shared/protocol';
-import type { HiddenReason } from '../../core/review/noise';
+import type { HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import {
-  describeIssues, webviewToHostSchema, type HiddenFindingView, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
+  describeIssues, webviewToHostSchema, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
 } from '../../shared/protocol';
+import type { HiddenReason } from '../../shared/reviewCodes';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
 import type { PanelActions, ReviewSessionHandle } from './panelContract';
@@ -25,7 +26,7 @@ export interface PanelHost {
 
 /** The view event that brings the view's hidden findings up to the session's, or undefined when they agree. */
 function hiddenEvent(view: ReviewView, session: ReviewSessionHandle): ReviewViewEvent | undefined {
-  const findings = [...(session.hidden ?? new Map<string, HiddenFindingView['reason']>())].map(([id, reason]) => ({ id, reason }));
+  const findings = [...(session.hidden ?? new Map<string, HiddenReason>())].map(([id, reason]) => ({ id, reason }));
   if (JSON.stringify(findings) === JSON.stringify(view.hidden ?? [])) return undefined;
   return { kind: 'hidden', findings };
 }

@@ -8,7 +8,6 @@ import { resolveOutputLanguage } from '../../core/agents/language';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
-import { soleRegion } from '../../core/review/target';
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent, ReviewSummary } from '../../core/review/types';
@@ -29,12 +28,13 @@ import { editorConfirm } from './editorConfirm';
 import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
+import { cancelledByClose, linesNow, rerunRoute, tellsFailures } from './reviewDecisions';
 import { ReviewNotices } from './reviewNotices';
 import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
 import { ReviewSession, type ReviewSessionInit } from './reviewSession';
 import { ReviewRegistry } from './reviewRegistry';
 import type { ChangesPreparation } from '../changes/changesPreparation';
-import { isChangesKey } from '../changes/changesTarget';
+import { isChangesKey } from '../changes/changesDecisions';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 
@@ -59,6 +59,8 @@ interface ReviewControllerDeps {
   changes: Pick<ChangesPreparation, 'again'>;
   /** Where reviews of changes remember their regions (the extension's global storage): a re-review sends only what changed. */
   memoryDir?: string;
+  /** The review panels: each session shows in its target's panel; closing a panel cancels its target's reviews. */
+  panels: ReviewPanelsLike;
 }
 
 /**
@@ -68,7 +70,7 @@ interface ReviewControllerDeps {
 export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly sessions: ReviewRegistry;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private panels: ReviewPanelsLike | undefined;
+  private readonly panels: ReviewPanelsLike;
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
   private readonly budget: BudgetGuard;
   private readonly notices: ReviewNotices;
@@ -79,6 +81,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly onDidStartReview = this.emitter.event;
 
   constructor(private readonly deps: ReviewControllerDeps) {
+    this.panels = deps.panels;
     this.sessions = new ReviewRegistry(deps.store, deps.log);
     this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
@@ -88,23 +91,18 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
-        if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
+        if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
       }),
       // A fix refused because the code changed offers to review the lines again.
       deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
+      // Closing a review's panel cancels the reviews of its target.
+      deps.panels.onDidClose((targetKey) => {
+        for (const s of cancelledByClose(this.runningSessions(), targetKey)) {
+          this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
+          s.cancel();
+        }
+      }),
     );
-  }
-
-  attachPanels(panels: ReviewPanelsLike): void {
-    this.panels = panels;
-    // Closing a review's panel cancels the reviews of its target.
-    this.subscriptions.push(panels.onDidClose((targetKey) => {
-      for (const s of this.runningSessions()) {
-        if (s.targetKey !== targetKey || s.cancelled) continue;
-        this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
-        s.cancel();
-      }
-    }));
   }
 
   session(id: string): ReviewSession | undefined {
@@ -247,7 +245,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.tracker.anchor(session);
     this.running.change(+1);
     this.emitter.fire(session);
-    this.panels?.show(session);
+    this.panels.show(session);
     for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) this.deps.log.info(line);
     this.deps.log.info(startLogLine(session.id, shaped.target, estimate, language, init.noCache));
     return session;
@@ -263,7 +261,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private finished(session: ReviewSession, summary: ReviewSummary): void {
     this.tracker.finished(session, summary);
     this.deps.log.info(summaryLogLine(session.id, summary));
-    if (summary.cancelled || !this.sessions.isLatest(session)) return;
+    if (!tellsFailures(summary, this.sessions.isLatest(session))) return;
     void this.notices.failures(summary, () => this.deps.keys.setKey(), () => this.rerun(session.targetKey, { noCache: true }));
   }
 
@@ -290,8 +288,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async reviewAgain(sessionId: string): Promise<ReviewSummary | undefined> {
     const session = this.sessions.get(sessionId);
     if (!session) return undefined;
-    const anchor = this.deps.store.get(sessionId, IMPROVED_CODE);
-    const key = anchor ? new LinesTarget(session.uri, anchor.range.start + 1, anchor.range.end + 1).key() : session.targetKey;
+    const now = linesNow(this.deps.store.get(sessionId, IMPROVED_CODE));
+    const key = now ? new LinesTarget(session.uri, now.startLine, now.endLine).key() : session.targetKey;
     const summary = await this.rerunTarget(key, { noCache: true });
     // The lines moved, so the new review has another target: the old findings go once it has run.
     if (summary && key !== session.targetKey) this.deps.store.discard(session.id);
@@ -300,14 +298,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    const last = this.sessions.latestOf(targetKey);
-    if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) {
+    const route = rerunRoute(this.sessions.latestOf(targetKey), targetKey, isChangesKey);
+    if (route.kind === 'changes') {
       const prepared = await this.deps.changes.again(targetKey);
       // A Re-run sends only the regions whose content changed since this review (the memory of changes reviews).
       return prepared ? this.start(prepared, { ...options, rerun: true }) : undefined;
     }
-    const region = last ? soleRegion(last.fullTarget) : undefined;
-    const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);
+    const lines = route.kind === 'lines' ? new LinesTarget(route.uri, route.startLine, route.endLine) : LinesTarget.fromKey(targetKey);
     if (!lines) return undefined;
     const prepared = await targetFromLines(lines);
     if ('kind' in prepared) return this.notices.gone(prepared.kind);
