@@ -1,4 +1,4 @@
-import type { SeverityView } from './protocol';
+import type { Severity } from './severity';
 import { SEVERITIES } from './severity';
 import { CODE_KEYS as CODES, SEVERITY_KEYS as SEVERITY_WORDS, TITLE_KEYS as TITLES } from './answerKeys';
 import { isOneOf } from './guards';
@@ -24,17 +24,17 @@ const MAX_TITLES = 50;
 
 interface ProgressFinding {
   title: string;
-  severity?: SeverityView;
+  severity?: Severity;
 }
 
 interface ObjectRecord {
   /** Findings are objects in a list: `[{…}, …]` or `{"findings": [{…}]}`. */
   inList: boolean;
   finding?: ProgressFinding;
-  severity?: SeverityView;
+  severity?: Severity;
 }
 
-function severityOf(word: string): SeverityView | undefined {
+function severityOf(word: string): Severity | undefined {
   const w = word.trim().toLowerCase();
   return isOneOf(SEVERITIES, w) ? w : undefined;
 }

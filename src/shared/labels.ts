@@ -1,9 +1,11 @@
 import type { PanelStringKey } from './panelStrings';
-import type { AgentState, FindingView, HiddenFindingView, ReviewState, SeverityView } from './protocol';
+import type { AgentState, FindingView, ReviewState } from './protocol';
+import type { HiddenReason } from './reviewCodes';
+import type { Severity } from './severity';
 
 /** The panel string that names each severity, agent state, review state and hidden reason: one map each, for the page and the export. */
 
-export const SEVERITY_LABEL: Record<SeverityView, PanelStringKey> = {
+export const SEVERITY_LABEL: Record<Severity, PanelStringKey> = {
   critical: 'severityCritical', high: 'severityHigh', medium: 'severityMedium', low: 'severityLow', info: 'severityInfo',
 };
 
@@ -15,7 +17,7 @@ export const REVIEW_STATE_LABEL: Record<ReviewState, PanelStringKey> = {
   running: 'statusRunning', done: 'statusDone', failed: 'statusFailed', cancelled: 'statusCancelled',
 };
 
-export const HIDDEN_REASON_LABEL: Record<HiddenFindingView['reason'], PanelStringKey> = {
+export const HIDDEN_REASON_LABEL: Record<HiddenReason, PanelStringKey> = {
   confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed', refuted: 'hiddenRefuted',
 };
 

@@ -1,4 +1,6 @@
+import { CONTEXT_KINDS } from './codeContext';
 import { SEVERITIES } from './severity';
+import { AGENT_ERROR_CODES, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS } from './reviewCodes';
 import * as z from 'zod/mini';
 
 /**
@@ -14,7 +16,6 @@ import * as z from 'zod/mini';
  */
 
 const severitySchema = z.enum(SEVERITIES);
-export type SeverityView = z.infer<typeof severitySchema>;
 
 const str = (max: number) => z.string().check(z.maxLength(max));
 const text = str(2_000_000);
@@ -55,11 +56,13 @@ const AGENT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as con
 const agentStateSchema = z.enum(AGENT_STATES);
 export type AgentState = z.infer<typeof agentStateSchema>;
 
-const costSourceSchema = z.enum(['reported', 'usage', 'estimated', 'cached', 'none']);
+const costSourceSchema = z.enum(COST_SOURCES);
+/** A retry says which failure it follows (a gateway error code) and how it tries again. */
+const retrySchema = { attempt: count, model: shortText, code: z.enum(GATEWAY_ERROR_CODES), reason: z.enum(RETRY_KINDS) };
 
 /** What the panel shows of an agent's error: a code it localises, plus the data a code needs. */
 const agentErrorViewSchema = z.object({
-  code: shortText,
+  code: z.enum(AGENT_ERROR_CODES),
   /** English, key-free detail (shown under "Details"). */
   message: z.optional(str(20_000)),
   status: z.optional(int),
@@ -118,7 +121,7 @@ const agentViewSchema = z.object({
   output: z.optional(agentOutputSchema),
   outcome: z.optional(agentOutcomeSchema),
   /** The gateway client is trying again after a failed attempt (cleared by the first streamed text). */
-  retry: z.optional(z.object({ attempt: count, model: shortText, code: shortText, reason: z.enum(['retry', 'fallback']) })),
+  retry: z.optional(z.object(retrySchema)),
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
@@ -140,10 +143,21 @@ const privacyViewSchema = z.object({
 });
 export type PrivacyView = z.infer<typeof privacyViewSchema>;
 
-/** Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, dismissed in the project, or refuted by the verifier. */
-const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted'] as const;
 const hiddenFindingSchema = z.object({ id: shortText, reason: z.enum(HIDDEN_REASONS) });
-export type HiddenFindingView = z.infer<typeof hiddenFindingSchema>;
+
+/**
+ * The code sent read-only beside the reviewed code (definitions, callers, enclosing signatures): each snippet's
+ * file (relative to `root`, a URI), lines, symbol and kind — untrusted text, from the repository — its tokens,
+ * and what the token budget left out. `enabled: false`: `quorum.context.enabled` was off, nothing was looked for.
+ */
+const contextViewSchema = z.object({
+  enabled: z.boolean(),
+  root: z.optional(str(8_000)),
+  items: list(z.object({ file: str(8_000), startLine: int, endLine: int, symbol: shortText, kind: z.enum(CONTEXT_KINDS), forFile: str(8_000) }), 5_000),
+  tokens: count,
+  cut: list(z.object({ file: str(8_000), symbol: shortText, kind: z.enum(CONTEXT_KINDS) }), 5_000),
+});
+export type ContextView = z.infer<typeof contextViewSchema>;
 
 const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 const reviewStateSchema = z.enum(REVIEW_STATES);
@@ -168,7 +182,7 @@ export const reviewViewSchema = z.object({
     files: list(str(8_000), 10_000),
     added: count,
     removed: count,
-    skipped: list(z.object({ file: str(8_000), reason: shortText }), 10_000),
+    skipped: list(z.object({ file: str(8_000), reason: z.enum(SKIP_REASONS) }), 10_000),
   })),
   status: reviewStateSchema,
   /** Epoch milliseconds. */
@@ -195,6 +209,8 @@ export const reviewViewSchema = z.object({
   projectDismiss: z.optional(z.boolean()),
   /** A re-review of changes: the last review's findings not raised again ("3 resolved" in the header). */
   resolved: z.optional(count),
+  /** The context sent with the review ("context: 6 definitions, 3 callers from 5 files · 1,900 tokens" in the header). */
+  context: z.optional(contextViewSchema),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 
@@ -206,7 +222,7 @@ export const reviewViewEventSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('started'), agent: shortText, model: shortText }),
   z.object({ kind: z.literal('delta'), agent: shortText, text }),
-  z.object({ kind: z.literal('retrying'), agent: shortText, attempt: count, model: shortText, code: shortText, reason: z.enum(['retry', 'fallback']) }),
+  z.object({ kind: z.literal('retrying'), agent: shortText, ...retrySchema }),
   z.object({ kind: z.literal('finding'), agent: shortText, finding: findingViewSchema }),
   z.object({ kind: z.literal('ended'), agent: shortText, title: shortText, outcome: agentOutcomeSchema }),
   z.object({
@@ -261,6 +277,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('switchModel'), agent: z.optional(shortText) }),
   z.object({ type: z.literal('openLink'), href: str(8_000) }),
+  /** Open a snippet of the review's context in the editor (the host opens only files inside the workspace). */
+  z.object({ type: z.literal('openContext'), file: str(8_000), startLine: int, endLine: int }),
   /** Something the page dropped or failed at, for the host's log. */
   z.object({ type: z.literal('log'), level: z.enum(['warn', 'error']), message: str(2_000) }),
 ]);

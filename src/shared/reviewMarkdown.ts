@@ -1,10 +1,9 @@
 import { formatCount, formatMs, formatUsd } from './format';
 import { AGENT_STATE_LABEL, HIDDEN_REASON_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL, verdictNote } from './labels';
 import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
-import type { AgentView, FindingView, HiddenFindingView, ReviewView } from './protocol';
+import type { AgentView, FindingView, ReviewView } from './protocol';
+import { HIDDEN_REASONS, type HiddenReason } from './reviewCodes';
 import { costSourceKey, filterFindings, hiddenFindings, sortFindings } from './reviewReducer';
-
-type HiddenReason = HiddenFindingView['reason'];
 
 /**
  * The one Markdown renderer of a review, for the panel's Export and the CLI's `--format markdown`: target,
@@ -119,7 +118,7 @@ function agentsSection({ view, t }: Context): string[] {
   return out;
 }
 
-const HIDDEN_REASON_KEY = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed', refuted: 'exportHiddenRefuted' } as const;
+const HIDDEN_REASON_KEY: Record<HiddenReason, PanelStringKey> = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed', refuted: 'exportHiddenRefuted' };
 
 /**
  * The findings shown, most severe first: not dismissed in this review and not hidden by the noise controls.
@@ -150,7 +149,7 @@ function findingsSection(ctx: Context): string[] {
  * words of `strings` (the command line's name its flags).
  */
 export function hiddenByReason(strings: PanelStrings, reasons: readonly HiddenReason[]): string {
-  return (Object.keys(HIDDEN_REASON_KEY) as HiddenReason[])
+  return HIDDEN_REASONS
     .map((r) => [r, reasons.filter((x) => x === r).length] as const)
     .filter(([, n]) => n > 0)
     .map(([r, n]) => formatString(strings[HIDDEN_REASON_KEY[r]], [n]))

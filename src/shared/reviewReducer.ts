@@ -1,6 +1,7 @@
 import type { PanelStringKey } from './panelStrings';
 import { compareFindings } from './severity';
-import { type AgentOutcome, type AgentView, type FindingView, type HiddenFindingView, type ReviewView, type ReviewViewEvent } from './protocol';
+import { type AgentOutcome, type AgentView, type FindingView, type ReviewView, type ReviewViewEvent } from './protocol';
+import type { HiddenReason } from './reviewCodes';
 
 /**
  * The one reducer over `ReviewView`, run by the host (to build snapshots) and by the page (to render).
@@ -166,7 +167,8 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
   }
 }
 
-export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes'>> & { estimateUsd?: number; likelyUsd?: number; uri?: string; privacy?: ReviewView['privacy'] }): ReviewView {
+/** A review before its first event: the target, the estimate and what shaped the prompts (rules, redactions, the context sent). */
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes' | 'estimateUsd' | 'likelyUsd' | 'uri' | 'privacy' | 'context'>>): ReviewView {
   return {
     ...init,
     status: 'running',
@@ -193,7 +195,7 @@ export interface FindingFilter {
 }
 
 /** The ids of the findings the noise controls hide, with why (dismissed ones are gone, not hidden). */
-export function hiddenFindings(view: ReviewView): Map<string, HiddenFindingView['reason']> {
+export function hiddenFindings(view: ReviewView): Map<string, HiddenReason> {
   const dismissed = new Set(view.dismissed);
   const present = new Set(view.findings.map((f) => f.id));
   return new Map((view.hidden ?? []).filter((h) => present.has(h.id) && !dismissed.has(h.id)).map((h) => [h.id, h.reason]));

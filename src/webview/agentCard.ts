@@ -1,6 +1,7 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
 import { AGENT_STATE_LABEL, SEVERITY_LABEL } from '../shared/labels';
-import { estimateLabel } from '../shared/panelStrings';
+import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
+import type { GatewayErrorCode } from '../shared/reviewCodes';
 import { AnswerProgress } from '../shared/answerProgress';
 import type { AgentErrorView, AgentOutcome, AgentView, ReviewView } from '../shared/protocol';
 import { costSourceKey, hiddenFindings, sortFindings, streamsText } from '../shared/reviewReducer';
@@ -45,14 +46,22 @@ function describeError(agent: string, err: AgentErrorView): { text: string; acti
     case 'cancelled': return { text: t('errCancelled'), actions: [rerun] };
     // Not asked at all: the agents whose reviews it builds on failed; their cards say how to fix that.
     case 'inputs-failed': return { text: t('errInputsFailed'), actions: [] };
-    default: return { text: t('errUnknown', err.code), actions: [rerun] };
+    // Quorum's own failures, with no fix the page can offer but a re-run.
+    case 'empty-answer':
+    case 'internal': return { text: t('errUnknown', err.code), actions: [rerun] };
   }
 }
 
+/** Why the gateway client tries again, by the failed attempt's code. */
+const RETRY_CAUSE: Record<GatewayErrorCode, PanelStringKey> = {
+  network: 'retryCauseNetwork', server: 'retryCauseServer', timeout: 'retryCauseTimeout', 'rate-limited': 'retryCauseRateLimited',
+  auth: 'retryCauseOther', forbidden: 'retryCauseOther', 'model-not-found': 'retryCauseOther', quota: 'retryCauseOther',
+  'too-large': 'retryCauseOther', 'bad-response': 'retryCauseOther', cancelled: 'retryCauseOther',
+};
+
 /** What a card says while the gateway client tries again: the attempt (or fallback model) and why. */
 function retryText(retry: NonNullable<AgentView['retry']>): string {
-  const cause = retry.code === 'network' ? t('retryCauseNetwork') : retry.code === 'server' ? t('retryCauseServer')
-    : retry.code === 'timeout' ? t('retryCauseTimeout') : retry.code === 'rate-limited' ? t('retryCauseRateLimited') : t('retryCauseOther');
+  const cause = t(RETRY_CAUSE[retry.code]);
   return retry.reason === 'fallback' ? t('retryingFallback', retry.model, cause) : t('retryingAttempt', retry.attempt, cause);
 }
 

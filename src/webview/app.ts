@@ -6,7 +6,7 @@ import { applyViewEvent, noChanges, streamsText, type FindingFilter, type ViewCh
 import * as z from 'zod/mini';
 import { AGENT_STATE_LABEL } from '../shared/labels';
 import { AgentCard } from './agentCard';
-import { h, icon, setText } from './dom';
+import { PAGE_ACTIONS, h, icon, setText } from './dom';
 import { FindingsList } from './findingsList';
 import { isOpenableHref, renderMarkdown } from './markdown';
 import { ReviewHeader } from './header';
@@ -298,25 +298,37 @@ export class App {
     const el = target.closest<HTMLElement>('[data-action]');
     if (!el || (el instanceof HTMLButtonElement && el.disabled)) return;
     const action = el.getAttribute('data-action');
+    if (action === 'toggleContext') return this.header?.context.toggleList();
+    if (!isOneOf(PAGE_ACTIONS, action)) return;
+    const message = this.message(action, el);
+    if (message) this.post(message);
+  }
+
+  /** The message a click on a `data-action` element sends. */
+  private message(action: (typeof PAGE_ACTIONS)[number], el: Element): WebviewToHost | undefined {
     const findingId = el.getAttribute('data-finding') ?? '';
     switch (action) {
-      case 'stop': return this.post({ type: 'stop' });
-      case 'rerun': return this.post({ type: 'rerun', noCache: el.getAttribute('data-nocache') === 'true' });
-      case 'export': return this.post({ type: 'export', ...(this.filter.showHidden ? { showHidden: true } : {}) });
-      case 'reveal': return this.post({ type: 'reveal', findingId });
-      case 'previewFix': return this.post({ type: 'previewFix', findingId });
-      case 'applyFix': return this.post({ type: 'applyFix', findingId });
-      case 'dismiss': return this.post({ type: 'dismiss', findingId });
-      case 'dismissInProject': return this.post({ type: 'dismissInProject', findingId });
-      case 'previewImproved': return this.post({ type: 'previewImproved' });
-      case 'applyImproved': return this.post({ type: 'applyImproved' });
-      case 'copyImproved': return this.post({ type: 'copyImproved' });
-      case 'setApiKey': return this.post({ type: 'setApiKey' });
+      case 'stop': return { type: 'stop' };
+      case 'rerun': return { type: 'rerun', noCache: el.getAttribute('data-nocache') === 'true' };
+      case 'export': return { type: 'export', ...(this.filter.showHidden ? { showHidden: true } : {}) };
+      case 'reveal':
+      case 'previewFix':
+      case 'applyFix':
+      case 'dismiss':
+      case 'dismissInProject': return { type: action, findingId };
+      case 'previewImproved':
+      case 'applyImproved':
+      case 'copyImproved':
+      case 'setApiKey': return { type: action };
+      case 'openContext': {
+        // The page names the snippet it lists; the host checks that the file is inside the workspace.
+        const item = this.review?.context?.items[Number(el.getAttribute('data-index'))];
+        return item ? { type: 'openContext', file: item.file, startLine: item.startLine, endLine: item.endLine } : undefined;
+      }
       case 'switchModel': {
         const agent = el.getAttribute('data-agent');
-        return this.post(agent ? { type: 'switchModel', agent } : { type: 'switchModel' });
+        return agent ? { type: 'switchModel', agent } : { type: 'switchModel' };
       }
-      default: return undefined;
     }
   }
 

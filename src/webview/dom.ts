@@ -1,5 +1,14 @@
 /** Tiny DOM helpers: elements are built with properties and text nodes only, never from HTML strings. */
 
+import type { WebviewToHost } from '../shared/protocol';
+
+/** What a page button asks of the host: the type of the message its click sends (`data-action`). */
+export const PAGE_ACTIONS = [
+  'stop', 'rerun', 'export', 'reveal', 'previewFix', 'applyFix', 'dismiss', 'dismissInProject',
+  'previewImproved', 'applyImproved', 'copyImproved', 'setApiKey', 'switchModel', 'openContext',
+] as const satisfies readonly WebviewToHost['type'][];
+type PageAction = (typeof PAGE_ACTIONS)[number];
+
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
@@ -26,7 +35,7 @@ export function icon(name: string, extra = ''): HTMLSpanElement {
 }
 
 export interface ButtonOptions {
-  action: string;
+  action: PageAction;
   label: string;
   icon?: string;
   /** Secondary look (VS Code's secondary button colours). */

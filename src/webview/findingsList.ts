@@ -1,5 +1,6 @@
 import { HIDDEN_REASON_LABEL, SEVERITY_LABEL, verdictNote } from '../shared/labels';
-import type { FindingView, HiddenFindingView, ReviewView } from '../shared/protocol';
+import type { FindingView, ReviewView } from '../shared/protocol';
+import type { HiddenReason } from '../shared/reviewCodes';
 import { SEVERITIES } from '../shared/severity';
 import { filterFindings, hiddenFindings, type FindingFilter } from '../shared/reviewReducer';
 import { button, h, icon } from './dom';
@@ -126,7 +127,7 @@ export class FindingsList {
     });
   }
 
-  private item(f: FindingView, view: ReviewView, hidden: HiddenFindingView['reason'] | undefined): HTMLLIElement {
+  private item(f: FindingView, view: ReviewView, hidden: HiddenReason | undefined): HTMLLIElement {
     const hasFix = f.suggestion !== undefined;
     const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };

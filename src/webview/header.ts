@@ -2,13 +2,15 @@ import { formatMs, formatUsd } from '../shared/format';
 import { REVIEW_STATE_LABEL } from '../shared/labels';
 import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
+import type { SkipReason } from '../shared/reviewCodes';
 import { estimatedSpentUsd, spentUsd, streamsText } from '../shared/reviewReducer';
 import { STREAMING_ICON } from './agentCard';
+import { ContextList } from './contextList';
 import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
 
 /** The panel string that names each reason a changed file is skipped. */
-const SKIP_LABEL: Record<string, PanelStringKey> = {
+const SKIP_LABEL: Record<SkipReason, PanelStringKey> = {
   deleted: 'skipDeleted', binary: 'skipBinary', lockfile: 'skipLockfile', minified: 'skipMinified', generated: 'skipGenerated',
   'too-large': 'skipTooLarge', excluded: 'skipExcluded', symlink: 'skipSymlink', unreadable: 'skipUnreadable',
 };
@@ -17,7 +19,7 @@ const STATUS_ICONS: Record<ReviewView['status'], string> = {
   running: 'loading codicon-modifier-spin', done: 'pass-filled', failed: 'error', cancelled: 'circle-slash',
 };
 
-/** Target, status (a live region), elapsed time, cost and the review's buttons. */
+/** Target, status (a live region), elapsed time, cost, the review's buttons, and what shaped the prompts (rules, redactions, context). */
 export class ReviewHeader {
   readonly root: HTMLElement;
   private readonly file: HTMLElement;
@@ -30,6 +32,8 @@ export class ReviewHeader {
   private readonly stop: HTMLButtonElement;
   private readonly restored: HTMLElement;
   private readonly privacy: HTMLElement;
+  /** What context went out, listed on click. */
+  readonly context = new ContextList();
 
   constructor() {
     this.file = h('span', { class: 'file' });
@@ -53,7 +57,8 @@ export class ReviewHeader {
         button({ action: 'rerun', label: t('rerunNoCache'), icon: 'refresh', secondary: true, data: { nocache: 'true' } }),
         button({ action: 'export', label: t('export'), icon: 'export', secondary: true })),
       this.restored,
-      this.privacy);
+      this.privacy,
+      this.context.root);
   }
 
   update(view: ReviewView, now: number): void {
@@ -64,7 +69,7 @@ export class ReviewHeader {
       // A re-review: the last review's findings not raised again.
       setText(this.file, view.resolved ? `${summary} · ${t('resolvedCount', view.resolved)}` : summary);
       setAttr(this.file, 'title', changes.files.join('\n'));
-      setText(this.lines, changes.skipped.length > 0 ? t('skippedFiles', changes.skipped.map((k) => `${k.file} (${t(SKIP_LABEL[k.reason] ?? 'skipUnreadable')})`).join(', ')) : '');
+      setText(this.lines, changes.skipped.length > 0 ? t('skippedFiles', changes.skipped.map((k) => `${k.file} (${t(SKIP_LABEL[k.reason])})`).join(', ')) : '');
       setText(this.language, '');
       this.language.hidden = true;
     } else {
@@ -91,6 +96,7 @@ export class ReviewHeader {
     this.stop.disabled = view.status !== 'running' || !view.live;
     this.restored.hidden = view.live;
     this.updatePrivacy(view);
+    this.context.update(view.context);
   }
 
   /** The repository rules in the prompts and the secrets redacted: kinds and lines, never values. */

@@ -112,7 +112,7 @@ describe('webview: rendering every state', () => {
       fail('net', 'Net', { code: 'network' }),
       fail('srv', 'Srv', { code: 'server', status: 502 }),
       fail('bad', 'Bad', { code: 'bad-response' }),
-      fail('odd', 'Odd', { code: 'teapot' }),
+      fail('odd', 'Odd', { code: 'internal' }),
       fail('skip', 'Skip', { code: 'inputs-failed', message: 'not run: every agent it depends on failed (analyst: auth)' }),
     ];
     review.agents[3]!.state = 'cancelled';
@@ -141,7 +141,7 @@ describe('webview: rendering every state', () => {
     assert.match(await cardText(panel, 'skip'), /\$0\.00 \(nothing billed\)/);
     assert.match(await cardText(panel, 'srv'), /internal error \(502\)/);
     assert.match(await cardText(panel, 'bad'), /could not be read/);
-    assert.match(await cardText(panel, 'odd'), /The agent failed \(teapot\)\./);
+    assert.match(await cardText(panel, 'odd'), /The agent failed \(internal\)\./);
     // An agent that was not asked because everything it builds on failed says so, not a raw code.
     assert.match(await cardText(panel, 'skip'), /Not run: every agent it builds on failed\. Fix the errors above, then re-run\./);
     assert.doesNotMatch(await cardText(panel, 'skip'), /inputs-failed\)\./);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SKIP_REASONS } from '../../core/review/types';
+import { SKIP_REASONS } from '../../shared/reviewCodes';
 import { SEVERITIES } from '../../shared/severity';
 
 /**

@@ -1,4 +1,4 @@
-import type { SkipReason } from '../review/types';
+import type { SkipReason } from '../../shared/reviewCodes';
 
 /** Which changed files are not worth sending: lockfiles, minified or generated files, binaries, huge files. */
 

@@ -6,7 +6,8 @@ import type { SecretRedactor } from '../redaction/redactor';
 import type { LineRange, ReviewTarget } from '../review/types';
 import { countTokens } from '../tokens/count';
 import type { Definition } from './extract';
-import type { BatchContext, ContextKind, ContextSnippet, CutContext } from './types';
+import type { ContextKind } from '../../shared/codeContext';
+import type { BatchContext, ContextSnippet, CutContext } from './types';
 
 /**
  * Candidate snippets of context and how they are ranked, de-duplicated and cut to a batch's budget — the one

@@ -1,4 +1,5 @@
-import type { CostSource, RequestTag, Usage } from '../gateway/types';
+import type { CostSource } from '../../shared/reviewCodes';
+import type { RequestTag, Usage } from '../gateway/types';
 import type { ListedPriceTable, PriceOverrides } from './prices';
 import { priceAttempt, type PricedBy } from './pricing';
 import { addUsage, cleanUsage, zeroUsage } from './usage';

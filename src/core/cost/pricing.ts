@@ -1,4 +1,5 @@
-import type { CostSource, Usage } from '../gateway/types';
+import type { CostSource } from '../../shared/reviewCodes';
+import type { Usage } from '../gateway/types';
 import { estimateCost, type ListedPriceTable, type PriceOverrides } from './prices';
 import { totalTokens } from './usage';
 

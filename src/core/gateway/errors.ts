@@ -1,5 +1,6 @@
 import { scrubSecrets } from '../redaction/redactor';
-import { GatewayError, type GatewayErrorCode, type GatewayErrorData } from './types';
+import type { GatewayErrorCode } from '../../shared/reviewCodes';
+import { GatewayError, type GatewayErrorData } from './types';
 
 /** Longest wait a 429 may ask for before the request fails instead of waiting. */
 const MAX_RETRY_AFTER_MS = 120_000;

@@ -4,6 +4,7 @@
  */
 
 import type { ModelPrice } from '../cost/prices';
+import type { CostSource, GatewayErrorCode, RetryKind } from '../../shared/reviewCodes';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -42,11 +43,6 @@ export interface Usage {
   reasoningTokens: number;
 }
 
-/** Where a cost figure comes from: `reported` — the gateway's own `usage.cost`; `usage` — Quorum's price table
- *  applied to the token counts the gateway reported; `estimated` — the table applied to locally counted tokens;
- *  `cached` — a result-cache hit that cost nothing; `none` — nothing was used or billed (a failed attempt
- *  without usage). */
-export type CostSource = 'reported' | 'usage' | 'estimated' | 'cached' | 'none';
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'unknown';
 
@@ -66,20 +62,6 @@ export interface StreamResult {
   latencyMs: number;
 }
 
-export const GATEWAY_ERROR_CODES = [
-  'auth',
-  'forbidden',
-  'model-not-found',
-  'rate-limited',
-  'quota',
-  'too-large',
-  'timeout',
-  'network',
-  'server',
-  'bad-response',
-  'cancelled',
-] as const;
-export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 
 export interface GatewayErrorData {
   code: GatewayErrorCode;
@@ -156,7 +138,7 @@ export interface RetryInfo {
   model: string;
   /** Why the previous attempt failed. */
   code: GatewayErrorCode;
-  reason: 'retry' | 'fallback';
+  reason: RetryKind;
   /** For a retry: how long the client waits before it (the gateway's stated wait, or the backoff), ms. */
   waitMs?: number;
 }

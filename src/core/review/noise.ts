@@ -1,5 +1,6 @@
 import { isDismissed, type DismissedEntry } from './dismissed';
 import { compareSeverity } from '../../shared/severity';
+import type { HiddenReason } from '../../shared/reviewCodes';
 import type { Finding, Region, Severity } from './types';
 
 /**
@@ -14,9 +15,6 @@ export interface NoiseFilter {
   /** The project's dismissed fingerprints, with the reviewed regions (the code as it is, before redaction). */
   dismissed?: { entries: readonly DismissedEntry[]; regions: readonly Pick<Region, 'file' | 'text' | 'startLine' | 'endLine'>[] };
 }
-
-/** `refuted`: the verifier (quorum.review.verify) said the finding does not hold; its reason is the finding's `verification`. */
-export type HiddenReason = 'confidence' | 'severity' | 'dismissed' | 'refuted';
 
 export interface NoiseSplit {
   shown: Finding[];

@@ -1,4 +1,5 @@
-import type { CostSource, GatewayErrorCode, GatewayErrorData, Usage } from '../gateway/types';
+import type { GatewayErrorData, Usage } from '../gateway/types';
+import type { AgentErrorCode, CostSource, GatewayErrorCode, RetryKind, SkipReason } from '../../shared/reviewCodes';
 import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
@@ -33,10 +34,6 @@ export interface Region {
 }
 
 export type TargetKind = 'selection' | 'file' | 'changes';
-
-/** Why a changed file is not reviewed. */
-export const SKIP_REASONS = ['deleted', 'binary', 'lockfile', 'minified', 'generated', 'too-large', 'excluded', 'symlink', 'unreadable'] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedFile {
   file: string;
@@ -83,14 +80,6 @@ export type { Severity } from '../../shared/severity';
 
 export type { Finding } from './finding';
 export { VERDICTS, type Verdict } from './finding';
-
-/**
- * Why an agent failed when the gateway did not say: every agent it depends on failed (`inputs-failed`), the
- * model answered nothing (`empty-answer`), or Quorum itself failed (`internal`).
- */
-const AGENT_FAILURE_CODES = ['inputs-failed', 'empty-answer', 'internal'] as const;
-/** Every code an agent's error can carry: the gateway's and the pipeline's own. A closed set; UIs switch on it. */
-export type AgentErrorCode = GatewayErrorCode | (typeof AGENT_FAILURE_CODES)[number];
 
 /** A failed agent's error: the gateway's error data (fields a code does not need are absent), any code above. */
 export interface AgentError extends Omit<GatewayErrorData, 'code'> {
@@ -171,7 +160,7 @@ export type ReviewEvent =
   | { type: 'started'; reviewId: string; agent: string; model: string }
   | { type: 'delta'; reviewId: string; agent: string; text: string }
   /** The gateway client is trying the agent's request again (or its fallback model) after a failed attempt. */
-  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: 'retry' | 'fallback'; waitMs?: number }
+  | { type: 'retrying'; reviewId: string; agent: string; attempt: number; model: string; code: GatewayErrorCode; reason: RetryKind; waitMs?: number }
   | { type: 'finding'; reviewId: string; agent: string; finding: Finding }
   | { type: 'done'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }

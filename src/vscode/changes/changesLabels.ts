@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChangesPlan } from '../../core/changes/plan';
 import type { ChangeRequest } from '../../core/changes/types';
-import type { SkipReason } from '../../core/review/types';
+import type { SkipReason } from '../../shared/reviewCodes';
 import { formatUsd } from '../../shared/format';
 import { estimateLabel } from '../../shared/panelStrings';
 import type { BatchesEstimate } from '../../core/review/batches';

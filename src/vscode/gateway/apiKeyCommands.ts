@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
-import type { AgentErrorCode } from '../../core/review/types';
+import type { AgentErrorCode } from '../../shared/reviewCodes';
 import { formatMs } from '../../shared/format';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import type { ApiKeyStore } from '../apiKeys';

@@ -4,16 +4,17 @@ import type { HostToWebview, ReviewView, WebviewToHost } from '../../shared/prot
 import type { PanelStrings } from '../../shared/panelStrings';
 import { reviewToMarkdown } from '../../shared/reviewMarkdown';
 import type { PanelActions, ReviewSessionHandle } from './panelContract';
-import { PANEL_VIEW_TYPE, panelWebviewOptions } from './panelHtml';
+import { webviewOptions } from './webviewPage';
 import { PanelStore } from './panelStore';
 import { localPanelStrings } from './panelStrings';
 import { ReviewPanel, type PanelHost } from './reviewPanel';
 
-export { PANEL_VIEW_TYPE } from './panelHtml';
+const PANEL_VIEW_TYPE = 'quorum.review';
 
 interface ReviewPanelsDeps {
   log: vscode.LogOutputChannel;
-  actions: PanelActions;
+  /** What the pages' buttons do (the review controller, built after the panels: it shows its sessions in them). */
+  actions: () => PanelActions;
   /** Register the `WebviewPanelSerializer` (default true). Only one instance per window may. */
   registerSerializer?: boolean;
 }
@@ -56,7 +57,9 @@ export class ReviewPanels implements vscode.Disposable {
     const host: PanelHost = {
       extensionUri: context.extensionUri,
       log: deps.log,
-      actions: deps.actions,
+      get actions() {
+        return deps.actions();
+      },
       strings: () => (this.cachedStrings ??= localPanelStrings()),
       save: (view) => {
         this.store.save(view).then(undefined, (e: unknown) => deps.log.warn(`review panel: could not store the review: ${e instanceof Error ? e.message : String(e)}`));
@@ -90,7 +93,7 @@ export class ReviewPanels implements vscode.Disposable {
         PANEL_VIEW_TYPE,
         this.host.strings().panelTitle,
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        panelWebviewOptions(this.host.extensionUri),
+        webviewOptions(this.host.extensionUri),
       );
       panel = new ReviewPanel(webviewPanel, this.host, session.targetKey, null);
       this.panels.set(session.targetKey, panel);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
 import { dismissFinding } from '../../../src/core/review/dismissed';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
@@ -128,7 +128,7 @@ describe('re-reviews send only what changed, carry the rest over, count what was
     const first = await review(cache);
     const a = first.findings.find((f) => f.file === 'a.py');
     assert.ok(a);
-    await dismissFinding(repo.dir, a, readFileSync(join(repo.dir, 'a.py'), 'utf8'), 1, 'a.py');
+    await dismissFinding(repo.dir, { finding: a, text: readFileSync(join(repo.dir, 'a.py'), 'utf8'), firstLine: 1, file: 'a.py' });
     // The team commits .quorum/dismissed.json (else it is one of the changes reviewed).
     repo.git('add', '.quorum/dismissed.json');
     repo.git('commit', '-q', '-m', 'dismiss', '--', '.quorum/dismissed.json');

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { costOf, priceFor } from '../../../src/core/cost/prices';
-import { GATEWAY_ERROR_CODES, GatewayError } from '../../../src/core/gateway/types';
+import { GATEWAY_ERROR_CODES } from '../../../src/shared/reviewCodes';
+import { GatewayError } from '../../../src/core/gateway/types';
 import { mock } from 'node:test';
 import { onFakeClock } from '../../fixtures/gateway/fakeClockGateway';
 import type { Reply } from '../../fixtures/gateway/server';

@@ -1,15 +1,14 @@
-import { SEVERITIES } from '../shared/severity';
+import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
-import type { HiddenReason } from '../core/review/noise';
-import { CONTEXT_KINDS } from '../core/context/types';
-import { SKIP_REASONS, VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
+import { CONTEXT_KINDS } from '../../shared/codeContext';
+import { VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../review/types';
+import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
  * output against it); `toJsonOutput` builds it from a review summary.
  */
 
-const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted'] as const satisfies readonly HiddenReason[];
 const verificationSchema = z.strictObject({ verdict: z.enum(VERDICTS), by: z.string(), reason: z.string() });
 
 const jsonFindingSchema = z.strictObject({
@@ -73,10 +72,10 @@ const jsonAgentSchema = z.strictObject({
   replacements: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), code: z.string() })).optional(),
   usage: z.strictObject({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), cachedTokens: z.number().int().nonnegative() }),
   costUsd: z.number().nonnegative(),
-  costSource: z.enum(['reported', 'usage', 'estimated', 'cached', 'none']),
+  costSource: z.enum(COST_SOURCES),
   latencyMs: z.number().nonnegative(),
   attempts: z.number().int().nonnegative(),
-  error: z.strictObject({ code: z.string().min(1), message: z.string() }).optional(),
+  error: z.strictObject({ code: z.enum(AGENT_ERROR_CODES), message: z.string() }).optional(),
 });
 
 const rangeSchema = z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive() });
@@ -156,11 +155,16 @@ function jsonMergedFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>
 }
 
 /** Numbers from a gateway are not trusted to be finite and non-negative. */
-const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
+export const nonNegative = (n: number): number => (Number.isFinite(n) && n > 0 ? n : 0);
+
+/** An agent's end as reports say it: ok, cancelled, or error (a failure of any kind). */
+export function reportStatus(r: Pick<AgentResult, 'status'>): 'ok' | 'cancelled' | 'error' {
+  return r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
+}
 const count = (n: number) => Math.floor(nonNegative(n));
 
 function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonAgentSchema> {
-  const status = r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
+  const status = reportStatus(r);
   return {
     id: r.agent,
     model: r.model,
