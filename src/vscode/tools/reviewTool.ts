@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { compactFindings } from '../../core/review/compactFindings';
+import { compactFindings } from '../../core/report/compactFindings';
 import { displayHost } from '../../core/gateway/baseUrl';
 import { estimateLabel } from '../../shared/panelStrings';
 import { formatUsd } from '../../shared/format';
