@@ -1,5 +1,7 @@
 import { RegionMemory } from '../../core/review/regionMemory';
-import { editorContext } from '../context/editorContext';
+import { contextEnabled, contextRoot, editorContext } from '../context/editorContext';
+import { openContextLocation } from '../panel/contextLocation';
+import { toContextView } from '../../core/review/viewEvents';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
@@ -236,6 +238,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       projectDismiss: this.deps.dismissals.folderOf(prepared.uri) !== undefined,
     });
     const rules = session.shapedBy(shaped, plan.rules);
+    const root = contextRoot(prepared.root, prepared.uri);
+    session.context = toContextView(shaped.target, { enabled: contextEnabled(this.deps.settings.current), ...(root ? { root: root.toString() } : {}) });
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.add(session);
     this.tracker.anchor(session);
@@ -317,6 +321,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
   readonly setApiKey = (): void => void this.deps.keys.setKey();
   readonly switchModel = (agentId?: string, suggestions?: readonly string[]): void => void vscode.commands.executeCommand(Commands.switchModel, agentId, suggestions ? [...suggestions] : undefined);
+  readonly openContext = (root: string | undefined, file: string, startLine: number, endLine: number): Promise<boolean> => openContextLocation(this.deps.prompter, root, file, startLine, endLine);
 
   dispose(): void {
     for (const d of this.subscriptions.splice(0)) d.dispose();
