@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
+import { editorLines } from '../../core/review/lineTracking';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
 import type { ReviewSession } from './reviewSession';
 
@@ -23,7 +24,7 @@ export class FindingsTracker {
         sessionId: session.id,
         id: anchorId(i),
         uri: session.uriOf(r.file),
-        range: { start: r.startLine - 1, end: r.endLine - 1 },
+        range: editorLines(r),
         original: r.text,
         replacement: undefined,
         finding: undefined,
@@ -81,8 +82,9 @@ export class FindingsTracker {
     const region = session.fullTarget.regions[index];
     const anchor = region ? this.store.get(session.id, anchorId(index)) : undefined;
     if (!region || !anchor) return undefined;
-    const offset = anchor.range.start - (region.startLine - 1);
-    return { index, uri: anchor.uri, range: { start: start - 1 + offset, end: end - 1 + offset }, original: session.originalLines(index, start, end) };
+    const offset = anchor.range.start - editorLines(region).start;
+    const lines = editorLines({ startLine: start, endLine: end });
+    return { index, uri: anchor.uri, range: { start: lines.start + offset, end: lines.end + offset }, original: session.originalLines(index, start, end) };
   }
 
   /** Adds a finding to the Problems panel (of its file) at its current lines, unless the reviewed lines were edited since. */

@@ -7,6 +7,7 @@ import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
 import { soleRegion } from '../../core/review/target';
+import { reviewLines } from '../../core/review/lineTracking';
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent, ReviewSummary } from '../../core/review/types';
@@ -287,7 +288,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const session = this.sessions.get(sessionId);
     if (!session) return undefined;
     const anchor = this.deps.store.get(sessionId, IMPROVED_CODE);
-    const key = anchor ? new LinesTarget(session.uri, anchor.range.start + 1, anchor.range.end + 1).key() : session.targetKey;
+    const lines = anchor && reviewLines(anchor.range);
+    const key = lines ? new LinesTarget(session.uri, lines.start, lines.end).key() : session.targetKey;
     const summary = await this.rerunTarget(key, { noCache: true });
     // The lines moved, so the new review has another target: the old findings go once it has run.
     if (summary && key !== session.targetKey) this.deps.store.discard(session.id);
