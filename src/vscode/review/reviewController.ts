@@ -6,7 +6,6 @@ import { resolveOutputLanguage } from '../../core/agents/language';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
-import { soleRegion } from '../../core/review/target';
 import { reviewLines } from '../../core/review/lineTracking';
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
@@ -33,8 +32,8 @@ import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgr
 import { ReviewSession, type ReviewSessionInit } from './reviewSession';
 import { ReviewRegistry } from './reviewRegistry';
 import type { ChangesPreparation } from '../changes/changesPreparation';
-import { isChangesKey } from '../changes/changesTarget';
-import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
+import { ChangesTarget, isChangesKey } from '../changes/changesTarget';
+import { LinesTarget, targetFromEditor, targetFromLines, targetOfKey, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 
 interface ReviewControllerDeps {
@@ -230,7 +229,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const { shaped, estimate } = plan;
     const session = new ReviewSession({
       ...init,
-      targetKey: prepared.ref.key(),
+      ref: prepared.ref,
       uri: prepared.uri,
       fullTarget: prepared.target,
       estimate,
@@ -298,14 +297,14 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    const last = this.sessions.latestOf(targetKey);
-    if (last?.fullTarget.kind === 'changes' || isChangesKey(targetKey)) {
-      const prepared = await this.deps.changes.again(targetKey);
+    // The session's own target when it is still known; a panel restored after a reload has only its key.
+    const ref = this.sessions.latestOf(targetKey)?.ref ?? targetOfKey(targetKey);
+    if (ref instanceof ChangesTarget || isChangesKey(targetKey)) {
+      const prepared = await this.deps.changes.again(ref instanceof ChangesTarget ? ref : undefined);
       // A Re-run sends only the regions whose content changed since this review (the memory of changes reviews).
       return prepared ? this.start(prepared, { ...options, rerun: true }) : undefined;
     }
-    const region = last ? soleRegion(last.fullTarget) : undefined;
-    const lines = last && region ? new LinesTarget(last.uri, region.startLine, region.endLine) : LinesTarget.fromKey(targetKey);
+    const lines = ref instanceof LinesTarget ? ref : undefined;
     if (!lines) return undefined;
     const prepared = await targetFromLines(lines);
     if ('kind' in prepared) return this.notices.gone(prepared.kind);
