@@ -1,4 +1,5 @@
-import { contextCounts, type CutContext } from '../core/context/types';
+import type { CutContext } from '../core/context/types';
+import { contextCounts } from '../shared/codeContext';
 import type { TargetInfo } from '../core/review/types';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -110,7 +110,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
     const report = await runEval(corpus, deps, { runs, language, signal: io.signal, onProgress: (p) => bar.update(p), verify });
     bar.close();
     if (report.cancelled) say(`interrupted after ${report.finished.reduce((s, n) => s + n, 0)} of ${report.runs.length * corpus.cases.length} cases; the figures count unfinished cases as failures`);
-    if (!(await writeResults(args, report, outFile, io, scrub, say))) return EXIT_USAGE;
+    if (!(await writeResults(args, report, outFile, { io, scrub, say }))) return EXIT_USAGE;
     say(`spent ${formatDollars(report.spentUsd)}`);
     return report.cancelled ? EXIT_INTERRUPTED : EXIT_OK;
   } catch (e) {
@@ -133,7 +133,7 @@ function estimateLine(estimate: ReturnType<typeof estimateEval>): string {
 }
 
 /** The chosen format on stdout, or written to `--output` with the table on stdout. False when the file cannot be written. */
-async function writeResults(args: EvalArgs, report: EvalReport, outFile: string | undefined, io: EvalIo, scrub: (t: string) => string, say: (t: string) => void): Promise<boolean> {
+async function writeResults(args: EvalArgs, report: EvalReport, outFile: string | undefined, { io, scrub, say }: { io: EvalIo; scrub: (t: string) => string; say: (t: string) => void }): Promise<boolean> {
   // The key is scrubbed from the figures' strings, before they are rendered: a document is never edited after.
   const runs = scrubStrings(report.runs, scrub);
   const verified = report.verified ? { ...report.verified, runs: scrubStrings(report.verified.runs, scrub) } : undefined;

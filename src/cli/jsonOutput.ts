@@ -1,6 +1,6 @@
 import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
-import { CONTEXT_KINDS } from '../core/context/types';
+import { CONTEXT_KINDS } from '../shared/codeContext';
 import { VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
 import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, type HiddenReason } from '../shared/reviewCodes';
 

@@ -1,3 +1,7 @@
+import { contextCounts } from './codeContext';
+import { formatCount } from './format';
+import type { ContextView } from './protocol';
+
 /**
  * Every user-facing string of the review panel, in English. The webview cannot call the host's
  * localisation, so the host translates each of these (the English text is the key of
@@ -12,6 +16,26 @@ export function estimateLabel(t: (key: 'costEstimate' | 'costCeiling', ...args: 
 /** A review's cost after the fact; the part priced from locally counted tokens is said to be an estimate. */
 export function actualCostLabel(t: (key: 'costActual' | 'costActualEstimated', ...args: string[]) => string, format: (usd: number) => string, costUsd: number, estimatedUsd: number): string {
   return estimatedUsd > 0 ? t('costActualEstimated', format(costUsd), format(estimatedUsd)) : t('costActual', format(costUsd));
+}
+
+type ContextLabelKey = 'contextOff' | 'contextNone' | 'contextSent' | 'contextSentOneFile' | 'contextDefinitions' | 'contextDefinitionOne'
+  | 'contextCallers' | 'contextCallerOne' | 'contextEnclosing' | 'contextEnclosingOne';
+
+/**
+ * What context went out, for the header ("context: 6 definitions, 3 callers from 5 files · 1,900 tokens"):
+ * "context: off" when the setting was off, "context: none" when only the budget's cut is to be said, '' when
+ * context was on and nothing was needed.
+ */
+export function contextLabel(t: (key: ContextLabelKey, ...args: (string | number)[]) => string, context: ContextView): string {
+  if (!context.enabled) return t('contextOff');
+  if (context.items.length === 0) return context.cut.length > 0 ? t('contextNone') : '';
+  const c = contextCounts(context.items, context.tokens);
+  const kinds = [
+    c.definition > 0 && (c.definition === 1 ? t('contextDefinitionOne') : t('contextDefinitions', c.definition)),
+    c.caller > 0 && (c.caller === 1 ? t('contextCallerOne') : t('contextCallers', c.caller)),
+    c.enclosing > 0 && (c.enclosing === 1 ? t('contextEnclosingOne') : t('contextEnclosing', c.enclosing)),
+  ].filter((k): k is string => typeof k === 'string');
+  return t(c.files === 1 ? 'contextSentOneFile' : 'contextSent', kinds.join(', '), c.files, formatCount(c.tokens));
 }
 
 export const PANEL_STRINGS = {
@@ -172,6 +196,22 @@ export const PANEL_STRINGS = {
   skipExcluded: 'never sent (privacy)',
   skipSymlink: 'symbolic link',
   skipUnreadable: 'unreadable',
+  contextOff: 'context: off',
+  contextOffHint: 'The setting quorum.context.enabled is off: no definitions or callers were sent with the reviewed code.',
+  contextNone: 'context: none',
+  contextSent: 'context: {0} from {1} files · {2} tokens',
+  contextSentOneFile: 'context: {0} from 1 file · {2} tokens',
+  contextDefinitions: '{0} definitions',
+  contextDefinitionOne: '1 definition',
+  contextCallers: '{0} callers',
+  contextCallerOne: '1 caller',
+  contextEnclosing: '{0} enclosing signatures',
+  contextEnclosingOne: '1 enclosing signature',
+  contextKindDefinition: 'definition',
+  contextKindCaller: 'caller',
+  contextKindEnclosing: 'enclosing signature',
+  contextListLabel: 'Code sent read-only with the reviewed code',
+  contextCut: 'Left out (over quorum.context.maxTokens): {0}',
   linkNotHttp: 'Not a link (only http and https links open): {0}',
   linkCredentials: 'Not a link (it carries a user name or password): {0}',
   linkPrivateHost: 'Not a link (a loopback or private network address): {0}',

@@ -1,3 +1,4 @@
+import { CONTEXT_KINDS } from './codeContext';
 import { SEVERITIES } from './severity';
 import { AGENT_ERROR_CODES, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS } from './reviewCodes';
 import * as z from 'zod/mini';
@@ -144,6 +145,20 @@ export type PrivacyView = z.infer<typeof privacyViewSchema>;
 
 const hiddenFindingSchema = z.object({ id: shortText, reason: z.enum(HIDDEN_REASONS) });
 
+/**
+ * The code sent read-only beside the reviewed code (definitions, callers, enclosing signatures): each snippet's
+ * file (relative to `root`, a URI), lines, symbol and kind — untrusted text, from the repository — its tokens,
+ * and what the token budget left out. `enabled: false`: `quorum.context.enabled` was off, nothing was looked for.
+ */
+const contextViewSchema = z.object({
+  enabled: z.boolean(),
+  root: z.optional(str(8_000)),
+  items: list(z.object({ file: str(8_000), startLine: int, endLine: int, symbol: shortText, kind: z.enum(CONTEXT_KINDS), forFile: str(8_000) }), 5_000),
+  tokens: count,
+  cut: list(z.object({ file: str(8_000), symbol: shortText, kind: z.enum(CONTEXT_KINDS) }), 5_000),
+});
+export type ContextView = z.infer<typeof contextViewSchema>;
+
 const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 const reviewStateSchema = z.enum(REVIEW_STATES);
 export type ReviewState = z.infer<typeof reviewStateSchema>;
@@ -194,6 +209,8 @@ export const reviewViewSchema = z.object({
   projectDismiss: z.optional(z.boolean()),
   /** A re-review of changes: the last review's findings not raised again ("3 resolved" in the header). */
   resolved: z.optional(count),
+  /** The context sent with the review ("context: 6 definitions, 3 callers from 5 files · 1,900 tokens" in the header). */
+  context: z.optional(contextViewSchema),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 
@@ -260,6 +277,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('switchModel'), agent: z.optional(shortText) }),
   z.object({ type: z.literal('openLink'), href: str(8_000) }),
+  /** Open a snippet of the review's context in the editor (the host opens only files inside the workspace). */
+  z.object({ type: z.literal('openContext'), file: str(8_000), startLine: int, endLine: int }),
   /** Something the page dropped or failed at, for the host's log. */
   z.object({ type: z.literal('log'), level: z.enum(['warn', 'error']), message: str(2_000) }),
 ]);

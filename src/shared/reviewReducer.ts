@@ -167,7 +167,8 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
   }
 }
 
-export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes'>> & { estimateUsd?: number; likelyUsd?: number; uri?: string; privacy?: ReviewView['privacy'] }): ReviewView {
+/** A review before its first event: the target, the estimate and what shaped the prompts (rules, redactions, the context sent). */
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes' | 'estimateUsd' | 'likelyUsd' | 'uri' | 'privacy' | 'context'>>): ReviewView {
   return {
     ...init,
     status: 'running',

@@ -28,6 +28,7 @@ import { ChangesCommands } from './changes/changesCommands';
 import { ChangesPreparation } from './changes/changesPreparation';
 import { RepositoryPicker } from './changes/repositoryPicker';
 import { ReviewController } from './review/reviewController';
+import type { PanelActions } from './panel/panelContract';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
@@ -166,8 +167,9 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
   const regionEdits = new RegionEdits(store, prompter);
   const repositories = new RepositoryPicker(prompter);
   const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath });
-  const panels = new ReviewPanels(context, { log, actions: controller });
+  // The panels ask the controller for actions only once a page sends a message (after activation).
+  const panels = new ReviewPanels(context, { log, actions: (): PanelActions => controller });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
@@ -177,7 +179,6 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     budget: new BudgetGuard(settings, ledger, monthly, prompter),
     corpus: evalCorpus,
   });
-  controller.attachPanels(panels);
   const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation: changesPreparation });
   const followUps = new FollowUps({ gateway: () => gateway, settings, keys: keyCommands, store, session: (id) => controller.session(id), log });
   const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });

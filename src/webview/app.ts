@@ -299,11 +299,14 @@ export class App {
     const el = target.closest<HTMLElement>('[data-action]');
     if (!el || (el instanceof HTMLButtonElement && el.disabled)) return;
     const action = el.getAttribute('data-action');
-    if (isOneOf(PAGE_ACTIONS, action)) this.post(this.message(action, el));
+    if (action === 'toggleContext') return this.header?.context.toggleList();
+    if (!isOneOf(PAGE_ACTIONS, action)) return;
+    const message = this.message(action, el);
+    if (message) this.post(message);
   }
 
   /** The message a click on a `data-action` element sends. */
-  private message(action: (typeof PAGE_ACTIONS)[number], el: Element): WebviewToHost {
+  private message(action: (typeof PAGE_ACTIONS)[number], el: Element): WebviewToHost | undefined {
     const findingId = el.getAttribute('data-finding') ?? '';
     switch (action) {
       case 'stop': return { type: 'stop' };
@@ -318,6 +321,11 @@ export class App {
       case 'applyImproved':
       case 'copyImproved':
       case 'setApiKey': return { type: action };
+      case 'openContext': {
+        // The page names the snippet it lists; the host checks that the file is inside the workspace.
+        const item = this.review?.context?.items[Number(el.getAttribute('data-index'))];
+        return item ? { type: 'openContext', file: item.file, startLine: item.startLine, endLine: item.endLine } : undefined;
+      }
       case 'switchModel': {
         const agent = el.getAttribute('data-agent');
         return agent ? { type: 'switchModel', agent } : { type: 'switchModel' };

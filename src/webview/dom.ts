@@ -5,7 +5,7 @@ import type { WebviewToHost } from '../shared/protocol';
 /** What a page button asks of the host: the type of the message its click sends (`data-action`). */
 export const PAGE_ACTIONS = [
   'stop', 'rerun', 'export', 'reveal', 'previewFix', 'applyFix', 'dismiss', 'dismissInProject',
-  'previewImproved', 'applyImproved', 'copyImproved', 'setApiKey', 'switchModel',
+  'previewImproved', 'applyImproved', 'copyImproved', 'setApiKey', 'switchModel', 'openContext',
 ] as const satisfies readonly WebviewToHost['type'][];
 type PageAction = (typeof PAGE_ACTIONS)[number];
 

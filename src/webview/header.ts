@@ -5,6 +5,7 @@ import type { ReviewView } from '../shared/protocol';
 import type { SkipReason } from '../shared/reviewCodes';
 import { estimatedSpentUsd, spentUsd, streamsText } from '../shared/reviewReducer';
 import { STREAMING_ICON } from './agentCard';
+import { ContextList } from './contextList';
 import { button, h, icon, setAttr, setText } from './dom';
 import { t } from './strings';
 
@@ -18,7 +19,7 @@ const STATUS_ICONS: Record<ReviewView['status'], string> = {
   running: 'loading codicon-modifier-spin', done: 'pass-filled', failed: 'error', cancelled: 'circle-slash',
 };
 
-/** Target, status (a live region), elapsed time, cost and the review's buttons. */
+/** Target, status (a live region), elapsed time, cost, the review's buttons, and what shaped the prompts (rules, redactions, context). */
 export class ReviewHeader {
   readonly root: HTMLElement;
   private readonly file: HTMLElement;
@@ -31,6 +32,8 @@ export class ReviewHeader {
   private readonly stop: HTMLButtonElement;
   private readonly restored: HTMLElement;
   private readonly privacy: HTMLElement;
+  /** What context went out, listed on click. */
+  readonly context = new ContextList();
 
   constructor() {
     this.file = h('span', { class: 'file' });
@@ -54,7 +57,8 @@ export class ReviewHeader {
         button({ action: 'rerun', label: t('rerunNoCache'), icon: 'refresh', secondary: true, data: { nocache: 'true' } }),
         button({ action: 'export', label: t('export'), icon: 'export', secondary: true })),
       this.restored,
-      this.privacy);
+      this.privacy,
+      this.context.root);
   }
 
   update(view: ReviewView, now: number): void {
@@ -92,6 +96,7 @@ export class ReviewHeader {
     this.stop.disabled = view.status !== 'running' || !view.live;
     this.restored.hidden = view.live;
     this.updatePrivacy(view);
+    this.context.update(view.context);
   }
 
   /** The repository rules in the prompts and the secrets redacted: kinds and lines, never values. */

@@ -5,7 +5,8 @@ import type { SecretRedactor } from '../redaction/redactor';
 import type { LineRange, ReviewTarget } from '../review/types';
 import { countTokens } from '../tokens/count';
 import type { Definition } from './extract';
-import type { BatchContext, ContextKind, ContextSnippet, CutContext } from './types';
+import type { ContextKind } from '../../shared/codeContext';
+import type { BatchContext, ContextSnippet, CutContext } from './types';
 
 /**
  * Candidate snippets of context and how they are ranked, de-duplicated and cut to a batch's budget — the one
@@ -141,6 +142,8 @@ export async function chooseContext(batch: ReviewTarget, candidates: readonly Co
   const chosen: { c: ContextCandidate; lines: string[]; range: LineRange; tokens: number }[] = [];
   const cut: CutContext[] = [];
   let tokens = 0;
+  // Every candidate's file is read at once (each once), not one after the other as the loop reaches it.
+  for (const c of ranked) void files.lines(c.file);
   for (const c of ranked) {
     const lines = await files.lines(c.file);
     if (!lines) continue;

@@ -1,4 +1,5 @@
 import type * as TreeSitter from '@vscode/tree-sitter-wasm';
+import type { LineRange } from '../review/types';
 import { grammarFor, walkTree, type LoadedGrammar } from './parser';
 
 /** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
@@ -26,7 +27,7 @@ export interface FileSymbols {
   aliases: [alias: string, original: string][];
 }
 
-/** A parsed file, for the reviewed files: its symbols and every identifier with its line. */
+/** A parsed file, for the reviewed files: its symbols and the identifiers on the lines asked for, each with its line. */
 export interface ParsedFile extends FileSymbols {
   identifiers: [name: string, line: number][];
 }
@@ -113,10 +114,15 @@ function aliasesOf(grammar: LoadedGrammar, root: TreeSitter.Node): [string, stri
 
 const IDENTIFIER = /identifier$|^constant$|^name$/;
 
-function identifiersOf(root: TreeSitter.Node): [string, number][] {
+/** The identifiers on `lines` (1-based ranges): a subtree that holds none of those lines is not entered. */
+function identifiersOf(root: TreeSitter.Node, lines: readonly LineRange[]): [string, number][] {
   const out: [string, number][] = [];
+  if (lines.length === 0) return out;
   walkTree(root, (cursor) => {
-    if (cursor.currentNode.childCount === 0 && IDENTIFIER.test(cursor.nodeType)) out.push([cursor.nodeText, cursor.startPosition.row + 1]);
+    const first = cursor.startPosition.row + 1;
+    const last = cursor.endPosition.row + 1;
+    if (!lines.some((r) => r.start <= last && first <= r.end)) return false;
+    if (IDENTIFIER.test(cursor.nodeType) && lines.some((r) => r.start <= first && first <= r.end) && cursor.currentNode.childCount === 0) out.push([cursor.nodeText, first]);
     return true;
   });
   return out;
@@ -124,14 +130,14 @@ function identifiersOf(root: TreeSitter.Node): [string, number][] {
 
 /** The symbols of a file; undefined for a language without a grammar. */
 export async function fileSymbols(text: string, language: string): Promise<FileSymbols | undefined> {
-  const parsed = await parseFile(text, language, false);
+  const parsed = await parseFile(text, language);
   if (!parsed) return undefined;
   const { definitions, calls, aliases } = parsed;
   return { definitions, calls, aliases };
 }
 
-/** The symbols of a file and, with `identifiers`, every identifier in it; undefined without a grammar. */
-export async function parseFile(text: string, language: string, identifiers = true): Promise<ParsedFile | undefined> {
+/** The symbols of a file and the identifiers on `identifiersOn` (none by default); undefined without a grammar. */
+export async function parseFile(text: string, language: string, identifiersOn: readonly LineRange[] = []): Promise<ParsedFile | undefined> {
   const loading = grammarFor(language);
   if (!loading) return undefined;
   const grammar = await loading;
@@ -144,7 +150,7 @@ export async function parseFile(text: string, language: string, identifiers = tr
       definitions: definitionsOf(grammar, root, lines),
       calls: callsOf(grammar, root),
       aliases: aliasesOf(grammar, root),
-      identifiers: identifiers ? identifiersOf(root) : [],
+      identifiers: identifiersOf(root, identifiersOn),
     };
   } finally {
     tree.delete();

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import * as z from 'zod';
 import { languageOfFile } from '../agents/fileLanguage';
 import { run as runGit } from '../changes/gitCli';
 import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from '../changes/skip';
 import type { Excluder } from '../prompt/exclude';
-import { DEFINITION_KINDS, fileSymbols, type Definition, type FileSymbols } from './extract';
+import { fileSymbols, type Definition, type FileSymbols } from './extract';
+import { decodeEntry, encodeEntry, INDEX_VERSION, storeSchema, type IndexEntry } from './indexStore';
 import { grammarOf } from './languages';
 
 /**
@@ -17,24 +17,8 @@ import { grammarOf } from './languages';
  * (found with `git grep`), so the first review of a repository gets its context before the whole index exists.
  */
 
-const INDEX_VERSION = 1;
 /** Files of a folder outside git that the index lists at most. */
 const MAX_FOLDER_FILES = 2000;
-
-const definitionSchema = z.object({
-  name: z.string(),
-  kind: z.enum(DEFINITION_KINDS),
-  startLine: z.number().int(),
-  endLine: z.number().int(),
-  signatureEnd: z.number().int(),
-  container: z.string().optional(),
-});
-const entrySchema = z.union([
-  z.object({ definitions: z.array(definitionSchema), calls: z.array(z.tuple([z.string(), z.number().int()])), aliases: z.array(z.tuple([z.string(), z.string()])) }),
-  z.object({ skipped: z.literal(true) }),
-]);
-type Entry = z.infer<typeof entrySchema>;
-const storeSchema = z.object({ version: z.literal(INDEX_VERSION), blobs: z.record(z.string(), entrySchema) });
 
 /** A file the index may hold: its path, blob hash and language. */
 interface ListedFile {
@@ -96,18 +80,42 @@ function definingLine(names: readonly string[]): RegExp {
   );
 }
 
-const splitZ = (b: Buffer) => b.toString('utf8').split('\0').filter((s) => s !== '');
+/**
+ * The output of `git ls-files -t -s -m -o -z`: the blob hash of each index entry (a submodule left out), and the
+ * paths changed in the working tree (modified, deleted: tagged `C`) or untracked (`?`), whose content is hashed
+ * as it is now.
+ */
+function readListing(out: Buffer): { hashes: Map<string, string>; changed: Set<string> } {
+  const hashes = new Map<string, string>();
+  const changed = new Set<string>();
+  for (const line of out.toString('utf8').split('\0')) {
+    if (line === '') continue;
+    // "? path" for an untracked file; "T mode hash stage<TAB>path" for an index entry, T its tag.
+    if (line.startsWith('? ')) {
+      changed.add(line.slice(2));
+      continue;
+    }
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const [tag, mode, hash] = line.slice(0, tab).split(' ');
+    const path = line.slice(tab + 1);
+    if (tag === 'C') changed.add(path);
+    else if (mode !== '160000' && hash) hashes.set(path, hash);
+  }
+  return { hashes, changed };
+}
 
 export class RepositoryIndex {
-  private readonly blobs = new Map<string, Entry>();
+  private readonly blobs = new Map<string, IndexEntry>();
   private files: ListedFile[] = [];
   private byPath = new Map<string, ListedFile>();
   private dirty = false;
   private parsedCount = 0;
   /** False for a folder outside git: lookups parse every file (there is no git grep). */
   private git = true;
-  /** Definitions and call sites by name, over the indexed files; dropped when a file is parsed. */
-  private names: { definitions: Map<string, FoundDefinition[]>; calls: Map<string, FoundCall[]> } | undefined;
+  /** Definitions and call sites by name, over the indexed files; each made on first use, dropped when a file is parsed. */
+  private namedDefinitions: Map<string, [ListedFile, Definition][]> | undefined;
+  private namedCalls: Map<string, [ListedFile, number][]> | undefined;
 
   private constructor(private readonly options: IndexOptions) {}
 
@@ -135,43 +143,40 @@ export class RepositoryIndex {
     }
     try {
       const parsed = storeSchema.safeParse(JSON.parse(text));
-      if (parsed.success) for (const [hash, entry] of Object.entries(parsed.data.blobs)) this.blobs.set(hash, entry);
+      if (!parsed.success) return;
+      for (const [hash, stored] of Object.entries(parsed.data.blobs)) {
+        // An entry that does not read back is left out: its file is parsed again.
+        const entry = decodeEntry(stored);
+        if (entry) this.blobs.set(hash, entry);
+      }
     } catch {
       // A damaged index is rebuilt.
     }
   }
 
-  /** Lists the files the index may hold with their blob hashes: git's for clean files, computed for changed ones. */
+  /**
+   * Lists the files the index may hold with their blob hashes: git's for clean files, computed for changed ones.
+   * One git process lists them all (`ls-files -t`: each index entry tagged, a changed or deleted one listed again
+   * as `C`, an untracked one as `?`): a process started from a large heap costs milliseconds of its own.
+   */
   private async list(): Promise<boolean> {
     const { root } = this.options;
-    let staged: Buffer, modified: Buffer, untracked: Buffer;
+    let listed: Buffer;
     try {
-      [staged, modified, untracked] = await Promise.all([
-        runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-s', '-z']),
-        runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-m', '-z']),
-        runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-o', '--exclude-standard', '-z']),
-      ]);
+      listed = await runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '-t', '-s', '-m', '-o', '--exclude-standard', '-z']);
     } catch {
       return this.listFolder();
     }
-    const hashes = new Map<string, string>();
-    for (const line of splitZ(staged)) {
-      const tab = line.indexOf('\t');
-      const [mode, hash] = line.slice(0, tab).split(' ');
-      if (mode === '160000' || !hash) continue;
-      hashes.set(line.slice(tab + 1), hash);
-    }
-    const changed = new Set([...splitZ(modified), ...splitZ(untracked)]);
+    const { hashes, changed } = readListing(listed);
     const files: ListedFile[] = [];
-    const mayHold = (path: string) => this.mayHold(path);
     for (const [path, hash] of hashes) {
       if (changed.has(path)) continue;
-      const language = mayHold(path);
+      const language = this.mayHold(path);
       if (language) files.push({ path, hash, language });
     }
     await Promise.all(
       [...changed].map(async (path) => {
-        const language = mayHold(path);
+        const language = this.mayHold(path);
         if (!language) return;
         try {
           files.push({ path, hash: blobHash(await readFile(join(root, path))), language });
@@ -238,7 +243,7 @@ export class RepositoryIndex {
 
   private async parse(file: ListedFile): Promise<void> {
     if (this.blobs.has(file.hash)) return;
-    let entry: Entry = { skipped: true };
+    let entry: IndexEntry = { skipped: true };
     try {
       const bytes = await readFile(join(this.options.root, file.path));
       if (bytes.length <= this.options.maxFileBytes && !isBinary(bytes)) {
@@ -253,7 +258,8 @@ export class RepositoryIndex {
       entry = { skipped: true };
     }
     this.blobs.set(file.hash, entry);
-    this.names = undefined;
+    this.namedDefinitions = undefined;
+    this.namedCalls = undefined;
     this.parsedCount++;
     this.dirty = true;
   }
@@ -322,43 +328,62 @@ export class RepositoryIndex {
     return entry && !('skipped' in entry) ? entry : undefined;
   }
 
-  private byName(): NonNullable<RepositoryIndex['names']> {
-    if (this.names) return this.names;
-    const definitions = new Map<string, FoundDefinition[]>();
-    const calls = new Map<string, FoundCall[]>();
-    const add = <T>(map: Map<string, T[]>, name: string, item: T) => {
-      const list = map.get(name);
-      if (list) list.push(item);
-      else map.set(name, [item]);
-    };
+  /**
+   * The indexed files' definitions by name, made on the first lookup after a parse: a lookup is then one map read,
+   * whatever the size of the repository. Each holds the definition as stored; a lookup adds its file.
+   */
+  private definitionsByName(): Map<string, [ListedFile, Definition][]> {
+    if (this.namedDefinitions) return this.namedDefinitions;
+    const map = new Map<string, [ListedFile, Definition][]>();
     for (const file of this.files) {
       const symbols = this.symbolsOf(file);
       if (!symbols) continue;
-      for (const d of symbols.definitions) add(definitions, d.name, { ...d, file: file.path, language: file.language });
-      for (const [name, line] of symbols.calls) add(calls, name, { file: file.path, language: file.language, name, line });
+      for (const d of symbols.definitions) {
+        const list = map.get(d.name);
+        if (list) list.push([file, d]);
+        else map.set(d.name, [[file, d]]);
+      }
     }
-    this.names = { definitions, calls };
-    return this.names;
+    this.namedDefinitions = map;
+    return map;
+  }
+
+  /** The indexed files' call sites by called name (see `definitionsByName`). */
+  private callsByName(): Map<string, [ListedFile, number][]> {
+    if (this.namedCalls) return this.namedCalls;
+    const map = new Map<string, [ListedFile, number][]>();
+    for (const file of this.files) {
+      const symbols = this.symbolsOf(file);
+      if (!symbols) continue;
+      for (const [name, line] of symbols.calls) {
+        const list = map.get(name);
+        if (list) list.push([file, line]);
+        else map.set(name, [[file, line]]);
+      }
+    }
+    this.namedCalls = map;
+    return map;
   }
 
   /** Definitions named `name` in the indexed files. */
   definitions(name: string): readonly FoundDefinition[] {
-    return this.byName().definitions.get(name) ?? [];
+    return (this.definitionsByName().get(name) ?? []).map(([file, d]) => ({ ...d, file: file.path, language: file.language }));
   }
 
   /** Call sites of `name` in the indexed files. */
   calls(name: string): readonly FoundCall[] {
-    return this.byName().calls.get(name) ?? [];
+    return (this.callsByName().get(name) ?? []).map(([file, line]) => ({ file: file.path, language: file.language, name, line }));
   }
 
   /** Writes the index (only the entries of files listed now) when something was parsed since it was read. */
   async save(): Promise<void> {
     const file = this.storeFile();
     if (!file || !this.dirty) return;
-    const blobs: Record<string, Entry> = {};
+    const blobs: Record<string, string> = {};
     for (const f of this.files) {
       const entry = this.blobs.get(f.hash);
-      if (entry) blobs[f.hash] = entry;
+      const stored = entry && encodeEntry(entry);
+      if (stored !== undefined) blobs[f.hash] = stored;
     }
     try {
       await mkdir(join(file, '..'), { recursive: true });

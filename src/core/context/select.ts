@@ -41,15 +41,19 @@ interface ReviewedFile {
 
 async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index: RepositoryIndex): Promise<ReviewedFile[]> {
   const out: ReviewedFile[] = [];
-  for (const file of [...new Set(batch.regions.map((r) => r.file))]) {
-    if (!index.holds(file)) continue;
+  const held = [...new Set(batch.regions.map((r) => r.file))].filter((file) => index.holds(file));
+  // Read at once (each once), parsed in order.
+  for (const file of held) void files.lines(file);
+  for (const file of held) {
     const regions = batch.regions.filter((r) => r.file === file);
     const language = regions[0]?.language ?? 'plaintext';
     const lines = await files.lines(file);
     if (!lines) continue;
-    const parsed = await parseFile(lines.join('\n'), language);
+    const changed = regions.flatMap(changedRanges);
+    // Only the changed lines' identifiers are read (`usedNames`).
+    const parsed = await parseFile(lines.join('\n'), language, changed);
     if (!parsed) continue;
-    out.push({ file, language, regions, changed: regions.flatMap(changedRanges), parsed });
+    out.push({ file, language, regions, changed, parsed });
   }
   return out;
 }

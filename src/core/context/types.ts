@@ -3,9 +3,7 @@
  * read-only beside the reviewed regions, never reviewed or reported on.
  */
 
-/** Why a snippet was chosen. */
-export const CONTEXT_KINDS = ['definition', 'caller', 'enclosing'] as const;
-export type ContextKind = (typeof CONTEXT_KINDS)[number];
+import type { ContextKind } from '../../shared/codeContext';
 
 /** One snippet of context: lines startLine..endLine of `file` (1-based, inclusive), already redacted. */
 export interface ContextSnippet {
@@ -41,17 +39,3 @@ export interface BatchContext {
 }
 
 export const contextInfo = ({ file, startLine, endLine, symbol, kind, forFile }: ContextSnippet): ContextInfo => ({ file, startLine, endLine, symbol, kind, forFile });
-
-/** How much context went out: snippets by kind, the files they come from, their tokens. */
-interface ContextCounts {
-  definition: number;
-  caller: number;
-  enclosing: number;
-  files: number;
-  tokens: number;
-}
-
-export function contextCounts(context: readonly ContextInfo[], tokens: number): ContextCounts {
-  const count = (kind: ContextKind) => context.filter((c) => c.kind === kind).length;
-  return { definition: count('definition'), caller: count('caller'), enclosing: count('enclosing'), files: new Set(context.map((c) => c.file)).size, tokens };
-}

@@ -65,6 +65,15 @@ interface Progress {
   reached: boolean;
 }
 
+/** An attempt whose request goes out: where it runs, what it has done so far, its key and its place in the rate window. */
+interface Sending {
+  env: AttemptEnv;
+  ctx: AttemptContext;
+  p: Progress;
+  key: string;
+  reservation: Reservation;
+}
+
 export async function runAttempt(env: AttemptEnv, ctx: AttemptContext): Promise<StreamResult> {
   const release = await env.slots.acquire(ctx.signal, env.options.settings().limits.maxConcurrent);
   const progress: Progress = { into: { text: '', reasoning: '' }, reached: false };
@@ -103,14 +112,15 @@ async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): P
   }
   watchdog.kick();
   try {
-    const response = await send(env, ctx, p, requestBody(ctx, withFormat), controller.signal, key, reservation);
+    const sending: Sending = { env, ctx, p, key, reservation };
+    const response = await send(sending, requestBody(ctx, withFormat), controller.signal);
     p.reached = true;
     watchdog.kick(); // the headers are data from the gateway too
     env.admission.succeeded();
     p.into.requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
     env.admission.observe(rateLimitState(response.headers), reservation.seq);
     const finish = await readAll(ctx, p.into, response, watchdog, controller.signal);
-    return succeeded(env, ctx, p.into, reservation, finish, t0, key);
+    return succeeded(sending, finish, t0);
   } finally {
     watchdog.stop();
     ctx.signal.removeEventListener('abort', forward);
@@ -132,15 +142,8 @@ function requestBody(ctx: AttemptContext, withFormat: boolean): OpenAI.Chat.Comp
 }
 
 /** Sends the request; an error answer is classified, its rate-limit news applied, and thrown as an AttemptError. */
-async function send(
-  env: AttemptEnv,
-  ctx: AttemptContext,
-  p: Progress,
-  body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming,
-  signal: AbortSignal,
-  key: string,
-  reservation: Reservation,
-): Promise<Response> {
+async function send(s: Sending, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<Response> {
+  const { env, ctx, p, key, reservation } = s;
   const { model, settings } = ctx;
   try {
     const client = await env.connection.sdkFor(settings, key);
@@ -158,7 +161,7 @@ async function send(
       p.into.usage = errorUsage;
       p.reached = true;
     }
-    applyWaits(env, ctx, failure, limits, reservation, key);
+    applyWaits(s, failure, limits);
     if (failure.error.code === 'model-not-found' && failure.error.status === 404) {
       failure.error = await env.models.withSuggestions(failure.error, model, settings, key);
     }
@@ -171,7 +174,7 @@ async function send(
  * headers slows the client's pace (the retry's own backoff is the retry policy's). A Retry-After on a 5xx
  * cools the client down too.
  */
-function applyWaits(env: AttemptEnv, ctx: AttemptContext, failure: Failure, limits: RateLimitState, reservation: Reservation, key: string): void {
+function applyWaits({ env, ctx, key, reservation }: Sending, failure: Failure, limits: RateLimitState): void {
   const { model } = ctx;
   const agent = ctx.request.tag?.agent;
   const requestId = failure.error.requestId;
@@ -223,7 +226,7 @@ function settleUsage(into: Attempted, promptEstimate: number): { usage: Usage; u
   };
 }
 
-function succeeded(env: AttemptEnv, ctx: AttemptContext, into: Attempted, reservation: Reservation, finish: FinishReason, t0: number, key: string): StreamResult {
+function succeeded({ env, ctx, p: { into }, reservation, key }: Sending, finish: FinishReason, t0: number): StreamResult {
   const { model, request } = ctx;
   const { usage, usageSource } = settleUsage(into, ctx.promptEstimate);
   reservation.settle(totalTokens(usage));

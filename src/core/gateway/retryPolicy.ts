@@ -171,7 +171,7 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
         const why = step.error ? '' : "; the next back-off would end past the request's deadline";
         throw new AttemptError({ ...e.failure, error: e.failure.rateLimited ? gaveUpOn429(error, state, now, counter.attempts, why) : error });
       }
-      announce(env, run, model, e.failure, step, attempt, clock.maxRetries - state.consumed);
+      announce(env, run, { model, failure: e.failure, step, attempt, retriesLeft: clock.maxRetries - state.consumed });
       await sleep(step.delayMs, signal);
     }
   }
@@ -204,8 +204,17 @@ function formatWait(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
+/** A failed attempt that is retried: on which model, why, after which step, and how many retries remain. */
+interface RetryNews {
+  model: string;
+  failure: Failure;
+  step: Extract<RetryStep, { kind: 'retry' }>;
+  attempt: number;
+  retriesLeft: number;
+}
+
 /** Logs the retry and tells the caller what is waited for. */
-function announce(env: AttemptEnv, run: RequestRun, model: string, f: Failure, step: Extract<RetryStep, { kind: 'retry' }>, attempt: number, retriesLeft: number): void {
+function announce(env: AttemptEnv, run: RequestRun, { model, failure: f, step, attempt, retriesLeft }: RetryNews): void {
   if (step.why === 'format') {
     env.noResponseFormat.add(model);
     env.connection.log('warn', `${model}: the gateway refused response_format; retrying without it for this session`, { model });

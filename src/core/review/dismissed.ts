@@ -154,12 +154,22 @@ function parseDismissed(raw: string): DismissedRead {
   return { ok: true, entries: parsed.data.dismissed };
 }
 
+/** A finding to dismiss, with the code it was raised on (`text`, whose first line is `firstLine`) and its repository path. */
+interface Dismissal {
+  finding: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>;
+  text: string;
+  firstLine: number;
+  file: string;
+  now?: Date;
+}
+
 /**
  * Adds a finding's fingerprints to `<root>/.quorum/dismissed.json` (created when missing; written atomically,
  * stable order, one entry per line so that merges in version control stay easy). An invalid existing file is
  * not overwritten: the problem is thrown.
  */
-export async function dismissFinding(root: string, f: Pick<Finding, 'agents' | 'cwe' | 'title' | 'startLine' | 'endLine'>, text: string, firstLine: number, file: string, now = new Date()): Promise<DismissedEntry[]> {
+export async function dismissFinding(root: string, dismissal: Dismissal): Promise<DismissedEntry[]> {
+  const { finding: f, text, firstLine, file, now = new Date() } = dismissal;
   const current = await readDismissed(root);
   if (!current.ok) throw new Error(current.problem);
   const entries = [...current.entries];

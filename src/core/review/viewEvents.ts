@@ -1,7 +1,8 @@
 import { filesOf } from './target';
-import type { AgentResult, Finding, ReviewEvent, ReviewSummary, TargetInfo } from './types';
+import type { AgentResult, Finding, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from './types';
 import { revealBidi } from '../../shared/bidi';
-import type { AgentErrorView, AgentOutcome, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
+import type { AgentErrorView, AgentOutcome, ContextView, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
+import { contextInfo } from '../context/types';
 
 /**
  * Turns the pipeline's events into the panel's view events. Pure, so it is unit-tested in plain
@@ -58,6 +59,27 @@ export function toTargetView(info: TargetInfo, counts?: ChangeCounts): Pick<Revi
       removed: count(counts?.removed ?? 0),
       skipped: (info.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
     },
+  };
+}
+
+/** The view's limits (protocol.ts): more snippets than a view lists are counted in the tokens, not listed. */
+const MAX_CONTEXT_ITEMS = 5_000;
+const shortSymbol = (symbol: string) => revealBidi(symbol).slice(0, 500);
+
+/**
+ * The panel's view of the context a shaped target carries: each snippet (file, lines, symbol, kind; not its text),
+ * its tokens and what the budget cut. `root`: the URI the snippets' paths are relative to; `enabled: false` says
+ * context was off.
+ */
+export function toContextView(target: Pick<ReviewTarget, 'context' | 'contextCut'>, options: { enabled: boolean; root?: string }): ContextView {
+  const snippets = options.enabled ? (target.context ?? []) : [];
+  return {
+    enabled: options.enabled,
+    ...(options.root !== undefined ? { root: options.root } : {}),
+    // Symbols are the repository's text: their bidi controls are shown, as in model text.
+    items: snippets.slice(0, MAX_CONTEXT_ITEMS).map((c) => ({ ...contextInfo(c), symbol: shortSymbol(c.symbol) })),
+    tokens: count(snippets.reduce((n, s) => n + s.tokens, 0)),
+    cut: options.enabled ? (target.contextCut ?? []).slice(0, MAX_CONTEXT_ITEMS).map(({ file, symbol, kind }) => ({ file, symbol: shortSymbol(symbol), kind })) : [],
   };
 }
 

@@ -7,6 +7,7 @@ import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SentPreview } from '../privacy/whatWillBeSent';
 import type { ReviewController } from '../review/reviewController';
+import { groupOfState, pickedFilesReview, type ScmGroup } from './changesDecisions';
 import { pickChangeRequest } from './changesPickers';
 import type { ChangesPreparation } from './changesPreparation';
 import { ChangesTarget } from './changesTarget';
@@ -21,18 +22,6 @@ interface ChangesDeps {
   sent: SentPreview;
   /** Reads and plans the changes (also the controller's, for a panel's Re-run). */
   preparation: ChangesPreparation;
-}
-
-/** The Source Control view's group a file was picked in: Staged Changes, or Changes / Untracked Changes. */
-type ScmGroup = 'index' | 'working-tree';
-
-/**
- * The group a resource state of the Git extension belongs to (its `resourceGroupType`: 0 merge, 1 index,
- * 2 working tree, 3 untracked); undefined for other states.
- */
-function groupOfState(state: object): ScmGroup | undefined {
-  const type = 'resourceGroupType' in state ? state.resourceGroupType : undefined;
-  return type === 1 ? 'index' : type === 2 || type === 3 ? 'working-tree' : undefined;
 }
 
 /**
@@ -72,12 +61,11 @@ export class ChangesCommands {
     const repository = api ? await this.deps.repositories.pick(api, picks[0]?.uri) : undefined;
     if (!repository) return undefined;
     const source = new GitApiSource(repository);
-    const only = [...new Set(picks.flatMap((p) => source.relative(p.uri) ?? []))];
-    const staged = picks.every((p) => p.group === 'index');
-    if (!staged && picks.some((p) => p.group === 'index')) {
+    const { request, only, mixed } = pickedFilesReview(picks.map((p) => ({ group: p.group, path: source.relative(p.uri) })));
+    if (mixed) {
       void this.deps.prompter.message('info', vscode.l10n.t('Files from Staged Changes and Changes were picked together: Quorum reviews their uncommitted changes (the working tree against HEAD), which include what is staged.'), { id: 'changes.mixedGroups' });
     }
-    return this.review(new ChangesTarget(repository.rootUri, { kind: staged ? 'staged' : 'uncommitted' }, only), source, { noCache: false });
+    return this.review(new ChangesTarget(repository.rootUri, request, only), source, { noCache: false });
   }
 
   /** "Quorum: Show What Will Be Sent for Changes…": the same choice, then the preview instead of a review. */

@@ -9,6 +9,7 @@ import type { SentPreview } from '../privacy/whatWillBeSent';
 import type { PlannedReview } from '../../core/review/reviewRequest';
 import type { PreparedTarget } from '../review/reviewTarget';
 import type { SettingsService } from '../settings';
+import { manyFilesQuestion, nothingToReview } from './changesDecisions';
 import { changesTitle, describePlan, skipReasonLabel } from './changesLabels';
 import { ChangesTarget } from './changesTarget';
 import { GitApiSource } from './gitApiSource';
@@ -18,8 +19,6 @@ import { functionScopes } from './symbolScopes';
 
 /** Files whose functions are looked up in the editor (symbols are a courtesy; a huge change set goes without). */
 const MAX_SCOPED_FILES = 60;
-/** Skipped files named in a question; the rest are counted. */
-const NAMED_SKIPPED = 8;
 
 interface PreparationDeps {
   settings: SettingsService;
@@ -70,12 +69,13 @@ export class ChangesPreparation {
       this.cannotRead(error, target.request);
       return undefined;
     }
-    if (set.files.length === 0) {
-      const skipped = set.skipped.map((k) => `${k.file} (${skipReasonLabel(k.reason)})`).join(', ');
+    const nothing = nothingToReview(set, target.request, source.untrackedHidden());
+    if (nothing) {
+      const skipped = nothing.skipped.map((k) => `${k.file} (${skipReasonLabel(k.reason)})`).join(', ');
       void this.deps.prompter.message(
         'info',
-        (set.skipped.length > 0 ? vscode.l10n.t('Nothing to review in {0}: every changed file is skipped: {1}', changesTitle(target.request), skipped) : vscode.l10n.t('There are no changes to review ({0}).', changesTitle(target.request)))
-          + (source.untrackedHidden() && (target.request.kind === 'uncommitted' || target.request.kind === 'ref') ? ` ${vscode.l10n.t('Untracked files are left out: git.untrackedChanges is hidden.')}` : ''),
+        (nothing.skipped.length > 0 ? vscode.l10n.t('Nothing to review in {0}: every changed file is skipped: {1}', changesTitle(target.request), skipped) : vscode.l10n.t('There are no changes to review ({0}).', changesTitle(target.request)))
+          + (nothing.untrackedLeftOut ? ` ${vscode.l10n.t('Untracked files are left out: git.untrackedChanges is hidden.')}` : ''),
         { id: 'changes.nothing' },
       );
       return undefined;
@@ -114,12 +114,12 @@ export class ChangesPreparation {
   private async confirm(planned: PlannedReview): Promise<boolean> {
     const limit = this.deps.settings.current.changes.confirmOverFiles;
     const plan = planned.changes;
-    if (!plan || limit <= 0 || plan.files <= limit) return true;
+    const question = plan ? manyFilesQuestion(plan.files, plan.target.skipped ?? [], limit) : undefined;
+    if (!plan || !question) return true;
     const go = vscode.l10n.t('Review');
     const show = vscode.l10n.t('Show What Will Be Sent');
-    const skipped = plan.target.skipped ?? [];
-    const named = skipped.slice(0, NAMED_SKIPPED).map((k) => `${k.file} (${skipReasonLabel(k.reason)})`);
-    if (skipped.length > NAMED_SKIPPED) named.push(vscode.l10n.t('and {0} more', skipped.length - NAMED_SKIPPED));
+    const named = question.named.map((k) => `${k.file} (${skipReasonLabel(k.reason)})`);
+    if (question.more > 0) named.push(vscode.l10n.t('and {0} more', question.more));
     const detail = [
       describePlan(plan, planned.estimate),
       ...(named.length > 0 ? [vscode.l10n.t('Skipped: {0}', named.join(', '))] : []),

@@ -2,16 +2,11 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ChangeKind, ChangeRequest } from '../../core/changes/types';
 import type { TargetRef } from '../review/reviewTarget';
+import { changesKey, changesKeyParams } from './changesDecisions';
 
-const PREFIX = 'quorum-changes:';
 /** Panel keys are at most 2,000 characters; a longer list of picked files is named by its hash. */
 const MAX_KEY = 1_900;
 const KINDS: readonly ChangeKind[] = ['uncommitted', 'staged', 'ref', 'last-commit'];
-
-/** Whether a panel's key names a review of changes. */
-export function isChangesKey(key: string): boolean {
-  return key.startsWith(PREFIX);
-}
 
 /**
  * What a review of changes covers, as its panel knows it: a repository, a request (uncommitted, staged, against
@@ -32,15 +27,15 @@ export class ChangesTarget implements TargetRef {
     if (this.only) {
       const files = [...this.only].sort().join('\n');
       params.set('files', files);
-      if (PREFIX.length + params.toString().length > MAX_KEY) params.set('files', `#${createHash('sha256').update(files).digest('hex').slice(0, 16)}`);
+      if (changesKey(params).length > MAX_KEY) params.set('files', `#${createHash('sha256').update(files).digest('hex').slice(0, 16)}`);
     }
-    return PREFIX + params.toString();
+    return changesKey(params);
   }
 
   /** The target a key names; undefined for other keys (and for a key whose file list was hashed). */
   static fromKey(key: string): ChangesTarget | undefined {
-    if (!isChangesKey(key)) return undefined;
-    const params = new URLSearchParams(key.slice(PREFIX.length));
+    const params = changesKeyParams(key);
+    if (!params) return undefined;
     const root = params.get('root');
     const kind = KINDS.find((k) => k === params.get('kind'));
     if (!root || !kind) return undefined;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { Prompter } from '../prompter';
+import { chooseRepository } from './changesDecisions';
 import { lookUpGitApi, type GitApi, type GitRepository } from './gitApi';
 
 /**
@@ -36,14 +37,9 @@ export class RepositoryPicker {
 
   /** The repository that holds `uri` (a Source Control view's root, a picked file), or the one to use. */
   async pick(api: GitApi, hint?: vscode.Uri): Promise<GitRepository | undefined> {
-    const repositories = [...api.repositories];
-    if (hint) {
-      const holding = repositories
-        .filter((r) => hint.toString() === r.rootUri.toString() || hint.toString().startsWith(r.rootUri.toString().replace(/\/?$/, '/')))
-        .sort((a, b) => b.rootUri.path.length - a.rootUri.path.length)[0];
-      if (holding) return holding;
-    }
-    if (repositories.length === 0) {
+    const choice = chooseRepository(api.repositories, hint);
+    if ('repository' in choice) return choice.repository;
+    if (choice.kind === 'none') {
       const open = vscode.l10n.t('Open Folder');
       const choice = await this.prompter.message(
         'info',
@@ -54,8 +50,7 @@ export class RepositoryPicker {
       if (choice === open) await vscode.commands.executeCommand('vscode.openFolder');
       return undefined;
     }
-    if (repositories.length === 1) return repositories[0];
-    const items = repositories.map((repository) => ({
+    const items = choice.repositories.map((repository) => ({
       label: escapeIcons(repository.rootUri.path.split('/').filter(Boolean).pop() ?? repository.rootUri.fsPath),
       description: escapeIcons(vscode.workspace.asRelativePath(repository.rootUri, true)),
       repository,

@@ -11,7 +11,18 @@ import { languageServerContext } from './languageServerContext';
  * `quorum.context.enabled` off.
  */
 export function editorContext(settings: QuorumSettings, repository: vscode.Uri | undefined, document: vscode.Uri): CodeContextSource | undefined {
-  const root = repository ?? vscode.workspace.getWorkspaceFolder(document)?.uri;
-  if (!root || root.scheme !== 'file' || !settings.context.enabled || settings.context.maxTokens <= 0) return undefined;
+  const root = contextRoot(repository, document);
+  if (!root || !contextEnabled(settings)) return undefined;
   return { root: root.fsPath, cacheDir: undefined, maxTokens: settings.context.maxTokens, maxFileBytes: settings.changes.maxFileKb * 1024, languageServer: languageServerContext(root) };
+}
+
+/** The folder the context's paths are relative to: the target's repository, else the document's workspace folder (on disk). */
+export function contextRoot(repository: vscode.Uri | undefined, document: vscode.Uri): vscode.Uri | undefined {
+  const root = repository ?? vscode.workspace.getWorkspaceFolder(document)?.uri;
+  return root?.scheme === 'file' ? root : undefined;
+}
+
+/** Context is sent: `quorum.context.enabled` is on and `quorum.context.maxTokens` above 0. */
+export function contextEnabled(settings: QuorumSettings): boolean {
+  return settings.context.enabled && settings.context.maxTokens > 0;
 }

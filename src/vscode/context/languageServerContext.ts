@@ -7,7 +7,8 @@ import type { LineRange, Region, ReviewTarget } from '../../core/review/types';
 /**
  * Context from the language server that is already running: the definitions of the names the changed (or selected)
  * lines use (`vscode.executeDefinitionProvider`), the callers in other files of a function whose code changed
- * (`vscode.executeReferenceProvider`), and the signature of the function or class that holds a hunk
+ * (the call hierarchy's incoming calls, `vscode.prepareCallHierarchy` + `vscode.provideIncomingCalls`, where the
+ * server offers one; else `vscode.executeReferenceProvider`), and the signature of the function or class that holds a hunk
  * (`vscode.executeDocumentSymbolProvider`). It gives core candidates, which core's selection ranks, cuts, filters
  * for exclusions and redacts like the tree-sitter index's. The whole review has one time budget: a batch that the
  * server does not answer in time gets no candidates from it, and core falls back to the tree-sitter index.
@@ -112,8 +113,22 @@ class Asker {
     return found.map((d) => ('targetUri' in d ? { uri: d.targetUri, range: d.targetSelectionRange ?? d.targetRange, whole: d.targetRange } : { uri: d.uri, range: d.range, whole: undefined }));
   }
 
-  async references(uri: vscode.Uri, at: vscode.Position): Promise<vscode.Location[]> {
-    return this.ask<vscode.Location[]>([], 'vscode.executeReferenceProvider', uri, at);
+  /**
+   * Where the function at `at` is called: the incoming calls of the call hierarchy when the server offers one
+   * (calls only, not imports or type mentions), else its references. A hierarchy that did not answer in time is
+   * no answer: the references are asked then, within what is left of the budget.
+   */
+  async callSites(uri: vscode.Uri, at: vscode.Position): Promise<{ uri: vscode.Uri; line: number }[]> {
+    const items = await this.ask<vscode.CallHierarchyItem[] | undefined>(undefined, 'vscode.prepareCallHierarchy', uri, at);
+    if (items && items.length > 0) {
+      const answers = await Promise.all(items.map((item) => this.ask<vscode.CallHierarchyIncomingCall[] | undefined>(undefined, 'vscode.provideIncomingCalls', item)));
+      const answered = answers.filter((a): a is vscode.CallHierarchyIncomingCall[] => a !== undefined);
+      if (answered.length > 0) {
+        return answered.flat().flatMap((call) => (call.fromRanges.length > 0 ? call.fromRanges : [call.from.selectionRange]).map((r) => ({ uri: call.from.uri, line: r.start.line + 1 })));
+      }
+    }
+    const references = await this.ask<vscode.Location[]>([], 'vscode.executeReferenceProvider', uri, at);
+    return references.map((l) => ({ uri: l.uri, line: l.range.start.line + 1 }));
   }
 }
 
@@ -157,8 +172,8 @@ async function fileCandidates(asker: Asker, root: vscode.Uri, file: string, regi
   const callers = await Promise.all(
     changedFunctions.map(async (s) => {
       const signatureChanged = changed.some((c) => overlaps(c, { start: s.startLine, end: s.nameLine }));
-      const sites = (await asker.references(uri, s.position))
-        .map((l) => ({ file: asker.relative(l.uri), line: l.range.start.line + 1 }))
+      const sites = (await asker.callSites(uri, s.position))
+        .map((l) => ({ file: asker.relative(l.uri), line: l.line }))
         .filter((l): l is { file: string; line: number } => l.file !== undefined && l.file !== file)
         .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
         .slice(0, MAX_CALLERS);

@@ -57,7 +57,7 @@ export class ProjectDismissals {
     const region = session.fullTarget.regions[session.regionIndex(finding.file, finding.startLine, finding.endLine)];
     if (!region) return false;
     try {
-      await dismissFinding(folder.uri.fsPath, finding, region.text, region.startLine, relativePath(folder.uri, uri) ?? finding.file);
+      await dismissFinding(folder.uri.fsPath, { finding, text: region.text, firstLine: region.startLine, file: relativePath(folder.uri, uri) ?? finding.file });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       this.log.warn(`Could not write .quorum/dismissed.json: ${why}`);

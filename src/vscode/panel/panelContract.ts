@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
-import type { PrivacyView } from '../../shared/protocol';
+import type { ContextView, PrivacyView } from '../../shared/protocol';
 import type { HiddenReason } from '../../shared/reviewCodes';
 
 /**
@@ -26,6 +26,8 @@ export interface ReviewSessionHandle {
   readonly isDone: boolean;
   /** Repository rules used and left out, secrets redacted: shown in the panel's header. */
   readonly privacy?: PrivacyView;
+  /** The code sent read-only with the reviewed code (definitions, callers, enclosing signatures): shown in the panel's header. */
+  readonly context?: ContextView;
   /** Findings the noise controls hide (minimum confidence and severity, dismissed in the project), with why. */
   readonly hidden?: ReadonlyMap<string, HiddenReason>;
   /** "Dismiss in this project" is offered. */
@@ -47,6 +49,8 @@ export interface PanelActions {
   setApiKey(): void;
   /** `suggestions`: the closest model ids the gateway offered when the agent's model was not found. */
   switchModel(agentId?: string, suggestions?: readonly string[]): void;
+  /** Opens lines of a context snippet: `file` relative to `root` (a URI), refused unless inside the workspace. */
+  openContext(root: string | undefined, file: string, startLine: number, endLine: number): void;
 }
 
 /** The review panels, as the controller sees them. */

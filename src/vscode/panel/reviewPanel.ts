@@ -93,6 +93,7 @@ export class ReviewPanel implements vscode.Disposable {
       startedAt: session.startedAt,
       ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
       ...(session.privacy ? { privacy: session.privacy } : {}),
+      ...(session.context ? { context: session.context } : {}),
     });
     if (session.projectDismiss) view.projectDismiss = true;
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));
@@ -252,6 +253,10 @@ export class ReviewPanel implements vscode.Disposable {
         void vscode.env.openExternal(vscode.Uri.parse(url.href, true));
         return;
       }
+      case 'openContext':
+        // The root is the host's own (the view it built); the page names only the file and lines, checked there.
+        actions.openContext(this.view?.context?.root, m.file, m.startLine, m.endLine);
+        return;
       case 'log':
         if (m.level === 'error') this.host.log.error(`review page: ${m.message}`);
         else this.host.log.warn(`review page: ${m.message}`);

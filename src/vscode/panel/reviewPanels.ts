@@ -13,7 +13,8 @@ export { PANEL_VIEW_TYPE } from './panelHtml';
 
 interface ReviewPanelsDeps {
   log: vscode.LogOutputChannel;
-  actions: PanelActions;
+  /** What the pages' buttons do (the review controller, built after the panels: it shows its sessions in them). */
+  actions: () => PanelActions;
   /** Register the `WebviewPanelSerializer` (default true). Only one instance per window may. */
   registerSerializer?: boolean;
 }
@@ -56,7 +57,9 @@ export class ReviewPanels implements vscode.Disposable {
     const host: PanelHost = {
       extensionUri: context.extensionUri,
       log: deps.log,
-      actions: deps.actions,
+      get actions() {
+        return deps.actions();
+      },
       strings: () => (this.cachedStrings ??= localPanelStrings()),
       save: (view) => {
         this.store.save(view).then(undefined, (e: unknown) => deps.log.warn(`review panel: could not store the review: ${e instanceof Error ? e.message : String(e)}`));

@@ -1,12 +1,13 @@
 import { RegionMemory } from '../../core/review/regionMemory';
-import { editorContext } from '../context/editorContext';
+import { contextEnabled, contextRoot, editorContext } from '../context/editorContext';
+import { openContextLocation } from '../panel/contextLocation';
+import { toContextView } from '../../core/review/viewEvents';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/review/dismissed';
 import type { ReviewPipeline } from '../../core/review/pipeline';
-import { reviewLines } from '../../core/review/lineTracking';
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent, ReviewSummary } from '../../core/review/types';
@@ -27,13 +28,15 @@ import { editorConfirm } from './editorConfirm';
 import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
+import { cancelledByClose, linesNow, rerunRoute, tellsFailures } from './reviewDecisions';
 import { ReviewNotices } from './reviewNotices';
 import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
 import { ReviewSession, type ReviewSessionInit } from './reviewSession';
 import { ReviewRegistry } from './reviewRegistry';
 import type { ChangesPreparation } from '../changes/changesPreparation';
-import { ChangesTarget, isChangesKey } from '../changes/changesTarget';
-import { LinesTarget, targetFromEditor, targetFromLines, targetOfKey, type PreparedTarget } from './reviewTarget';
+import { isChangesKey } from '../changes/changesDecisions';
+import { ChangesTarget } from '../changes/changesTarget';
+import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 
 interface ReviewControllerDeps {
@@ -57,6 +60,8 @@ interface ReviewControllerDeps {
   changes: Pick<ChangesPreparation, 'again'>;
   /** Where reviews of changes remember their regions (the extension's global storage): a re-review sends only what changed. */
   memoryDir?: string;
+  /** The review panels: each session shows in its target's panel; closing a panel cancels its target's reviews. */
+  panels: ReviewPanelsLike;
 }
 
 /**
@@ -66,7 +71,7 @@ interface ReviewControllerDeps {
 export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly sessions: ReviewRegistry;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private panels: ReviewPanelsLike | undefined;
+  private readonly panels: ReviewPanelsLike;
   private readonly emitter = new vscode.EventEmitter<ReviewSession>();
   private readonly budget: BudgetGuard;
   private readonly notices: ReviewNotices;
@@ -77,6 +82,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly onDidStartReview = this.emitter.event;
 
   constructor(private readonly deps: ReviewControllerDeps) {
+    this.panels = deps.panels;
     this.sessions = new ReviewRegistry(deps.store, deps.log);
     this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
@@ -86,23 +92,18 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
-        if (id !== IMPROVED_CODE) this.panels?.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
+        if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
       }),
       // A fix refused because the code changed offers to review the lines again.
       deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
+      // Closing a review's panel cancels the reviews of its target.
+      deps.panels.onDidClose((targetKey) => {
+        for (const s of cancelledByClose(this.runningSessions(), targetKey)) {
+          this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
+          s.cancel();
+        }
+      }),
     );
-  }
-
-  attachPanels(panels: ReviewPanelsLike): void {
-    this.panels = panels;
-    // Closing a review's panel cancels the reviews of its target.
-    this.subscriptions.push(panels.onDidClose((targetKey) => {
-      for (const s of this.runningSessions()) {
-        if (s.targetKey !== targetKey || s.cancelled) continue;
-        this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
-        s.cancel();
-      }
-    }));
   }
 
   session(id: string): ReviewSession | undefined {
@@ -238,12 +239,14 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       projectDismiss: this.deps.dismissals.folderOf(prepared.uri) !== undefined,
     });
     const rules = session.shapedBy(shaped, plan.rules);
+    const root = contextRoot(prepared.root, prepared.uri);
+    session.context = toContextView(shaped.target, { enabled: contextEnabled(this.deps.settings.current), ...(root ? { root: root.toString() } : {}) });
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.add(session);
     this.tracker.anchor(session);
     this.running.change(+1);
     this.emitter.fire(session);
-    this.panels?.show(session);
+    this.panels.show(session);
     for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) this.deps.log.info(line);
     this.deps.log.info(startLogLine(session.id, shaped.target, estimate, language, init.noCache));
     return session;
@@ -259,7 +262,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private finished(session: ReviewSession, summary: ReviewSummary): void {
     this.tracker.finished(session, summary);
     this.deps.log.info(summaryLogLine(session.id, summary));
-    if (summary.cancelled || !this.sessions.isLatest(session)) return;
+    if (!tellsFailures(summary, this.sessions.isLatest(session))) return;
     void this.notices.failures(summary, () => this.deps.keys.setKey(), () => this.rerun(session.targetKey, { noCache: true }));
   }
 
@@ -286,9 +289,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async reviewAgain(sessionId: string): Promise<ReviewSummary | undefined> {
     const session = this.sessions.get(sessionId);
     if (!session) return undefined;
-    const anchor = this.deps.store.get(sessionId, IMPROVED_CODE);
-    const lines = anchor && reviewLines(anchor.range);
-    const key = lines ? new LinesTarget(session.uri, lines.start, lines.end).key() : session.targetKey;
+    const now = linesNow(this.deps.store.get(sessionId, IMPROVED_CODE));
+    const key = now ? new LinesTarget(session.uri, now.startLine, now.endLine).key() : session.targetKey;
     const summary = await this.rerunTarget(key, { noCache: true });
     // The lines moved, so the new review has another target: the old findings go once it has run.
     if (summary && key !== session.targetKey) this.deps.store.discard(session.id);
@@ -297,14 +299,16 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    // The session's own target when it is still known; a panel restored after a reload has only its key.
-    const ref = this.sessions.latestOf(targetKey)?.ref ?? targetOfKey(targetKey);
-    if (ref instanceof ChangesTarget || isChangesKey(targetKey)) {
-      const prepared = await this.deps.changes.again(ref instanceof ChangesTarget ? ref : undefined);
+    const last = this.sessions.latestOf(targetKey);
+    const route = rerunRoute(last, targetKey, isChangesKey);
+    if (route.kind === 'changes') {
+      // The session's own target while it is known; a panel restored after a reload has only its key to decode.
+      const known = last?.ref instanceof ChangesTarget ? last.ref : undefined;
+      const prepared = await this.deps.changes.again(known ?? ChangesTarget.fromKey(targetKey));
       // A Re-run sends only the regions whose content changed since this review (the memory of changes reviews).
       return prepared ? this.start(prepared, { ...options, rerun: true }) : undefined;
     }
-    const lines = ref instanceof LinesTarget ? ref : undefined;
+    const lines = route.kind === 'lines' ? new LinesTarget(route.uri, route.startLine, route.endLine) : LinesTarget.fromKey(targetKey);
     if (!lines) return undefined;
     const prepared = await targetFromLines(lines);
     if ('kind' in prepared) return this.notices.gone(prepared.kind);
@@ -321,6 +325,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
   readonly setApiKey = (): void => void this.deps.keys.setKey();
   readonly switchModel = (agentId?: string, suggestions?: readonly string[]): void => void vscode.commands.executeCommand(Commands.switchModel, agentId, suggestions ? [...suggestions] : undefined);
+  readonly openContext = (root: string | undefined, file: string, startLine: number, endLine: number): Promise<boolean> => openContextLocation(this.deps.prompter, root, file, startLine, endLine);
 
   dispose(): void {
     for (const d of this.subscriptions.splice(0)) d.dispose();

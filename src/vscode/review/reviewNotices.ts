@@ -1,17 +1,14 @@
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
 import { ReviewConfigError } from '../../core/review/errors';
-import type { AgentResult, ReviewSummary } from '../../core/review/types';
-import type { AgentErrorCode } from '../../shared/reviewCodes';
+import type { ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
+import { asksBeforeWholeFile, worstFailure } from './reviewDecisions';
 import { MAX_REVIEW_CHARS, type TargetProblem } from './reviewTarget';
-
-/** Failures worth telling about, most actionable first (the pipeline's own codes come last). */
-const ERROR_PRIORITY: readonly AgentErrorCode[] = ['auth', 'quota', 'forbidden', 'model-not-found', 'too-large', 'rate-limited', 'timeout', 'network', 'server', 'bad-response'];
 
 /**
  * Every notification a review may show: why it cannot start, the whole-file confirmation, the one notification
@@ -53,7 +50,7 @@ export class ReviewNotices {
   /** Asks before reviewing a whole file of more lines than `quorum.review.confirmWholeFileOverLines`. */
   async confirmWholeFile(lines: number): Promise<boolean> {
     const limit = this.settings.current.review.confirmWholeFileOverLines;
-    if (limit <= 0 || lines <= limit) return true;
+    if (!asksBeforeWholeFile(lines, limit)) return true;
     const go = vscode.l10n.t('Review Whole File');
     const choice = await this.prompter.message(
       'warning',
@@ -99,18 +96,12 @@ export class ReviewNotices {
    * when the failure was a refused key and a new one was set from the notification.
    */
   async failures(summary: ReviewSummary, setKey: () => Promise<boolean>, afterNewKey: () => void): Promise<void> {
-    // An agent skipped because everything it builds on failed did not fail on its own: not counted.
-    const failed = summary.agents.flatMap((a) => (a.status === 'error' && a.error && a.error.code !== 'inputs-failed' ? [{ agent: a, error: a.error }] : []));
-    const rank = (a: AgentResult) => {
-      const i = a.error ? ERROR_PRIORITY.indexOf(a.error.code) : -1;
-      return i < 0 ? ERROR_PRIORITY.length : i;
-    };
-    const worst = failed.sort((a, b) => rank(a.agent) - rank(b.agent))[0];
+    const worst = worstFailure(summary);
     if (!worst) return;
-    const { agent, error } = worst;
+    const { agent, error, failed } = worst;
     const presented = presentError(error, { baseUrl: this.settings.current.gateway.baseUrl, agent: agent.agent });
     if (!presented) return;
-    const who = failed.length === 1 ? vscode.l10n.t('The {0} agent failed.', agent.title) : vscode.l10n.t('{0} of {1} agents failed.', failed.length, summary.agents.length);
+    const who = failed === 1 ? vscode.l10n.t('The {0} agent failed.', agent.title) : vscode.l10n.t('{0} of {1} agents failed.', failed, summary.agents.length);
     const choice = await this.prompter.message('error', `${who} ${presented.text}`, { id: `review.failed.${error.code}` }, ...presented.actions.map((a) => a.title));
     if (error.code === 'auth' && choice === vscode.l10n.t('Set API Key')) {
       // Set the key, then run the review again with it.

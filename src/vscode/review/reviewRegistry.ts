@@ -2,34 +2,43 @@ import type { FindingStore } from '../findings/findingStore';
 import type { QuorumLog } from '../log';
 import type { ReviewSession } from './reviewSession';
 
+/** What the registry needs of a review (a `ReviewSession`; tests give stand-ins). */
+export interface RegisteredReview {
+  readonly id: string;
+  readonly targetKey: string;
+  readonly isDone: boolean;
+  cancel(): void;
+  dispose(): void;
+}
+
 /**
  * The reviews the editor knows: each by id, and the latest one of each target. A new review of a target
  * replaces the previous one (cancelled, its findings discarded); a replaced review is forgotten once it settles.
  */
-export class ReviewRegistry {
-  private readonly byId = new Map<string, ReviewSession>();
-  private readonly latest = new Map<string, ReviewSession>();
+export class ReviewRegistry<S extends RegisteredReview = ReviewSession> {
+  private readonly byId = new Map<string, S>();
+  private readonly latest = new Map<string, S>();
 
-  constructor(private readonly store: FindingStore, private readonly log: QuorumLog) {}
+  constructor(private readonly store: Pick<FindingStore, 'discard'>, private readonly log: Pick<QuorumLog, 'info'>) {}
 
-  get(id: string): ReviewSession | undefined {
+  get(id: string): S | undefined {
     return this.byId.get(id);
   }
 
-  latestOf(targetKey: string): ReviewSession | undefined {
+  latestOf(targetKey: string): S | undefined {
     return this.latest.get(targetKey);
   }
 
-  isLatest(session: ReviewSession): boolean {
+  isLatest(session: S): boolean {
     return this.latest.get(session.targetKey) === session;
   }
 
-  running(): ReviewSession[] {
+  running(): S[] {
     return [...this.byId.values()].filter((s) => !s.isDone);
   }
 
   /** Makes `session` the latest review of its target, in place of the previous one. */
-  add(session: ReviewSession): void {
+  add(session: S): void {
     const previous = this.latest.get(session.targetKey);
     if (previous) {
       if (!previous.isDone) this.log.info(`Review ${previous.id} replaced by a new review of the same lines`);
@@ -43,11 +52,11 @@ export class ReviewRegistry {
   }
 
   /** A review has settled: forgotten when a newer review of its target replaced it meanwhile. */
-  settled(session: ReviewSession): void {
+  settled(session: S): void {
     if (!this.isLatest(session)) this.forget(session);
   }
 
-  private forget(session: ReviewSession): void {
+  private forget(session: S): void {
     this.byId.delete(session.id);
     session.dispose();
   }

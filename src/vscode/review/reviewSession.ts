@@ -2,12 +2,13 @@ import * as vscode from 'vscode';
 import type { ShapedReview } from '../../core/prompt/shape';
 import { targetInfo } from '../../core/review/target';
 import { zeroTotals } from '../../core/review/totals';
-import type { CostEstimate, Region, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
+import type { CostEstimate, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
-import type { PrivacyView } from '../../shared/protocol';
+import type { ContextView, PrivacyView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
-import { hiddenReason, splitByNoise, type NoiseFilter } from '../../core/review/noise';
+import type { NoiseFilter } from '../../core/review/noise';
 import type { HiddenReason } from '../../shared/reviewCodes';
+import { judgeNoise, originalLinesOf, regionIndexOf } from './sessionFindings';
 import type { ReviewSessionHandle } from '../panel/panelContract';
 import type { TargetRef } from './reviewTarget';
 
@@ -45,6 +46,8 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   readonly aliases = new Map<string, string>();
   /** Rules and redactions of this review, for the panel. */
   privacy: PrivacyView | undefined;
+  /** The context sent with this review, for the panel's header. */
+  context: ContextView | undefined;
   /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
   vault: SecretVault | undefined;
   /** The noise controls this review runs under; none: every finding is shown. */
@@ -87,10 +90,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
 
   /** The index of the region of `file` that holds lines start..end (or, failing that, line start); -1 when none. */
   regionIndex(file: string, start: number, end: number): number {
-    const regions = this.fullTarget.regions;
-    const holds = (r: Region, a: number, b: number) => r.file === file && r.startLine <= a && b <= r.endLine;
-    const i = regions.findIndex((r) => holds(r, start, end));
-    return i >= 0 ? i : regions.findIndex((r) => holds(r, start, start));
+    return regionIndexOf(this.fullTarget.regions, file, start, end);
   }
 
   get isDone(): boolean {
@@ -110,17 +110,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
    * judged on its own, the merged list at the end replaces those judgements. True when `hidden` changed.
    */
   noteNoise(event: ReviewEvent): boolean {
-    if (!this.noise || this.done) return false;
-    if (event.type === 'finding') {
-      const reason = hiddenReason(event.finding, this.noise);
-      if (reason) this.hidden.set(event.finding.id, reason);
-      return reason !== undefined;
-    }
-    if (event.type !== 'review-done') return false;
-    const before = JSON.stringify([...this.hidden]);
-    this.hidden.clear();
-    for (const h of splitByNoise(event.summary.findings, this.noise).hidden) this.hidden.set(h.finding.id, h.reason);
-    return JSON.stringify([...this.hidden]) !== before;
+    return this.noise !== undefined && !this.done && judgeNoise(this.hidden, this.noise, event);
   }
 
   push(event: ReviewEvent): void {
@@ -135,10 +125,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
 
   /** The original text of file lines `start..end` (1-based, within region `index` of the target). */
   originalLines(index: number, start: number, end: number): string {
-    const region = this.fullTarget.regions[index];
-    if (!region) return '';
-    const lines = region.text.split(/\r\n|\r|\n/);
-    return lines.slice(start - region.startLine, end - region.startLine + 1).join('\n');
+    return originalLinesOf(this.fullTarget.regions[index], start, end);
   }
 
   /** Records how the prompts were shaped (rules, redactions, the secrets' vault); returns the rules used and dropped. */

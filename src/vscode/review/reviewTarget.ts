@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { singleTarget } from '../../core/review/target';
 import type { ChangesPlan } from '../../core/changes/plan';
-import { ChangesTarget, isChangesKey } from '../changes/changesTarget';
 import type { PlannedReview } from '../../core/review/reviewRequest';
 import type { ReviewTarget } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
@@ -26,16 +25,11 @@ export class LinesTarget implements TargetRef {
     return `${this.uri.toString()}#L${this.startLine}-L${this.endLine}`;
   }
 
-  /** The lines a key names; undefined for other keys. */
+  /** The lines a key names (a panel restored after a reload knows only its key); undefined for other keys. */
   static fromKey(key: string): LinesTarget | undefined {
     const [, uri, start, end] = /^(.*)#L(\d+)-L(\d+)$/.exec(key) ?? [];
     return uri && start && end ? new LinesTarget(vscode.Uri.parse(uri), Number(start), Number(end)) : undefined;
   }
-}
-
-/** The target a panel's key names (a panel restored after a reload knows only its key): the one decoding of keys. */
-export function targetOfKey(key: string): LinesTarget | ChangesTarget | undefined {
-  return isChangesKey(key) ? ChangesTarget.fromKey(key) : LinesTarget.fromKey(key);
 }
 
 export interface PreparedTarget {

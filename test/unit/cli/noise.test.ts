@@ -85,7 +85,7 @@ describe('noise controls on quorum review (--min-confidence, --min-severity, --s
   });
 
   it('a finding dismissed in the project stays hidden on later reviews until the code of its lines changes', async () => {
-    await dismissFinding(dir, { agents: ['security'], cwe: 'CWE-78', title: 'Command injection', startLine: 3, endLine: 3 }, CODE, 1, 'app.py');
+    await dismissFinding(dir, { finding: { agents: ['security'], cwe: 'CWE-78', title: 'Command injection', startLine: 3, endLine: 3 }, text: CODE, firstLine: 1, file: 'app.py' });
     const stored = JSON.parse(readFileSync(join(dir, DISMISSED_FILE), 'utf8')) as { version: number; dismissed: { agent: string; rule: string }[] };
     assert.deepEqual(stored.dismissed.map((d) => [d.agent, d.rule]), [['security', 'CWE-78']]);
     assert.equal(stored.version, 1);
@@ -99,7 +99,7 @@ describe('noise controls on quorum review (--min-confidence, --min-severity, --s
   });
 
   it('an invalid dismissed.json is reported and ignored, not fatal', async () => {
-    await dismissFinding(dir, { agents: ['security'], cwe: 'CWE-78', title: 'x', startLine: 3, endLine: 3 }, CODE, 1, 'app.py');
+    await dismissFinding(dir, { finding: { agents: ['security'], cwe: 'CWE-78', title: 'x', startLine: 3, endLine: 3 }, text: CODE, firstLine: 1, file: 'app.py' });
     writeFileSync(join(dir, DISMISSED_FILE), JSON.stringify({ version: 1, dismissed: [{ agent: 'security', rule: 'CWE-78', code: 'nothex' }] }));
     const r = await review('--format', 'json');
     assert.equal(r.code, 0);

@@ -128,7 +128,7 @@ describe('re-reviews send only what changed, carry the rest over, count what was
     const first = await review(cache);
     const a = first.findings.find((f) => f.file === 'a.py');
     assert.ok(a);
-    await dismissFinding(repo.dir, a, readFileSync(join(repo.dir, 'a.py'), 'utf8'), 1, 'a.py');
+    await dismissFinding(repo.dir, { finding: a, text: readFileSync(join(repo.dir, 'a.py'), 'utf8'), firstLine: 1, file: 'a.py' });
     // The team commits .quorum/dismissed.json (else it is one of the changes reviewed).
     repo.git('add', '.quorum/dismissed.json');
     repo.git('commit', '-q', '-m', 'dismiss', '--', '.quorum/dismissed.json');

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFindings } from '../../../src/core/agents/findings';
+import { parseFile } from '../../../src/core/context/extract';
 import { RepositoryIndex } from '../../../src/core/context/repoIndex';
 import { addContext } from '../../../src/core/context/step';
 import { createExcluder } from '../../../src/core/prompt/exclude';
@@ -33,6 +34,34 @@ describe('context: the repository index and the choice of context', function () 
     await second.complete();
     assert.equal(second.size.parsedNow, 1);
     assert.deepEqual(second.definitions('g2').map((d) => [d.file, d.startLine]), [['src/m2.py', 5]]);
+  });
+
+  it('lists the working tree as it is, with one git process: a changed file by its content now, staged, untracked and conflicted files; a deleted one is gone', async () => {
+    repo.write('kept.py', 'def kept():\n    return 1\n').write('changed.py', 'def before():\n    return 1\n').write('gone.py', 'def gone():\n    return 1\n').write('both.py', 'def base():\n    return 0\n').commit();
+    repo.git('checkout', '-q', '-b', 'other');
+    repo.write('both.py', 'def theirs():\n    return 2\n').commit();
+    repo.git('checkout', '-q', 'main');
+    repo.write('both.py', 'def ours():\n    return 1\n').commit();
+    assert.throws(() => repo.git('merge', '-q', 'other'));
+    repo.write('changed.py', 'def after():\n    return 2\n').remove('gone.py').write('staged.py', 'def staged():\n    return 3\n').write('new.py', 'def untracked():\n    return 4\n');
+    repo.git('add', 'staged.py');
+    const index = await RepositoryIndex.open(options(repo));
+    assert.ok(index);
+    await index.complete();
+    assert.deepEqual(index.size, { files: 5, indexed: 5, parsedNow: 5 });
+    for (const [name, file] of [['kept', 'kept.py'], ['after', 'changed.py'], ['staged', 'staged.py'], ['untracked', 'new.py'], ['ours', 'both.py'], ['theirs', 'both.py']]) {
+      assert.deepEqual(index.definitions(name ?? '').map((d) => d.file), [file], name);
+    }
+    for (const name of ['before', 'gone', 'base']) assert.deepEqual(index.definitions(name), [], name);
+    assert.equal(index.holds('gone.py'), false);
+  });
+
+  it('reads the identifiers of the lines asked for only, inside a statement that starts before them too', async () => {
+    const text = 'const first = alpha(1);\nconst second = beta(\n  gamma,\n  delta,\n);\nconst third = epsilon;\n';
+    const parsed = await parseFile(text, 'typescript', [{ start: 3, end: 3 }, { start: 6, end: 6 }]);
+    assert.deepEqual(parsed?.identifiers, [['gamma', 3], ['third', 6], ['epsilon', 6]]);
+    assert.deepEqual((await parseFile(text, 'typescript'))?.identifiers, []);
+    assert.deepEqual(parsed?.definitions.map((d) => d.name), (await parseFile(text, 'typescript'))?.definitions.map((d) => d.name));
   });
 
   it('in a repository never indexed, a lookup parses only the files that may define or call the names it needs', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from '../../../src/cli/run';
+import { withCaseContext } from '../../../src/core/eval/caseContext';
 import { loadCorpus, type Corpus } from '../../../src/core/eval/corpus';
 import { evalJsonSchema, type EvalJson } from '../../../src/core/eval/report';
 import { estimateEval } from '../../../src/core/eval/runner';
@@ -187,7 +188,8 @@ describe('quorum eval: the estimate prices a model at the price the gateway list
   let tg: TestGateway;
   let corpus: Corpus;
   before(async () => {
-    corpus = await loadCorpus(shipped);
+    // As `quorum eval` sends it by default (--context on): a case with other files carries their context.
+    corpus = await withCaseContext(await loadCorpus(shipped), 3000);
     tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 100_000, oracles: corpusOracles(shipped), models: ['oracle-perfect', 'oracle-noisy', 'gpt-4.1'], modelFields: { 'oracle-noisy': LISTED } });
   });
   after(() => tg.close());

@@ -9,7 +9,7 @@ const INJECTION = { agents: ['security'], title: 'Command injection in run', sta
 
 async function dismissed(f = INJECTION, code = CODE) {
   const dir = mkdtempSync(join(tmpdir(), 'quorum-dismiss-'));
-  await dismissFinding(dir, f, code, 1, 'app.py');
+  await dismissFinding(dir, { finding: f, text: code, firstLine: 1, file: 'app.py' });
   const read = await readDismissed(dir);
   assert.ok(read.ok);
   return read.entries;

@@ -164,7 +164,7 @@ describe('quorum review --post github (loopback gateway, fake GitHub, real git r
   it('never posts a finding dismissed in .quorum/dismissed.json', async () => {
     const [injection] = raised;
     assert.ok(injection);
-    await dismissFinding(repo.dir, { agents: ['analyst'], title: injection.title, cwe: 'CWE-78', startLine: 10, endLine: 10 }, readFileSync(join(repo.dir, 'src', 'app.py'), 'utf8'), 1, 'src/app.py');
+    await dismissFinding(repo.dir, { finding: { agents: ['analyst'], title: injection.title, cwe: 'CWE-78', startLine: 10, endLine: 10 }, text: readFileSync(join(repo.dir, 'src', 'app.py'), 'utf8'), firstLine: 1, file: 'src/app.py' });
     repo.git('add', '-A');
     repo.git('commit', '-q', '-m', 'dismiss');
     pushed();
