@@ -11,7 +11,7 @@ import { FindingsList } from './findingsList';
 import { isOpenableHref, renderMarkdown } from './markdown';
 import { ReviewHeader } from './header';
 import { setStrings, t } from './strings';
-import { isOneOf } from '../shared/guards';
+import { field, isOneOf } from '../shared/guards';
 
 export interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -90,7 +90,8 @@ export class App {
   private onMessage(data: unknown): void {
     const parsed = hostToWebviewSchema.safeParse(data);
     if (!parsed.success) {
-      const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type).slice(0, 40) : typeof data;
+      const said = field(data, 'type');
+      const type = said !== undefined ? String(said).slice(0, 40) : typeof data;
       console.warn(`quorum: dropped an invalid message (${type})`);
       this.vscode.postMessage({ type: 'log', level: 'warn', message: `dropped an invalid ${type} message: ${describeIssues(parsed.error)}` });
       return;

@@ -1,6 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { field, isRecord } from '../../shared/guards';
 import type { GithubTarget } from './target';
 
 /**
@@ -20,11 +21,13 @@ const RATE_LIMIT_RETRIES = 3;
 
 /** The status and headers of a failed request, when it got an answer. */
 export function failureOf(e: unknown): { status: number; headers: Record<string, string | number | undefined>; message: string } | undefined {
-  if (typeof e !== 'object' || e === null || !('status' in e) || typeof e.status !== 'number') return undefined;
-  const response = 'response' in e && typeof e.response === 'object' && e.response !== null ? e.response : undefined;
-  const headers = response && 'headers' in response && typeof response.headers === 'object' && response.headers !== null ? (response.headers as Record<string, string | number | undefined>) : {};
+  const status = field(e, 'status');
+  if (typeof status !== 'number') return undefined;
+  const answered = field(field(e, 'response'), 'headers');
+  const headers: Record<string, string | number | undefined> = {};
+  if (isRecord(answered)) for (const [name, value] of Object.entries(answered)) if (typeof value === 'string' || typeof value === 'number') headers[name] = value;
   const message = e instanceof Error ? e.message : '';
-  return { status: e.status, headers, message };
+  return { status, headers, message };
 }
 
 /** Seconds to wait for a 403/429 that says when to come back, else undefined. */

@@ -1,10 +1,11 @@
 import type { Finding, Region, ReviewSummary } from '../../core/review/types';
 import { scrubKey } from '../../core/redaction/redactor';
+import { errorCode } from '../../shared/guards';
 import { GithubApi, type DraftComment } from './api';
 import { failureOf, githubClient } from './client';
 import { headCommit, intersect, localHunks, patchHunks, placementOf, type Commentable } from './diffLines';
 import { findingKeys } from './fingerprints';
-import { commentBody, resolvedBody, reviewBody, summaryBody } from './render';
+import { commentBody, resolvedBody, reviewBody, summaryBody } from '../../core/report/pullRequest';
 import { planSync, readPrevious } from './sync';
 import type { GithubTarget } from './target';
 
@@ -162,7 +163,7 @@ function explain(e: unknown, target: GithubTarget): string {
   if (f?.status === 404) return `GitHub answered 404 to ${what}: check --pr ${target.pr} and GITHUB_REPOSITORY ${target.owner}/${target.repo}, or the token cannot see the repository (contents: read)`;
   if (f) return `GitHub answered ${f.status} to ${what}: ${f.message.split('\n')[0] ?? ''}`;
   if (e instanceof Error && 'issues' in e) return `GitHub's answer to ${what} is not what Quorum expects: ${e.message.split('\n')[0] ?? ''}`;
-  const code = typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+  const code = errorCode(e);
   return `could not post to GitHub (${target.apiUrl}): ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`;
 }
 

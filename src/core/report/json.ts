@@ -11,56 +11,42 @@ import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, type Hid
 
 const verificationSchema = z.strictObject({ verdict: z.enum(VERDICTS), by: z.string(), reason: z.string() });
 
-const jsonFindingSchema = z.strictObject({
-  id: z.string(),
+/** The fields both finding lists share: where, how severe, who found it, and its marks (hidden and why, the verifier's verdict, carried over). */
+const findingFields = {
   file: z.string(),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  explanation: z.string(),
   startLine: z.number().int().positive(),
   endLine: z.number().int().positive(),
+  severity: z.enum(SEVERITIES),
+  title: z.string(),
   agents: z.array(z.string()).min(1),
+  cwe: z.string().regex(/^CWE-\d+$/).optional(),
   confidence: z.number().min(0).max(1),
+  outsideChanges: z.literal(true).optional(),
+  /** Listed with --show-hidden: below --min-confidence / --min-severity, dismissed in the project, or refuted. */
+  hidden: z.literal(true).optional(),
+  /** Why it is hidden (with `hidden`): `refuted` by the verifier (its reason is in `verification`), `dismissed`, …. */
+  hiddenReason: z.enum(HIDDEN_REASONS).optional(),
+  /** The verifier's verdict (--verify): the model that gave it and why (model text). */
+  verification: verificationSchema.optional(),
+  /** The verifier was asked and gave no verdict (it failed): the finding is as the reviewers reported it. */
+  unverified: z.literal(true).optional(),
+  /** Carried over at $0 from an earlier review of the same region content. */
+  carried: z.literal(true).optional(),
+};
+
+/** One agent's finding, as it reported it. */
+const jsonFindingSchema = z.strictObject({
+  id: z.string(),
+  ...findingFields,
+  explanation: z.string(),
   suggestion: z.string().optional(),
   /** How to fix it, in words (never pasted as code; `suggestion` is the replacement code). */
   advice: z.string().optional(),
-  cwe: z.string().regex(/^CWE-\d+$/).optional(),
   clamped: z.literal(true).optional(),
-  outsideChanges: z.literal(true).optional(),
-  /** Listed with --show-hidden: below --min-confidence / --min-severity, dismissed in the project, or refuted. */
-  hidden: z.literal(true).optional(),
-  /** Why it is hidden (with `hidden`): `refuted` by the verifier (its reason is in `verification`), `dismissed`, …. */
-  hiddenReason: z.enum(HIDDEN_REASONS).optional(),
-  /** The verifier's verdict (--verify): the model that gave it and why (model text). */
-  verification: verificationSchema.optional(),
-  /** The verifier was asked and gave no verdict (it failed): the finding is as the reviewers reported it. */
-  unverified: z.literal(true).optional(),
-  /** Carried over at $0 from an earlier review of the same region content. */
-  carried: z.literal(true).optional(),
 });
 
 /** What the panel lists: the findings merged across agents, most severe first. */
-const jsonMergedFindingSchema = z.strictObject({
-  file: z.string(),
-  startLine: z.number().int().positive(),
-  endLine: z.number().int().positive(),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  agents: z.array(z.string()).min(1),
-  cwe: z.string().regex(/^CWE-\d+$/).optional(),
-  confidence: z.number().min(0).max(1),
-  outsideChanges: z.literal(true).optional(),
-  /** Listed with --show-hidden: below --min-confidence / --min-severity, dismissed in the project, or refuted. */
-  hidden: z.literal(true).optional(),
-  /** Why it is hidden (with `hidden`): `refuted` by the verifier (its reason is in `verification`), `dismissed`, …. */
-  hiddenReason: z.enum(HIDDEN_REASONS).optional(),
-  /** The verifier's verdict (--verify): the model that gave it and why (model text). */
-  verification: verificationSchema.optional(),
-  /** The verifier was asked and gave no verdict (it failed): the finding is as the reviewers reported it. */
-  unverified: z.literal(true).optional(),
-  /** Carried over at $0 from an earlier review of the same region content. */
-  carried: z.literal(true).optional(),
-});
+const jsonMergedFindingSchema = z.strictObject(findingFields);
 
 const jsonAgentSchema = z.strictObject({
   id: z.string(),

@@ -1,3 +1,5 @@
+import type { LineRange } from './types';
+
 /**
  * Keeps line ranges in step with document edits. The VS Code adapter passes each
  * content change with 0-based positions in the document as it was before the change.
@@ -7,6 +9,16 @@ export interface EditorLines {
   /** 0-based, inclusive. */
   start: number;
   end: number;
+}
+
+/** A review's lines (1-based, as regions and findings count them) as an editor counts them: the one conversion. */
+export function editorLines(lines: { startLine: number; endLine: number }): EditorLines {
+  return { start: lines.startLine - 1, end: lines.endLine - 1 };
+}
+
+/** An editor's lines (0-based) as a review counts them (1-based): the one conversion back. */
+export function reviewLines(lines: EditorLines): LineRange {
+  return { start: lines.start + 1, end: lines.end + 1 };
 }
 
 export interface LineEdit {

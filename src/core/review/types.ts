@@ -1,3 +1,4 @@
+import type { CostTotals } from '../cost/ledger';
 import type { GatewayErrorData, Usage } from '../gateway/types';
 import type { AgentErrorCode, CostSource, GatewayErrorCode, RetryKind, SkipReason } from '../../shared/reviewCodes';
 import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
@@ -120,16 +121,8 @@ export interface AgentResult {
   error?: AgentError;
 }
 
-export interface ReviewTotals {
-  costUsd: number;
-  /** The part of costUsd that is an estimate (tokens counted locally), as the ledger counts it. */
-  estimatedUsd: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  requests: number;
-  retries: number;
-}
+/** A review's spending, as the ledger counts it (`estimatedUsd`: the part of costUsd from tokens counted locally). */
+export type ReviewTotals = Pick<CostTotals, 'costUsd' | 'estimatedUsd' | 'promptTokens' | 'completionTokens' | 'cachedTokens' | 'requests' | 'retries'>;
 
 export interface ReviewSummary {
   reviewId: string;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChangeRequest } from '../../core/changes/types';
 import type { ReviewSummary } from '../../core/review/types';
+import { field } from '../../shared/guards';
 import type { PreparedTarget } from '../review/reviewTarget';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
@@ -106,5 +107,6 @@ export class ChangesCommands {
 
 /** The Source Control provider's root, when a command runs from the Source Control view's title. */
 function rootOf(scm: unknown): vscode.Uri | undefined {
-  return typeof scm === 'object' && scm !== null && 'rootUri' in scm && scm.rootUri instanceof vscode.Uri ? scm.rootUri : undefined;
+  const root = field(scm, 'rootUri');
+  return root instanceof vscode.Uri ? root : undefined;
 }

@@ -41,9 +41,8 @@ export class ChangesPreparation {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: escapeLinkedText(vscode.l10n.t('Quorum: reading the changes')) }, () => this.prepare(target, source));
   }
 
-  /** A panel's Re-run: the changes its key names (the same request), read as they are now. */
-  async again(key: string): Promise<PreparedTarget | undefined> {
-    const target = ChangesTarget.fromKey(key);
+  /** A panel's Re-run: the same request, read as it is now; undefined: a restored panel whose key does not say which files. */
+  async again(target: ChangesTarget | undefined): Promise<PreparedTarget | undefined> {
     if (!target) {
       void this.deps.prompter.message('info', vscode.l10n.t('Run Quorum: Review Changes… again to review the changes as they are now.'), { id: 'changes.rerunUnknown' });
       return undefined;

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { LineRange } from '../../core/review/types';
+import { reviewLines } from '../../core/review/lineTracking';
+import { isRecord } from '../../shared/guards';
 
 /** Symbols whose body is the "enclosing function" of a change. */
 const FUNCTION_KINDS = new Set([vscode.SymbolKind.Function, vscode.SymbolKind.Method, vscode.SymbolKind.Constructor]);
@@ -8,13 +10,13 @@ const SYMBOLS_WAIT_MS = 3_000;
 
 function collect(symbols: readonly vscode.DocumentSymbol[], out: LineRange[]): void {
   for (const s of symbols) {
-    if (FUNCTION_KINDS.has(s.kind)) out.push({ start: s.range.start.line + 1, end: s.range.end.line + 1 });
+    if (FUNCTION_KINDS.has(s.kind)) out.push(reviewLines({ start: s.range.start.line, end: s.range.end.line }));
     collect(s.children ?? [], out);
   }
 }
 
 function isDocumentSymbols(v: unknown): v is vscode.DocumentSymbol[] {
-  return Array.isArray(v) && v.every((s) => s instanceof vscode.DocumentSymbol || (typeof s === 'object' && s !== null && 'range' in s && 'kind' in s && 'children' in s));
+  return Array.isArray(v) && v.every((s) => s instanceof vscode.DocumentSymbol || (isRecord(s) && 'range' in s && 'kind' in s && 'children' in s));
 }
 
 /**

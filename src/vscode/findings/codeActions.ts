@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { reviewLines } from '../../core/review/lineTracking';
 import { revealBidi } from '../../shared/bidi';
 import { InternalCommands } from '../commands';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
@@ -34,11 +35,12 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
       if (t.range.end < range.start.line || t.range.start > range.end.line) continue;
       const args = [t.sessionId, t.id];
       if (t.id === IMPROVED_CODE) {
-        const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
+        const lines = reviewLines(t.range);
+        const preview = new vscode.CodeAction(vscode.l10n.t('Quorum: Preview improved code for lines {0}–{1}', lines.start, lines.end), vscode.CodeActionKind.QuickFix);
         preview.command = { command: InternalCommands.previewFix, title: preview.title, arguments: args };
         actions.push(preview);
         if (applicable(t, doc.languageId)) {
-          const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply improved code for lines {0}–{1}', t.range.start + 1, t.range.end + 1), vscode.CodeActionKind.QuickFix);
+          const apply = new vscode.CodeAction(vscode.l10n.t('Quorum: Apply improved code for lines {0}–{1}', lines.start, lines.end), vscode.CodeActionKind.QuickFix);
           apply.command = { command: InternalCommands.applyFix, title: apply.title, arguments: args };
           actions.push(apply);
         }

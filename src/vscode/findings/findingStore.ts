@@ -6,7 +6,7 @@ import { trackRange, type EditorLines } from '../../core/review/lineTracking';
 /** A finding (or the coding agent's improved code) tied to the lines it was made for. */
 export interface TrackedFix {
   sessionId: string;
-  /** The finding id, or `IMPROVED_CODE` for the coding agent's proposal. */
+  /** The finding id, or `improvedCodeId(…)` for the coding agent's proposal. */
   id: string;
   uri: vscode.Uri;
   /** 0-based inclusive lines, kept in step with edits. */
@@ -20,7 +20,17 @@ export interface TrackedFix {
   hidden?: boolean;
 }
 
-export const IMPROVED_CODE = '@improved';
+/** Where the coding agent's improved code is kept: a whole reviewed region (by its index), or some lines of a file. */
+type ImprovedCodeAt = { region: number } | { file: string; startLine: number; endLine: number };
+
+/** The id of improved code in the store: the one encoding (ids are strings: they travel as command arguments). */
+export function improvedCodeId(at: ImprovedCodeAt): string {
+  if ('region' in at) return at.region === 0 ? '@improved' : `@improved#${at.region}`;
+  return `@improved:${at.file}:${at.startLine}-${at.endLine}`;
+}
+
+/** The improved code of a review's first (for a selection, its one) region. */
+export const IMPROVED_CODE = improvedCodeId({ region: 0 });
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   critical: vscode.DiagnosticSeverity.Error,

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { reviewLines } from '../../core/review/lineTracking';
 import { fitReplacement, PROSE_LANGUAGES, type ReplacementVerdict } from '../../core/fix/replacement';
 import { syntaxErrorCount } from '../../core/fix/syntax';
 import { findBidi } from '../../shared/bidi';
@@ -137,7 +138,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     const verdict = fitFix(fix, checked.doc.languageId);
     if (!verdict.ok) {
       return verdict.reason === 'indentation'
-        ? refuse(vscode.l10n.t('Quorum did not apply the fix: the replacement does not keep the indentation of lines {0}–{1}. Preview it and edit by hand.', fix.range.start + 1, fix.range.end + 1), 'indentation')
+        ? refuse(vscode.l10n.t('Quorum did not apply the fix: the replacement does not keep the indentation of lines {0}–{1}. Preview it and edit by hand.', reviewLines(fix.range).start, reviewLines(fix.range).end), 'indentation')
         : refuse(vscode.l10n.t('Quorum did not apply the fix: the suggested replacement reads as advice, not code. Preview it and edit by hand.'), 'prose');
     }
     const code = replacementText(verdict.code, checked.doc.eol);

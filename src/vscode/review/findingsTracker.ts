@@ -1,12 +1,8 @@
 import type * as vscode from 'vscode';
 import type { Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
-import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
+import { editorLines } from '../../core/review/lineTracking';
+import { IMPROVED_CODE, improvedCodeId, type FindingStore } from '../findings/findingStore';
 import type { ReviewSession } from './reviewSession';
-
-/** The id under which region `index` of a review is anchored (the whole-range improved code of a single region). */
-function anchorId(index: number): string {
-  return index === 0 ? IMPROVED_CODE : `${IMPROVED_CODE}#${index}`;
-}
 
 /**
  * Keeps a review's findings and proposed code in the finding store (and so in the Problems panel and the quick
@@ -21,9 +17,9 @@ export class FindingsTracker {
     session.fullTarget.regions.forEach((r, i) => {
       this.store.add({
         sessionId: session.id,
-        id: anchorId(i),
+        id: improvedCodeId({ region: i }),
         uri: session.uriOf(r.file),
-        range: { start: r.startLine - 1, end: r.endLine - 1 },
+        range: editorLines(r),
         original: r.text,
         replacement: undefined,
         finding: undefined,
@@ -44,9 +40,9 @@ export class FindingsTracker {
     for (const r of event.result.replacements ?? []) {
       const at = this.linesOf(session, r.file, r.startLine, r.endLine);
       if (!at) continue;
-      const anchor = this.store.get(session.id, anchorId(at.index));
+      const anchor = this.store.get(session.id, improvedCodeId({ region: at.index }));
       const whole = anchor !== undefined && at.range.start === anchor.range.start && at.range.end === anchor.range.end;
-      const id = whole ? anchorId(at.index) : `${IMPROVED_CODE}:${r.file}:${r.startLine}-${r.endLine}`;
+      const id = improvedCodeId(whole ? { region: at.index } : r);
       this.store.add({ sessionId: session.id, id, uri: at.uri, range: at.range, original: at.original, replacement: restoreSecrets(session, r.code), finding: undefined, agent: event.agent });
     }
   }
@@ -79,10 +75,11 @@ export class FindingsTracker {
   private linesOf(session: ReviewSession, file: string, start: number, end: number): { index: number; uri: vscode.Uri; range: { start: number; end: number }; original: string } | undefined {
     const index = session.regionIndex(file, start, end);
     const region = session.fullTarget.regions[index];
-    const anchor = region ? this.store.get(session.id, anchorId(index)) : undefined;
+    const anchor = region ? this.store.get(session.id, improvedCodeId({ region: index })) : undefined;
     if (!region || !anchor) return undefined;
-    const offset = anchor.range.start - (region.startLine - 1);
-    return { index, uri: anchor.uri, range: { start: start - 1 + offset, end: end - 1 + offset }, original: session.originalLines(index, start, end) };
+    const offset = anchor.range.start - editorLines(region).start;
+    const lines = editorLines({ startLine: start, endLine: end });
+    return { index, uri: anchor.uri, range: { start: lines.start + offset, end: lines.end + offset }, original: session.originalLines(index, start, end) };
   }
 
   /** Adds a finding to the Problems panel (of its file) at its current lines, unless the reviewed lines were edited since. */

@@ -35,6 +35,7 @@ import { ReviewSession, type ReviewSessionInit } from './reviewSession';
 import { ReviewRegistry } from './reviewRegistry';
 import type { ChangesPreparation } from '../changes/changesPreparation';
 import { isChangesKey } from '../changes/changesDecisions';
+import { ChangesTarget } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 
@@ -87,7 +88,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);
     this.running = new RunningReviews(deps.cost);
-    this.findings = new FindingActions((id) => this.sessions.get(id), deps.store, deps.fixes, this.tracker, deps.regionEdits);
+    this.findings = new FindingActions({ sessionOf: (id) => this.sessions.get(id), store: deps.store, fixes: deps.fixes, tracker: this.tracker, regions: deps.regionEdits });
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
@@ -229,7 +230,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const { shaped, estimate } = plan;
     const session = new ReviewSession({
       ...init,
-      targetKey: prepared.ref.key(),
+      ref: prepared.ref,
       uri: prepared.uri,
       fullTarget: prepared.target,
       estimate,
@@ -298,9 +299,12 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
-    const route = rerunRoute(this.sessions.latestOf(targetKey), targetKey, isChangesKey);
+    const last = this.sessions.latestOf(targetKey);
+    const route = rerunRoute(last, targetKey, isChangesKey);
     if (route.kind === 'changes') {
-      const prepared = await this.deps.changes.again(targetKey);
+      // The session's own target while it is known; a panel restored after a reload has only its key to decode.
+      const known = last?.ref instanceof ChangesTarget ? last.ref : undefined;
+      const prepared = await this.deps.changes.again(known ?? ChangesTarget.fromKey(targetKey));
       // A Re-run sends only the regions whose content changed since this review (the memory of changes reviews).
       return prepared ? this.start(prepared, { ...options, rerun: true }) : undefined;
     }

@@ -1,3 +1,4 @@
+import { reviewLines, type EditorLines } from '../../core/review/lineTracking';
 import { soleRegion } from '../../core/review/target';
 import type { AgentResult, ReviewSummary, ReviewTarget } from '../../core/review/types';
 import type { AgentErrorCode } from '../../shared/reviewCodes';
@@ -54,8 +55,9 @@ export function rerunRoute<U>(last: { readonly uri: U; readonly fullTarget: Revi
  * The lines "Review Again" reviews: where the coding agent's proposal is anchored now (edits move it; the
  * anchor's range is 0-based), or undefined to review the session's own target again.
  */
-export function linesNow(anchor: { range: { start: number; end: number } } | undefined): { startLine: number; endLine: number } | undefined {
-  return anchor ? { startLine: anchor.range.start + 1, endLine: anchor.range.end + 1 } : undefined;
+export function linesNow(anchor: { range: EditorLines } | undefined): { startLine: number; endLine: number } | undefined {
+  const lines = anchor && reviewLines(anchor.range);
+  return lines ? { startLine: lines.start, endLine: lines.end } : undefined;
 }
 
 /** Whether a finished review tells its failures: not when cancelled, nor when a newer review of its target replaced it. */

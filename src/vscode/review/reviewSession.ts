@@ -10,11 +10,13 @@ import type { NoiseFilter } from '../../core/review/noise';
 import type { HiddenReason } from '../../shared/reviewCodes';
 import { judgeNoise, originalLinesOf, regionIndexOf } from './sessionFindings';
 import type { ReviewSessionHandle } from '../panel/panelContract';
+import type { TargetRef } from './reviewTarget';
 
 /** What a session is made of: the review's id, target and estimate, and the controls it runs under. */
 export interface ReviewSessionInit {
   id: string;
-  targetKey: string;
+  /** What is reviewed, typed (its `key()` names the panel). */
+  ref: TargetRef;
   uri: vscode.Uri;
   /** The full target, text included: the lines as they read when the review started. */
   fullTarget: ReviewTarget;
@@ -54,6 +56,7 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   readonly hidden = new Map<string, HiddenReason>();
   readonly projectDismiss: boolean;
   readonly id: string;
+  readonly ref: TargetRef;
   readonly targetKey: string;
   readonly uri: vscode.Uri;
   readonly fullTarget: ReviewTarget;
@@ -64,7 +67,8 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
 
   constructor(init: ReviewSessionInit) {
     this.id = init.id;
-    this.targetKey = init.targetKey;
+    this.ref = init.ref;
+    this.targetKey = init.ref.key();
     this.uri = init.uri;
     this.fullTarget = init.fullTarget;
     this.estimate = init.estimate;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { editorLines } from '../../core/review/lineTracking';
 import type { FollowUpTurn } from '../../core/agents/followUp';
 import { formatUsd } from '../../shared/format';
 import { revealBidi } from '../../shared/bidi';
@@ -110,7 +111,7 @@ export class ReviewThreads implements vscode.Disposable {
   /** A review finished: its shown findings become threads; threads of earlier reviews on the lines it covered close. */
   private open(session: ReviewSession): void {
     if (this.mode() === 'problems' || session.cancelled) return;
-    const covered = session.fullTarget.regions.map((r) => ({ uri: session.uriOf(r.file).toString(), start: r.startLine - 1, end: r.endLine - 1 }));
+    const covered = session.fullTarget.regions.map((r) => ({ uri: session.uriOf(r.file).toString(), ...editorLines(r) }));
     for (const e of [...this.entries.values()]) {
       if (e.sessionId === session.id) continue;
       const t = this.deps.store.get(e.sessionId, e.findingId);
