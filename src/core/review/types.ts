@@ -1,4 +1,4 @@
-import type { CostTotals } from '../cost/ledger';
+import type { CostTotals } from '../cost/totals';
 import type { GatewayErrorData, Usage } from '../gateway/types';
 import type { AgentErrorCode, CostSource, GatewayErrorCode, RetryKind, SkipReason } from '../../shared/reviewCodes';
 import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
