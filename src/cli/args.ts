@@ -2,6 +2,7 @@ import { SEVERITIES } from '../shared/severity';
 import * as z from 'zod';
 import { normalizeLanguage } from '../core/agents/language';
 import type { ChangeRequest } from '../core/changes/types';
+import { REPORT_FORMATS, type ReportFormat } from '../core/report/render';
 import { modelIdSchema, VERIFY_MODES, type VerifyMode } from '../core/settings/schema';
 
 /** `--base-url` and `--language`, shared by `quorum review` and `quorum eval`. */
@@ -43,7 +44,7 @@ export interface ReviewArgs {
   models: Record<string, string>;
   baseUrl?: string;
   language?: string;
-  format: OutputFormat;
+  format: ReportFormat;
   /** Write the chosen format to this file; the terminal gets the text report. */
   output?: string;
   noCache: boolean;
@@ -77,8 +78,6 @@ export interface ReviewArgs {
   verify?: VerifyMode;
 }
 
-const OUTPUT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 type CliArgs = ReviewArgs | { command: 'help' } | { command: 'version' };
 
@@ -172,7 +171,7 @@ const schema = z.object({
     .default([]),
   baseUrl: baseUrlOption,
   language: languageOption,
-  format: z.enum(OUTPUT_FORMATS, { message: `--format is ${OUTPUT_FORMATS.join(', ')}` }).default('text'),
+  format: z.enum(REPORT_FORMATS, { message: `--format is ${REPORT_FORMATS.join(', ')}` }).default('text'),
   output: z.string().trim().min(1, '--output needs a file').optional(),
   noCache: z.boolean().default(false),
   cacheDir: z.string().trim().min(1, '--cache-dir needs a folder').optional(),

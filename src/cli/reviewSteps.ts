@@ -1,5 +1,5 @@
 import { targetInfo } from '../core/review/target';
-import { contextLine } from './contextLine';
+import { contextLine } from '../core/report/contextLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
@@ -16,7 +16,8 @@ import { renderWhatWillBeSent } from '../shared/whatWillBeSent';
 import type { ReviewArgs } from './args';
 import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
-import { renderReport, renderStepSummary, type ReportContext } from './reports';
+import { renderReport, renderStepSummary } from '../core/report/render';
+import { cliReportContext } from './reports';
 import { postFromCli } from './github/fromCli';
 import type { GithubTarget } from './github/target';
 
@@ -110,7 +111,7 @@ function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, i
   const { io, args, progress } = r;
   // The key goes from the summary's strings before any format renders them (a document is never edited after).
   const { summary, noise } = scrubStrings({ summary: result.summary, noise: result.noise }, r.scrub);
-  const report: ReportContext = { version: io.version, root: r.root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } };
+  const report = cliReportContext({ version: io.version, root: r.root ?? resolve(io.cwd ?? process.cwd()), noise: { split: noise, showHidden: args.showHidden } });
   // Hidden and dismissed findings never trigger --fail-on.
   const code = exitCodeOf({ ...summary, findings: noise.shown }, args.failOn, interrupted);
   const stepSummary = io.env.GITHUB_STEP_SUMMARY?.trim();

@@ -1,7 +1,8 @@
 /**
- * The review panel's HTML, built the same way by the extension host and by the webview tests so that both
- * load the page under the same Content-Security-Policy. No Node, no DOM: the caller supplies a fresh nonce
- * (from `crypto.randomBytes`) and URIs already passed through `asWebviewUri`.
+ * The one skeleton of Quorum's HTML pages: the review panel's and the Compare Models page's (built the same way by
+ * the extension host and by the webview tests, so that both load under the same Content-Security-Policy), and the
+ * self-contained eval report of `quorum eval --format html`. No Node, no DOM: a webview page's caller supplies a
+ * fresh nonce (from `crypto.randomBytes`) and URIs already passed through `asWebviewUri`.
  */
 interface WebviewHtmlOptions {
   /** `webview.cspSource` of the hosting webview. */
@@ -13,12 +14,16 @@ interface WebviewHtmlOptions {
   /** BCP 47 language of the UI, for `<html lang>`. */
   lang: string;
   title: string;
+  /** The page's content (HTML the caller built and escaped); the review panel's app root when absent. */
+  body?: string;
 }
 
-const escapeAttr = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Text in HTML, attribute values included: `& < > " '` escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource}`,
@@ -32,21 +37,33 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function renderWebviewHtml(o: WebviewHtmlOptions): string {
-  if (!/^[A-Za-z0-9+/=]{16,}$/.test(o.nonce)) throw new Error('nonce must be base64 of at least 12 random bytes');
-  const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeAttr(u)}">`).join('\n    ');
+/** A page: `head` and `body` are HTML the caller built and escaped; `lang`, `title` and `csp` are escaped here. */
+export function pageHtml(o: { lang: string; title: string; csp: string; head: string; body: string }): string {
   return `<!DOCTYPE html>
-<html lang="${escapeAttr(o.lang)}">
+<html lang="${escapeHtml(o.lang)}">
   <head>
     <meta charset="UTF-8">
-    <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(o.cspSource, o.nonce))}">
+    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(o.csp)}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    ${styles}
-    <title>${escapeAttr(o.title)}</title>
+    ${o.head}
+    <title>${escapeHtml(o.title)}</title>
   </head>
   <body>
-    <main id="app" aria-busy="true"></main>
-    <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
+    ${o.body}
   </body>
-</html>`;
+</html>
+`;
+}
+
+/** A webview page: its styles, its content, and its one script under the load's nonce, last. */
+export function renderWebviewHtml(o: WebviewHtmlOptions): string {
+  if (!/^[A-Za-z0-9+/=]{16,}$/.test(o.nonce)) throw new Error('nonce must be base64 of at least 12 random bytes');
+  return pageHtml({
+    lang: o.lang,
+    title: o.title,
+    csp: contentSecurityPolicy(o.cspSource, o.nonce),
+    head: o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}">`).join('\n    '),
+    body: `${o.body ?? '<main id="app" aria-busy="true"></main>'}
+    <script nonce="${escapeHtml(o.nonce)}" src="${escapeHtml(o.scriptUri)}"></script>`,
+  });
 }

@@ -1,6 +1,7 @@
 import type { Finding, ReviewSummary } from '../../core/review/types';
 import { SEVERITIES, type Severity } from '../../shared/severity';
 import { formatUsd } from '../../shared/format';
+import { SEVERITY_ICON } from '../../core/report/levels';
 import { codeSpan, fenced, inlineText, plainText } from './markdown';
 import { findingMarker, resolvedMarker, summaryMarker } from './markers';
 
@@ -9,12 +10,13 @@ import { findingMarker, resolvedMarker, summaryMarker } from './markers';
 /** Skipped files named in the summary; the rest are counted (a comment holds at most 65,536 characters). */
 const MAX_LISTED = 50;
 
-const SEVERITY_LABEL: Record<Severity, string> = { critical: '🔴 Critical', high: '🟠 High', medium: '🟡 Medium', low: '🔵 Low', info: '⚪ Info' };
+/** `🔴 Critical`: a severity's mark and name. */
+const severityLabel = (s: Severity): string => `${SEVERITY_ICON[s]} ${s.charAt(0).toUpperCase()}${s.slice(1)}`;
 
 /** Severity, agents, rule and title on one line. */
 function headline(f: Finding): string {
   const cwe = f.cwe && /^CWE-\d+$/.test(f.cwe) ? ` · ${f.cwe}` : '';
-  return `**${SEVERITY_LABEL[f.severity]}** · ${f.agents.map((a) => inlineText(a, 40)).join(', ')}${cwe} — **${inlineText(f.title, 300)}**`;
+  return `**${severityLabel(f.severity)}** · ${f.agents.map((a) => inlineText(a, 40)).join(', ')}${cwe} — **${inlineText(f.title, 300)}**`;
 }
 
 function details(f: Finding, maxChars = 4000): string[] {
@@ -61,7 +63,7 @@ interface RunChanges {
 }
 
 export function summaryBody(headSha: string, base: string, summary: ReviewSummary, shown: readonly Finding[], changes: RunChanges): string {
-  const counts = SEVERITIES.map((s) => `${SEVERITY_LABEL[s]} ${shown.filter((f) => f.severity === s).length}`).join(' · ');
+  const counts = SEVERITIES.map((s) => `${severityLabel(s)} ${shown.filter((f) => f.severity === s).length}`).join(' · ');
   const skipped = summary.target.skipped ?? [];
   const failed = summary.agents.filter((a) => a.status === 'error');
   const since = changes.previousSha ? `Since the last run (${changes.previousSha.slice(0, 7)})` : 'This run';

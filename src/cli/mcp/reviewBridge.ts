@@ -7,6 +7,7 @@ import { ReviewConfigError } from '../../core/review/errors';
 import type { BatchesEstimate } from '../../core/review/batches';
 import type { CodeContextSource, PlannedReview, ReviewWork } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
+import { nonNegative, reportStatus } from '../../core/report/json';
 import type { AgentResult, ReviewEvent, ReviewSummary, ReviewTarget, Severity } from '../../core/review/types';
 import { UsageError } from '../args';
 import { findRepositoryRoot, relativeToRoot } from '../repository';
@@ -86,11 +87,11 @@ function finding(f: ReviewSummary['findings'][number]): McpFinding {
 }
 
 function agentLine(r: AgentResult): McpResult['agents'][number] {
-  const status = r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
+  const status = reportStatus(r);
   return { id: r.agent, model: r.model, status, ...(status === 'error' ? { error: `${r.error?.code ?? 'error'}${r.error?.message ? `: ${r.error.message}` : ''}` } : {}) };
 }
 
-const money = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
+const money = nonNegative;
 
 /** What the plan says: the code sent, the estimate, the rules, the redactions, what does not fit. */
 function planned(plan: PlannedReview, notes: string[]): Pick<McpResult, 'regions' | 'estimatedUsd' | 'maxUsd' | 'requests'> {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../shared/webviewHtml';
 import type { RunFigures } from './score';
 
 /**
@@ -5,10 +6,6 @@ import type { RunFigures } from './score';
  * run, x = total cost, y = F1. Colours come from CSS custom properties with fallbacks, so a VS Code webview
  * shows it in the theme's colours and a standalone report in neutral ones.
  */
-
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 const W = 560;
 const H = 320;
@@ -39,8 +36,8 @@ export function costF1Chart(runs: readonly RunFigures[], labels: ChartLabels = C
   const x = (cost: number) => PAD.left + (cost / maxCost) * plotW;
   const y = (f1: number) => PAD.top + (1 - f1) * plotH;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeXml(title)}" class="cost-f1-chart">`);
-  parts.push(`<title>${escapeXml(title)}</title>`);
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}" class="cost-f1-chart">`);
+  parts.push(`<title>${escapeHtml(title)}</title>`);
   const axis = 'stroke="var(--chart-axis, #888)" stroke-width="1"';
   const text = 'fill="var(--chart-text, currentColor)" font-size="11" font-family="var(--chart-font, sans-serif)"';
   parts.push(`<line x1="${PAD.left}" y1="${PAD.top + plotH}" x2="${PAD.left + plotW}" y2="${PAD.top + plotH}" ${axis}/>`);
@@ -51,16 +48,16 @@ export function costF1Chart(runs: readonly RunFigures[], labels: ChartLabels = C
     const c = (maxCost * i) / 4;
     parts.push(`<line x1="${x(c)}" y1="${PAD.top + plotH}" x2="${x(c)}" y2="${PAD.top + plotH + 4}" ${axis}/><text x="${x(c)}" y="${PAD.top + plotH + 16}" text-anchor="middle" ${text}>$${Number(c.toPrecision(3))}</text>`);
   }
-  parts.push(`<text x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle" ${text}>${escapeXml(labels.xAxis)}</text>`);
-  parts.push(`<text x="14" y="${PAD.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${PAD.top + plotH / 2})" ${text}>${escapeXml(labels.yAxis)}</text>`);
+  parts.push(`<text x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle" ${text}>${escapeHtml(labels.xAxis)}</text>`);
+  parts.push(`<text x="14" y="${PAD.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 14 ${PAD.top + plotH / 2})" ${text}>${escapeHtml(labels.yAxis)}</text>`);
   let withoutF1 = 0;
   /** Labels grow away from the nearer edge, so that none is cut off by the chart's border. */
   const anchor = (at: number) => (at < PAD.left + plotW / 3 ? 'start' : at > PAD.left + (2 * plotW) / 3 ? 'end' : 'middle');
   runs.forEach((r, i) => {
-    const label = escapeXml(`${r.agent} · ${r.model}`);
+    const label = escapeHtml(`${r.agent} · ${r.model}`);
     if (r.f1 === null) {
       // Stacked, so that several runs without an F1 at the same cost stay readable.
-      parts.push(`<text x="${x(r.costUsd)}" y="${PAD.top + plotH - 6 - 14 * (withoutF1++ % 8)}" text-anchor="${anchor(x(r.costUsd))}" ${text} class="no-f1">${escapeXml(labels.noF1.replace('{0}', `${r.agent} · ${r.model}`))}</text>`);
+      parts.push(`<text x="${x(r.costUsd)}" y="${PAD.top + plotH - 6 - 14 * (withoutF1++ % 8)}" text-anchor="${anchor(x(r.costUsd))}" ${text} class="no-f1">${escapeHtml(labels.noF1.replace('{0}', `${r.agent} · ${r.model}`))}</text>`);
       return;
     }
     const cx = x(r.costUsd);

@@ -1,7 +1,7 @@
 import { formatString } from '../../shared/panelStrings';
 import type { CompareStrings } from '../../shared/compareProtocol';
-import { contentSecurityPolicy } from '../../shared/webviewHtml';
-import { costF1Chart, escapeXml } from './chart';
+import { escapeHtml, renderWebviewHtml } from '../../shared/webviewHtml';
+import { costF1Chart } from './chart';
 import { figuresTableHtml, thresholdsTableHtml } from './html';
 import type { RunFigures } from './score';
 import { formatDollars } from './table';
@@ -32,12 +32,11 @@ export interface ComparePageInput {
   stopped?: { measured: number; total: number };
 }
 
-const attr = escapeXml;
+const attr = escapeHtml;
 
 export function comparePageHtml(input: ComparePageInput): string {
-  if (!/^[A-Za-z0-9+/=]{16,}$/.test(input.nonce)) throw new Error('nonce must be base64 of at least 12 random bytes');
   const s = input.strings;
-  const t = (text: string, ...args: (string | number)[]) => escapeXml(formatString(text, args));
+  const t = (text: string, ...args: (string | number)[]) => escapeHtml(formatString(text, args));
   const headers = [s.agent, s.model, s.precision, s.recall, s.f1, s.fpPerClean, s.cost, s.costPerTrue, s.p50, s.p95, s.failures];
   const useCell = (run: RunFigures) =>
     run.agent === input.agent.id && run.model === input.currentModel
@@ -51,17 +50,8 @@ export function comparePageHtml(input: ComparePageInput): string {
     })
     .filter(Boolean);
   const spent = formatDollars(input.runs.reduce((sum, r) => sum + r.costUsd, 0));
-  return `<!DOCTYPE html>
-<html lang="${attr(input.lang)}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(input.cspSource, input.nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-${input.styleUris.map((u) => `<link rel="stylesheet" href="${attr(u)}">`).join('\n')}
-<title>${t(s.pageTitle)}</title>
-</head>
-<body>
-<main id="compare">
+  const { cspSource, nonce, scriptUri, styleUris, lang } = input;
+  return renderWebviewHtml({ cspSource, nonce, scriptUri, styleUris, lang, title: formatString(s.pageTitle, []), body: `<main id="compare">
 <h1>${t(s.heading, input.agent.title)}</h1>
 <p class="meta">${t(s.meta, input.corpus.label, input.corpus.cases, input.corpus.clean, spent)}</p>
 ${input.stopped ? `<p class="notice" role="status">${t(s.statusCancelled, input.stopped.measured, input.stopped.total)}</p>` : ''}
@@ -72,9 +62,5 @@ ${costF1Chart(input.runs, { title: s.chartTitle, xAxis: s.chartX, yAxis: s.chart
 <h2>${t(s.thresholdsHeading)}</h2>
 ${thresholdsTableHtml(input.runs, { agent: s.agent, model: s.model, t: s.thresholdColumn })}
 <p class="meta">${t(s.definitions)}</p>
-</main>
-<script nonce="${attr(input.nonce)}" src="${attr(input.scriptUri)}"></script>
-</body>
-</html>
-`;
+</main>` });
 }

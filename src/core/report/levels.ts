@@ -15,6 +15,9 @@ export function securitySeverity(severity: Severity): number {
   return SECURITY_SEVERITY[severity];
 }
 
+/** The mark of a severity in Markdown for GitHub (the step summary, pull request comments). */
+export const SEVERITY_ICON: Record<Severity, string> = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵', info: '⚪' };
+
 /** A finding about security: it names a CWE, or the security agent reported it. */
 export function isSecurityFinding(f: Pick<Finding, 'cwe' | 'agents'>): boolean {
   return f.cwe !== undefined || f.agents.includes('security');

@@ -3,6 +3,7 @@ import type { ReviewSummary } from '../review/types';
 import { formatUsd } from '../../shared/format';
 import { codeSpan, escapeInline } from '../../shared/reviewMarkdown';
 import { findingFile } from './findingFile';
+import { SEVERITY_ICON } from './levels';
 
 /**
  * The Markdown a CI job appends to `$GITHUB_STEP_SUMMARY`: what was reviewed, the findings (most severe first)
@@ -16,7 +17,6 @@ interface StepSummaryOptions {
   pathOf: (file: string) => string;
 }
 
-const SEVERITY_ICON: Record<string, string> = { critical: '🔴', high: '🟠', medium: '🟡', low: '🔵', info: '⚪' };
 
 export function toStepSummary(summary: ReviewSummary, options: StepSummaryOptions): string {
   const t = summary.totals;
@@ -40,7 +40,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
       const lines = f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
       const where = `${options.pathOf(findingFile(summary, f))}:${lines}`;
       const title = f.cwe ? `${f.title} (${f.cwe})` : f.title;
-      out.push(`| ${SEVERITY_ICON[f.severity] ?? ''} ${f.severity} | ${codeSpan(where)} | ${escapeInline(title)} | ${escapeInline(f.agents.join(', '))} | ${Math.round(f.confidence * 100)}% |`);
+      out.push(`| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(where)} | ${escapeInline(title)} | ${escapeInline(f.agents.join(', '))} | ${Math.round(f.confidence * 100)}% |`);
     }
     if (summary.findings.length > STEP_SUMMARY_MAX_FINDINGS) out.push('', `_${summary.findings.length - STEP_SUMMARY_MAX_FINDINGS} more findings are in the SARIF report._`);
     out.push('');

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { comparePageHtml } from '../../core/eval/comparePage';
 import { parseShownComparison, type ShownComparison } from '../../core/eval/shownComparison';
-import { COMPARE_STRINGS, compareToHostSchema, type CompareStrings } from '../../shared/compareProtocol';
-import { describeIssues } from '../../shared/protocol';
+import { COMPARE_STRINGS, compareToHostSchema, type CompareStrings, type CompareToHost } from '../../shared/compareProtocol';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
-import { panelWebviewOptions } from '../panel/panelHtml';
+import { pageMessage, webviewOptions, WebviewPage } from '../panel/webviewPage';
 import { localStrings } from '../panel/panelStrings';
 
 const COMPARE_VIEW_TYPE = 'quorum.compare';
@@ -39,10 +37,9 @@ interface ComparePanelDeps {
  */
 export class ComparePanel implements vscode.Disposable {
   static readonly STATE_KEY = 'quorum.compare.shown';
-  private panel: vscode.WebviewPanel | undefined;
+  private page: WebviewPage<CompareToHost> | undefined;
   private shown: ShownComparison | undefined;
   private currentModel = '';
-  private readonly subscriptions: vscode.Disposable[] = [];
   private readonly registration: vscode.Disposable | undefined;
   /** The page as last rendered (tests read the figures shown). */
   html = '';
@@ -57,18 +54,18 @@ export class ComparePanel implements vscode.Disposable {
 
   /** Whether the page is open (tests). */
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.page !== undefined;
   }
 
   show(shown: ShownComparison, currentModel: string): void {
     this.shown = shown;
     this.currentModel = currentModel;
     this.keep(shown);
-    if (!this.panel) {
-      this.adopt(vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, localCompareStrings().pageTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, panelWebviewOptions(this.deps.extensionUri)));
+    if (!this.page) {
+      this.adopt(vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, localCompareStrings().pageTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.deps.extensionUri)));
     }
     this.render();
-    this.panel?.reveal(undefined, false);
+    this.page?.panel.reveal(undefined, false);
   }
 
   /**
@@ -77,12 +74,11 @@ export class ComparePanel implements vscode.Disposable {
    */
   restore(panel: vscode.WebviewPanel): void {
     const shown = parseShownComparison(this.deps.state.get<unknown>(ComparePanel.STATE_KEY));
-    if (!shown || this.panel) {
+    if (!shown || this.page) {
       this.deps.log.info(`compare page: ${shown ? 'already open' : 'no comparison kept to show'}; the restored page is closed`);
       panel.dispose();
       return;
     }
-    panel.webview.options = panelWebviewOptions(this.deps.extensionUri);
     this.adopt(panel);
     this.shown = shown;
     this.currentModel = this.deps.modelOf(shown.agent.id) ?? '';
@@ -90,16 +86,18 @@ export class ComparePanel implements vscode.Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
-    this.panel = panel;
     panel.title = localCompareStrings().pageTitle;
-    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'icon.png');
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-      panel.onDidDispose(() => {
-        if (this.panel === panel) this.panel = undefined;
-        for (const d of this.subscriptions.splice(0)) d.dispose();
-      }),
-    );
+    const page: WebviewPage<CompareToHost> = new WebviewPage(panel, {
+      extensionUri: this.deps.extensionUri,
+      log: this.deps.log,
+      name: 'compare page',
+      schema: compareToHostSchema,
+      onMessage: (m) => this.handle(m),
+      onClosed: () => {
+        if (this.page === page) this.page = undefined;
+      },
+    });
+    this.page = page;
   }
 
   private keep(shown: ShownComparison): void {
@@ -107,16 +105,11 @@ export class ComparePanel implements vscode.Disposable {
   }
 
   private render(): void {
-    const panel = this.panel;
+    const page = this.page;
     const shown = this.shown;
-    if (!panel || !shown) return;
-    const uri = (...parts: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...parts)).toString();
+    if (!page || !shown) return;
     this.html = comparePageHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: uri('dist', 'compare.js'),
-      styleUris: [uri('media', 'panel.css'), uri('media', 'compare.css')],
-      lang: vscode.env.language || 'en',
+      ...page.resources(['dist', 'compare.js'], [['media', 'panel.css'], ['media', 'compare.css']]),
       strings: localCompareStrings(),
       agent: shown.agent,
       currentModel: this.currentModel,
@@ -125,17 +118,16 @@ export class ComparePanel implements vscode.Disposable {
       failureCodes: shown.failureCodes,
       ...(shown.stopped ? { stopped: shown.stopped } : {}),
     });
-    panel.webview.html = this.html;
+    page.panel.webview.html = this.html;
   }
 
   /** A message from the page: validated, and "Use for" only for a model of this comparison. */
   async receive(raw: unknown): Promise<boolean> {
-    const parsed = compareToHostSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.deps.log.warn(`compare page: dropped an invalid message (${describeIssues(parsed.error)})`);
-      return false;
-    }
-    const m = parsed.data;
+    const m = pageMessage(compareToHostSchema, raw, 'compare page', this.deps.log);
+    return m ? this.handle(m) : false;
+  }
+
+  private async handle(m: CompareToHost): Promise<boolean> {
     if (m.type === 'log') {
       this.deps.log.warn(`compare page: ${m.message}`);
       return true;
@@ -156,8 +148,8 @@ export class ComparePanel implements vscode.Disposable {
 
   /** Leaves the page open: on a window reload VS Code keeps it and the serializer restores it. */
   dispose(): void {
-    this.panel = undefined;
-    for (const d of this.subscriptions.splice(0)) d.dispose();
+    this.page?.release();
+    this.page = undefined;
     this.registration?.dispose();
   }
 }

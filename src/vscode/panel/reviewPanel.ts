@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import {
-  describeIssues, webviewToHostSchema, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
+  webviewToHostSchema, type HostToWebview, type ReviewView, type ReviewViewEvent, type WebviewToHost,
 } from '../../shared/protocol';
 import type { HiddenReason } from '../../shared/reviewCodes';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
 import type { PanelActions, ReviewSessionHandle } from './panelContract';
-import { panelHtml, panelWebviewOptions } from './panelHtml';
+import { renderWebviewHtml } from '../../shared/webviewHtml';
+import { WebviewPage } from './webviewPage';
 import { safeExternalUrl } from './links';
 import { toTargetView, toViewEvent } from '../../core/review/viewEvents';
 
@@ -47,7 +48,7 @@ export class ReviewPanel implements vscode.Disposable {
   private pending: ReviewViewEvent[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private sessionSubscription: vscode.Disposable | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly page: WebviewPage<WebviewToHost>;
   private disposed = false;
 
   constructor(
@@ -57,23 +58,29 @@ export class ReviewPanel implements vscode.Disposable {
     restored: ReviewView | null,
   ) {
     this.view = restored;
-    panel.webview.options = panelWebviewOptions(host.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'icon.png');
-    this.subscriptions.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
-      panel.onDidChangeViewState(() => {
-        // A hidden webview is torn down (no retainContextWhenHidden); it says `ready` again when shown.
-        if (!panel.visible) {
-          this.ready = false;
-          this.pending = [];
-        } else if (this.ready) {
-          this.sendSnapshot();
-        }
-      }),
-      panel.onDidDispose(() => this.dispose()),
-    );
+    this.page = new WebviewPage(panel, {
+      extensionUri: host.extensionUri,
+      log: host.log,
+      name: 'review panel',
+      schema: webviewToHostSchema,
+      onMessage: (m) => {
+        this.host.received(this.targetKey, m);
+        this.handle(m);
+      },
+      onClosed: () => this.release(),
+    });
+    this.page.follow(panel.onDidChangeViewState(() => {
+      // A hidden webview is torn down (no retainContextWhenHidden); it says `ready` again when shown.
+      if (!panel.visible) {
+        this.ready = false;
+        this.pending = [];
+      } else if (this.ready) {
+        this.sendSnapshot();
+      }
+    }));
     this.updateTitle();
-    panel.webview.html = panelHtml(panel.webview, host.extensionUri, this.host.strings().panelTitle);
+    const title = this.host.strings().panelTitle;
+    panel.webview.html = renderWebviewHtml({ ...this.page.resources(['dist', 'webview.js'], [['dist', 'codicons', 'codicon.css'], ['media', 'panel.css']]), title });
   }
 
   get sessionId(): string | undefined {
@@ -165,21 +172,6 @@ export class ReviewPanel implements vscode.Disposable {
     void this.panel.webview.postMessage(message).then(undefined, (e: unknown) => {
       this.host.log.warn(`review panel: could not post ${message.type}: ${e instanceof Error ? e.name : 'error'}`);
     });
-  }
-
-  private onMessage(raw: unknown): void {
-    const parsed = webviewToHostSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.host.log.warn(`review panel: dropped an invalid message from the page (${describeIssues(parsed.error)})`);
-      return;
-    }
-    const m = parsed.data;
-    this.host.received(this.targetKey, m);
-    try {
-      this.handle(m);
-    } catch (e) {
-      this.host.log.error(`review panel: ${m.type} failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
   }
 
   private handle(m: WebviewToHost): void {
@@ -297,15 +289,14 @@ export class ReviewPanel implements vscode.Disposable {
     this.disposed = true;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.sessionSubscription?.dispose();
-    for (const d of this.subscriptions) d.dispose();
-    this.subscriptions.length = 0;
+    this.page.release();
     this.host.disposed(this);
   }
 
-  /** Closes the panel (also called when the user closes it). Harmless twice. */
+  /** Closes the panel (the user closing it releases it). Harmless twice; a released panel stays open. */
   dispose(): void {
-    const wasReleased = this.disposed;
+    if (this.disposed) return;
     this.release();
-    if (!wasReleased) this.panel.dispose();
+    this.page.close();
   }
 }

@@ -4,12 +4,12 @@ import type { HostToWebview, ReviewView, WebviewToHost } from '../../shared/prot
 import type { PanelStrings } from '../../shared/panelStrings';
 import { reviewToMarkdown } from '../../shared/reviewMarkdown';
 import type { PanelActions, ReviewSessionHandle } from './panelContract';
-import { PANEL_VIEW_TYPE, panelWebviewOptions } from './panelHtml';
+import { webviewOptions } from './webviewPage';
 import { PanelStore } from './panelStore';
 import { localPanelStrings } from './panelStrings';
 import { ReviewPanel, type PanelHost } from './reviewPanel';
 
-export { PANEL_VIEW_TYPE } from './panelHtml';
+const PANEL_VIEW_TYPE = 'quorum.review';
 
 interface ReviewPanelsDeps {
   log: vscode.LogOutputChannel;
@@ -93,7 +93,7 @@ export class ReviewPanels implements vscode.Disposable {
         PANEL_VIEW_TYPE,
         this.host.strings().panelTitle,
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        panelWebviewOptions(this.host.extensionUri),
+        webviewOptions(this.host.extensionUri),
       );
       panel = new ReviewPanel(webviewPanel, this.host, session.targetKey, null);
       this.panels.set(session.targetKey, panel);

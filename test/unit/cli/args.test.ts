@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { parseArgs, UsageError } from '../../../src/cli/args';
-import { formatMarkdown, formatText } from '../../../src/cli/format';
+import { formatMarkdown, formatText } from '../../../src/core/report/readable';
 import { formatUsd } from '../../../src/shared/format';
-import { jsonOutputSchema, toJsonOutput } from '../../../src/cli/jsonOutput';
+import { jsonOutputSchema, toJsonOutput } from '../../../src/core/report/json';
 import { ProgressReporter } from '../../../src/cli/progress';
 import { exitCodeOf } from '../../../src/cli/exit';
 import { languageOfFile, splitLines } from '../../../src/cli/target';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
 import { cliPath, ensureBuilt, root } from './ensureBuilt';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';

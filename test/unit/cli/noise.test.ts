@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
 import { dismissFinding, DISMISSED_FILE } from '../../../src/core/review/dismissed';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonOutputSchema } from '../../../src/cli/jsonOutput';
+import { jsonOutputSchema } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 import { SECRETS } from '../../fixtures/secrets/corpus';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonOutputSchema, type JsonOutput } from '../../../src/cli/jsonOutput';
+import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 import { isVerifierRequest, verifierPersona, VERIFIER_COST_USD } from '../../fixtures/gateway/verifier';

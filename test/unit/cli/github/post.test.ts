@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../../src/cli/run';
-import { jsonOutputSchema } from '../../../../src/cli/jsonOutput';
+import { jsonOutputSchema } from '../../../../src/core/report/json';
 import { dismissFinding } from '../../../../src/core/review/dismissed';
 import { startTestGateway, type TestGateway } from '../../../fixtures/gateway/server';
 import { pullFilesFromGit, startFakeGithub, type FakeGithub, type RecordedCall, type ScriptedAnswer } from '../../../fixtures/github/server';

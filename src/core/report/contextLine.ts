@@ -1,6 +1,6 @@
-import type { CutContext } from '../core/context/types';
-import { contextCounts } from '../shared/codeContext';
-import type { TargetInfo } from '../core/review/types';
+import type { CutContext } from '../context/types';
+import { contextCounts } from '../../shared/codeContext';
+import type { TargetInfo } from '../review/types';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

@@ -1,8 +1,8 @@
-import { SEVERITIES } from '../shared/severity';
+import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
-import { CONTEXT_KINDS } from '../shared/codeContext';
-import { VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../core/review/types';
-import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, type HiddenReason } from '../shared/reviewCodes';
+import { CONTEXT_KINDS } from '../../shared/codeContext';
+import { VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../review/types';
+import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
@@ -141,11 +141,16 @@ function jsonMergedFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>
 }
 
 /** Numbers from a gateway are not trusted to be finite and non-negative. */
-const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
+export const nonNegative = (n: number): number => (Number.isFinite(n) && n > 0 ? n : 0);
+
+/** An agent's end as reports say it: ok, cancelled, or error (a failure of any kind). */
+export function reportStatus(r: Pick<AgentResult, 'status'>): 'ok' | 'cancelled' | 'error' {
+  return r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
+}
 const count = (n: number) => Math.floor(nonNegative(n));
 
 function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonAgentSchema> {
-  const status = r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
+  const status = reportStatus(r);
   return {
     id: r.agent,
     model: r.model,

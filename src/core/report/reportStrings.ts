@@ -1,10 +1,10 @@
-import { PANEL_STRINGS } from '../shared/panelStrings';
+import { PANEL_STRINGS } from '../../shared/panelStrings';
 
 /**
  * The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them)
  * and the noise controls named by their flags.
  */
-export const CLI_STRINGS = {
+export const REPORT_STRINGS = {
   ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached',
   hiddenConfidence: 'hidden: below --min-confidence', hiddenSeverity: 'hidden: below --min-severity',
   exportHiddenConfidence: '{0} below --min-confidence', exportHiddenSeverity: '{0} below --min-severity',

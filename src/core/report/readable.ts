@@ -1,15 +1,15 @@
 import { contextLine } from './contextLine';
-import type { NoiseSplit } from '../core/review/noise';
-import { filesOf } from '../core/review/target';
-import type { AgentResult, Finding, ReviewSummary } from '../core/review/types';
-import { formatUsd } from '../shared/format';
-import { summaryView } from '../core/review/viewEvents';
-import { CLI_STRINGS } from './cliStrings';
-import { VERIFIER_ID } from '../core/agents/verifier';
-import { verdictNote } from '../shared/labels';
-import { formatString, type PanelStringKey } from '../shared/panelStrings';
-import { codeSpan, escapeInline, reviewMarkdown } from '../shared/reviewMarkdown';
-import { terminalText } from '../shared/untrustedText';
+import type { NoiseSplit } from '../review/noise';
+import { filesOf } from '../review/target';
+import type { AgentResult, Finding, ReviewSummary } from '../review/types';
+import { formatUsd } from '../../shared/format';
+import { summaryView } from '../review/viewEvents';
+import { REPORT_STRINGS } from './reportStrings';
+import { VERIFIER_ID } from '../agents/verifier';
+import { verdictNote } from '../../shared/labels';
+import { formatString, type PanelStringKey } from '../../shared/panelStrings';
+import { codeSpan, escapeInline, reviewMarkdown } from '../../shared/reviewMarkdown';
+import { terminalText } from '../../shared/untrustedText';
 
 /** Human-readable results: plain text for terminals and logs, Markdown for PR comments and job summaries. */
 
@@ -67,7 +67,7 @@ function totalsLine(s: ReviewSummary): string {
 
 /** `, refuted by gpt-4.1: why`, `, not verified …`, `, carried over …`: what the verifier and the memory say of a finding. */
 function marksOf(f: Finding): string {
-  const t = (key: PanelStringKey, ...args: (string | number)[]) => formatString(CLI_STRINGS[key], args);
+  const t = (key: PanelStringKey, ...args: (string | number)[]) => formatString(REPORT_STRINGS[key], args);
   return [verdictNote(t, f), f.carried ? t('carried') : ''].filter(Boolean).map((m) => `, ${tt(m)}`).join('');
 }
 
@@ -108,7 +108,7 @@ export function formatMarkdown(s: ReviewSummary, noise?: { split: NoiseSplit; sh
   const only = soleRegionOf(s);
   const title = `## Quorum review of ${only ? `${codeSpan(only.file)} lines ${only.startLine}-${only.endLine}` : escapeInline(what(s))}`;
   const view = { ...summaryView(s), hidden: (noise?.split.hidden ?? []).map((h) => ({ id: h.finding.id, reason: h.reason })) };
-  const markdown = reviewMarkdown(view, CLI_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true });
+  const markdown = reviewMarkdown(view, REPORT_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true });
   const context = contextLine(s.target);
   if (!context) return markdown + '\n';
   const end = markdown.indexOf('\n');

@@ -1,0 +1,54 @@
+import type { NoiseSplit } from '../review/noise';
+import type { ReviewSummary } from '../review/types';
+import { toGithubAnnotations } from './githubAnnotations';
+import { hiddenNote } from './hiddenNote';
+import { toJsonOutput } from './json';
+import { formatMarkdown, formatText } from './readable';
+import { toSarif } from './sarif';
+import { toStepSummary } from './stepSummary';
+
+/**
+ * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF and GitHub annotations
+ * (`renderReport`), and the Markdown of a CI job's step summary (`renderStepSummary`). The face supplies the
+ * paths as the repository names them, the reviewed files' lines (SARIF's fingerprints) and what the noise
+ * controls hid; the renderers read nothing themselves.
+ */
+
+export const REPORT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface ReportContext {
+  /** Quorum's version (SARIF's tool). */
+  version: string;
+  /** A reviewed file's path as reports name it (relative to the repository root, forward slashes). */
+  pathOf: (file: string) => string;
+  /** A reviewed file's lines now, undefined when it cannot be read. */
+  linesOf: (file: string) => readonly string[] | undefined;
+  /** What the noise controls hid; hidden findings are left out unless `showHidden`. */
+  noise?: { split: NoiseSplit; showHidden: boolean };
+}
+
+export function renderReport(all: ReviewSummary, format: ReportFormat, ctx: ReportContext): string {
+  const hidden = ctx.noise?.split.hidden ?? [];
+  const showHidden = ctx.noise?.showHidden === true;
+  const hiddenIds = new Set(hidden.map((h) => h.finding.id));
+  const summary = showHidden ? all : { ...all, findings: all.findings.filter((f) => !hiddenIds.has(f.id)) };
+  const note = () => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden) : '');
+  switch (format) {
+    case 'json':
+      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hidden: new Map(hidden.map((h) => [h.finding.id, h.reason])) } : {}) }), null, 2) + '\n';
+    case 'markdown':
+      // The whole review: the renderer leaves the hidden findings out or lists them apart, and counts them.
+      return formatMarkdown(all, ctx.noise);
+    case 'sarif':
+      return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, pathOf: ctx.pathOf, linesOf: ctx.linesOf }), null, 2) + '\n';
+    case 'github':
+      return toGithubAnnotations(summary, { pathOf: ctx.pathOf });
+    case 'text':
+      return formatText(summary) + note();
+  }
+}
+
+export function renderStepSummary(summary: ReviewSummary, ctx: Pick<ReportContext, 'pathOf'>): string {
+  return toStepSummary(summary, { pathOf: ctx.pathOf });
+}
