@@ -1,6 +1,6 @@
 import { formatCount, formatMs, formatUsd } from './format';
 import { AGENT_STATE_LABEL, HIDDEN_REASON_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL, verdictNote } from './labels';
-import { actualCostLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
+import { actualCostLabel, contextLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
 import type { AgentView, FindingView, ReviewView } from './protocol';
 import { HIDDEN_REASONS, type HiddenReason } from './reviewCodes';
 import { costSourceKey, filterFindings, hiddenFindings, sortFindings } from './reviewReducer';
@@ -80,6 +80,9 @@ export function reviewMarkdown(view: ReviewView, strings: PanelStrings, options:
   if (options.exportedAt) out.push(`_${escapeInline(t('exportGenerated', options.exportedAt.toISOString()))}_`, '');
   for (const k of view.changes?.skipped ?? []) out.push(`- ${escapeInline(t('exportSkipped', k.file, k.reason))}`);
   if ((view.changes?.skipped.length ?? 0) > 0) out.push('');
+  // The context sent with the review, as the panel's header says it (the CLI names its own in one line).
+  const context = view.context ? contextLabel(t, view.context) : '';
+  if (context) out.push(escapeInline(context), '');
   out.push(...agentsSection(ctx), ...findingsSection(ctx), ...codeSection(ctx));
   return out.join('\n');
 }

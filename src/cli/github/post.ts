@@ -5,7 +5,7 @@ import { GithubApi, type DraftComment } from './api';
 import { failureOf, githubClient } from './client';
 import { headCommit, intersect, localHunks, patchHunks, placementOf, type Commentable } from './diffLines';
 import { findingKeys } from './fingerprints';
-import { commentBody, resolvedBody, reviewBody, summaryBody } from './render';
+import { commentBody, resolvedBody, reviewBody, summaryBody } from '../../core/report/pullRequest';
 import { planSync, readPrevious } from './sync';
 import type { GithubTarget } from './target';
 

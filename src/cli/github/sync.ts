@@ -1,5 +1,5 @@
 import type { IssueComment, Review, ReviewComment } from './api';
-import { findingFingerprints, isResolvedReply, summaryOf } from './markers';
+import { findingFingerprints, isResolvedReply, summaryOf } from '../../core/report/pullRequestMarkers';
 
 /**
  * What earlier runs left on the pull request, and what this run adds: a finding whose key is in any Quorum

@@ -23,6 +23,8 @@ export class CallProgress {
   private likelyChars: Record<string, number> = {};
   /** The agents counted in the total: the planned ones, and the verifier when it joins after the merge. */
   private readonly counted = new Set<string>();
+  /** The notifications sent and not yet written: the answer waits for them, so none arrives after it. */
+  private pending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly token: string | number | undefined,
@@ -44,7 +46,13 @@ export class CallProgress {
     this.sent = progress;
     this.lastAt = (this.options.now ?? Date.now)();
     const params = { progressToken: this.token, progress, ...(this.total > 0 ? { total: this.total } : {}), message };
-    this.send({ method: 'notifications/progress', params }).catch((e: unknown) => this.log(`could not send progress: ${e instanceof Error ? e.message : String(e)}`));
+    const sent = this.send({ method: 'notifications/progress', params }).catch((e: unknown) => this.log(`could not send progress: ${e instanceof Error ? e.message : String(e)}`));
+    this.pending = Promise.all([this.pending, sent]).then(() => undefined);
+  }
+
+  /** Resolves once every notification sent so far is written (a client drops progress that follows the answer). */
+  settled(): Promise<void> {
+    return this.pending;
   }
 
   planned(estimate: ReviewEstimate): void {

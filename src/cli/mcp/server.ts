@@ -45,6 +45,7 @@ async function call(s: McpSession, mode: 'review' | 'estimate', target: () => Mc
       onPlanned: (estimate) => progress.planned(estimate),
       onEvent: progress.onEvent,
     });
+    await progress.settled();
     // Gateway error messages are in the result: the key goes from its strings before either form is made.
     const scrubbed = scrubStrings(outcome, s.scrub);
     const structured: McpResult = scrubbed.result;

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { decodeText, splitFileLines } from '../changes/skip';
 import type { SecretRedactor } from '../redaction/redactor';
 import type { LineRange, ReviewTarget } from '../review/types';
@@ -75,19 +76,28 @@ export function enclosingCandidate(e: { file: string; language: string; startLin
   return { file: e.file, language: e.language, startLine: e.startLine, endLine: e.signatureEnd, minEnd: e.signatureEnd, symbol: e.symbol, kind: 'enclosing', forFile: e.file, score: 80 - e.depth * 10 };
 }
 
-/** A repository's files as lines, each read once. */
+const readBytes = promisify(readFile);
+
+/** A repository's files, as bytes and as lines, each read once. */
 export class RepositoryFiles {
-  private readonly cache = new Map<string, Promise<string[] | undefined>>();
+  private readonly read = new Map<string, Promise<Buffer | undefined>>();
+  private readonly split = new Map<string, Promise<string[] | undefined>>();
   constructor(private readonly root: string) {}
 
-  lines(path: string): Promise<string[] | undefined> {
-    let known = this.cache.get(path);
+  bytes(path: string): Promise<Buffer | undefined> {
+    let known = this.read.get(path);
     if (!known) {
-      known = readFile(join(this.root, path)).then(
-        (b) => splitFileLines(decodeText(b)),
-        () => undefined,
-      );
-      this.cache.set(path, known);
+      known = readBytes(join(this.root, path)).catch(() => undefined);
+      this.read.set(path, known);
+    }
+    return known;
+  }
+
+  lines(path: string): Promise<string[] | undefined> {
+    let known = this.split.get(path);
+    if (!known) {
+      known = this.bytes(path).then((b) => (b ? splitFileLines(decodeText(b)) : undefined));
+      this.split.set(path, known);
     }
     return known;
   }

@@ -136,6 +136,19 @@ export async function fileSymbols(text: string, language: string): Promise<FileS
   return { definitions, calls, aliases };
 }
 
+/** The identifiers on `lines` of a file whose symbols are known (the index holds them); undefined without a grammar. */
+export async function identifiersIn(text: string, language: string, lines: readonly LineRange[]): Promise<[string, number][] | undefined> {
+  const loading = grammarFor(language);
+  if (!loading) return undefined;
+  const tree = (await loading).parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    return identifiersOf(tree.rootNode, lines);
+  } finally {
+    tree.delete();
+  }
+}
+
 /** The symbols of a file and the identifiers on `identifiersOn` (none by default); undefined without a grammar. */
 export async function parseFile(text: string, language: string, identifiersOn: readonly LineRange[] = []): Promise<ParsedFile | undefined> {
   const loading = grammarFor(language);

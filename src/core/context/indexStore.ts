@@ -20,9 +20,20 @@ export const INDEX_VERSION = 2;
 /** What the index keeps per blob: its symbols, or that it is not read. */
 export type IndexEntry = FileSymbols | { skipped: true };
 
+const SKIPPED = '-';
+/** The form of an entry (what `encodeEntry` writes); a percent-encoded name may still not decode (`decodeEntry` says). */
+const NAME = '[^\\s%]*(?:%[0-9A-F]{2}[^\\s%]*)*';
+const LINE = '\\d{1,9}';
+const DEF = `${NAME} [0-${DEFINITION_KINDS.length - 1}] ${LINE} ${LINE} ${LINE}(?: ${NAME})?`;
+const CALL = `${NAME} ${LINE}`;
+const ALIAS = `${NAME} ${NAME}`;
+const list = (record: string) => `(?:${record}(?:\\t${record})*)?`;
+const ENTRY = new RegExp(`^(?:${SKIPPED}|${list(DEF)}\\n${list(CALL)}\\n${list(ALIAS)})$`);
+
 export const storeSchema = z.object({ version: z.literal(INDEX_VERSION), blobs: z.record(z.string(), z.string()) });
 
-const SKIPPED = '-';
+/** Whether `text` has the form of an entry; one that does not is left out on its own (its file is parsed again). */
+export const isEntry = (text: string) => ENTRY.test(text);
 const PLAIN = /^[^\s%]+$/;
 const NUMBER = /^\d{1,9}$/;
 
@@ -52,6 +63,23 @@ export function encodeEntry(entry: IndexEntry): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The names an entry defines (`definitions`) or calls (`calls`), read off its text without decoding the rest: the
+ * index maps every name of every file to its files before a lookup decodes the few entries it needs. A name that
+ * does not decode is left out (so is its entry, when decoded).
+ */
+export function entryNames(text: string, of: 'definitions' | 'calls'): string[] {
+  if (text === SKIPPED) return [];
+  const first = text.indexOf('\n');
+  const section = of === 'definitions' ? text.slice(0, first) : text.slice(first + 1, text.indexOf('\n', first + 1));
+  const out: string[] = [];
+  for (const record of records(section)) {
+    const name = decodeName(record.slice(0, record.indexOf(' ')));
+    if (name !== undefined) out.push(name);
+  }
+  return out;
 }
 
 const records = (section: string) => (section === '' ? [] : section.split('\t'));

@@ -6,7 +6,7 @@ import { run as runGit } from '../changes/gitCli';
 import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from '../changes/skip';
 import type { Excluder } from '../prompt/exclude';
 import { fileSymbols, type Definition, type FileSymbols } from './extract';
-import { decodeEntry, encodeEntry, INDEX_VERSION, storeSchema, type IndexEntry } from './indexStore';
+import { decodeEntry, encodeEntry, entryNames, INDEX_VERSION, isEntry, storeSchema, type IndexEntry } from './indexStore';
 import { grammarOf } from './languages';
 
 /**
@@ -106,7 +106,10 @@ function readListing(out: Buffer): { hashes: Map<string, string>; changed: Set<s
 }
 
 export class RepositoryIndex {
+  /** Entries parsed in this process, or read from the store and decoded, by blob hash. */
   private readonly blobs = new Map<string, IndexEntry>();
+  /** Entries read from the store, as stored: decoded (into `blobs`) when a lookup needs one. */
+  private readonly stored = new Map<string, string>();
   private files: ListedFile[] = [];
   private byPath = new Map<string, ListedFile>();
   private dirty = false;
@@ -114,8 +117,8 @@ export class RepositoryIndex {
   /** False for a folder outside git: lookups parse every file (there is no git grep). */
   private git = true;
   /** Definitions and call sites by name, over the indexed files; each made on first use, dropped when a file is parsed. */
-  private namedDefinitions: Map<string, [ListedFile, Definition][]> | undefined;
-  private namedCalls: Map<string, [ListedFile, number][]> | undefined;
+  private namedDefinitions: Map<string, ListedFile[]> | undefined;
+  private namedCalls: Map<string, ListedFile[]> | undefined;
 
   private constructor(private readonly options: IndexOptions) {}
 
@@ -144,11 +147,8 @@ export class RepositoryIndex {
     try {
       const parsed = storeSchema.safeParse(JSON.parse(text));
       if (!parsed.success) return;
-      for (const [hash, stored] of Object.entries(parsed.data.blobs)) {
-        // An entry that does not read back is left out: its file is parsed again.
-        const entry = decodeEntry(stored);
-        if (entry) this.blobs.set(hash, entry);
-      }
+      // An entry that does not have the form of one is left out: its file is parsed again.
+      for (const [hash, stored] of Object.entries(parsed.data.blobs)) if (isEntry(stored)) this.stored.set(hash, stored);
     } catch {
       // A damaged index is rebuilt.
     }
@@ -233,7 +233,7 @@ export class RepositoryIndex {
 
   /** How many files the index may hold, and how many of them are parsed. */
   get size(): { files: number; indexed: number; parsedNow: number } {
-    return { files: this.files.length, indexed: this.files.filter((f) => this.blobs.has(f.hash)).length, parsedNow: this.parsedCount };
+    return { files: this.files.length, indexed: this.files.filter((f) => this.has(f.hash)).length, parsedNow: this.parsedCount };
   }
 
   /** Whether `path` is a file the review may send and the index holds. */
@@ -241,8 +241,17 @@ export class RepositoryIndex {
     return this.byPath.has(path);
   }
 
+  /**
+   * The symbols the index holds for `path` when `bytes` are the content it listed there (its blob hash): a reviewed
+   * file need not be queried again. Undefined when the file changed since, or is not indexed or not read.
+   */
+  symbolsAt(path: string, bytes: Uint8Array): FileSymbols | undefined {
+    const file = this.byPath.get(path);
+    return file && this.has(file.hash) && blobHash(bytes) === file.hash ? this.symbolsOf(file) : undefined;
+  }
+
   private async parse(file: ListedFile): Promise<void> {
-    if (this.blobs.has(file.hash)) return;
+    if (this.has(file.hash)) return;
     let entry: IndexEntry = { skipped: true };
     try {
       const bytes = await readFile(join(this.options.root, file.path));
@@ -266,7 +275,7 @@ export class RepositoryIndex {
 
   /** The lines (of files not indexed yet) that hold one of `names` as a word, by file: one `git grep -F` over the working tree. */
   private async unindexedLines(names: readonly string[]): Promise<Map<ListedFile, string[]>> {
-    const missing = new Map(this.files.filter((f) => !this.blobs.has(f.hash)).map((f) => [f.path, f]));
+    const missing = new Map(this.files.filter((f) => !this.has(f.hash)).map((f) => [f.path, f]));
     const out = new Map<ListedFile, string[]>();
     if (missing.size === 0 || names.length === 0) return out;
     let found: Buffer;
@@ -300,7 +309,7 @@ export class RepositoryIndex {
     const names = definitions.filter((n) => IDENTIFIER_NAME.test(n));
     const calls = called.filter((n) => IDENTIFIER_NAME.test(n));
     if (names.length + calls.length === 0) return;
-    const missing = this.files.filter((f) => !this.blobs.has(f.hash));
+    const missing = this.files.filter((f) => !this.has(f.hash));
     if (missing.length <= 64 || !this.git) {
       for (const file of missing) await this.parse(file);
       return;
@@ -317,62 +326,74 @@ export class RepositoryIndex {
   async complete(signal?: AbortSignal): Promise<void> {
     for (const file of this.files) {
       if (signal?.aborted) return;
-      if (this.blobs.has(file.hash)) continue;
+      if (this.has(file.hash)) continue;
       await this.parse(file);
       if (this.parsedCount % 32 === 0) await new Promise((r) => setImmediate(r));
     }
   }
 
+  /** Whether the blob is indexed (parsed now or stored). */
+  private has(hash: string): boolean {
+    return this.blobs.has(hash) || this.stored.has(hash);
+  }
+
+  /** The blob's entry, decoded from the store on first use; one that does not decode is dropped (parsed again later). */
+  private entryOf(hash: string): IndexEntry | undefined {
+    const known = this.blobs.get(hash);
+    if (known) return known;
+    const stored = this.stored.get(hash);
+    if (stored === undefined) return undefined;
+    const entry = decodeEntry(stored);
+    if (entry) this.blobs.set(hash, entry);
+    else this.stored.delete(hash);
+    return entry;
+  }
+
   private symbolsOf(file: ListedFile): FileSymbols | undefined {
-    const entry = this.blobs.get(file.hash);
+    const entry = this.entryOf(file.hash);
     return entry && !('skipped' in entry) ? entry : undefined;
   }
 
-  /**
-   * The indexed files' definitions by name, made on the first lookup after a parse: a lookup is then one map read,
-   * whatever the size of the repository. Each holds the definition as stored; a lookup adds its file.
-   */
-  private definitionsByName(): Map<string, [ListedFile, Definition][]> {
-    if (this.namedDefinitions) return this.namedDefinitions;
-    const map = new Map<string, [ListedFile, Definition][]>();
-    for (const file of this.files) {
-      const symbols = this.symbolsOf(file);
-      if (!symbols) continue;
-      for (const d of symbols.definitions) {
-        const list = map.get(d.name);
-        if (list) list.push([file, d]);
-        else map.set(d.name, [[file, d]]);
-      }
-    }
-    this.namedDefinitions = map;
-    return map;
+  /** The names `file` defines or calls: from its entry when decoded, else read off the stored text. */
+  private namesIn(file: ListedFile, of: 'definitions' | 'calls'): readonly string[] {
+    const entry = this.blobs.get(file.hash);
+    if (entry) return 'skipped' in entry ? [] : of === 'definitions' ? entry.definitions.map((d) => d.name) : entry.calls.map(([name]) => name);
+    const stored = this.stored.get(file.hash);
+    return stored === undefined ? [] : entryNames(stored, of);
   }
 
-  /** The indexed files' call sites by called name (see `definitionsByName`). */
-  private callsByName(): Map<string, [ListedFile, number][]> {
-    if (this.namedCalls) return this.namedCalls;
-    const map = new Map<string, [ListedFile, number][]>();
+  /**
+   * The indexed files by the names they define or call, made on the first lookup after a parse: a lookup is then
+   * one map read and the decoding of the few entries it names, whatever the size of the repository.
+   */
+  private filesByName(of: 'definitions' | 'calls'): Map<string, ListedFile[]> {
+    const known = of === 'definitions' ? this.namedDefinitions : this.namedCalls;
+    if (known) return known;
+    const map = new Map<string, ListedFile[]>();
     for (const file of this.files) {
-      const symbols = this.symbolsOf(file);
-      if (!symbols) continue;
-      for (const [name, line] of symbols.calls) {
+      for (const name of this.namesIn(file, of)) {
         const list = map.get(name);
-        if (list) list.push([file, line]);
-        else map.set(name, [[file, line]]);
+        if (!list) map.set(name, [file]);
+        else if (list[list.length - 1] !== file) list.push(file);
       }
     }
-    this.namedCalls = map;
+    if (of === 'definitions') this.namedDefinitions = map;
+    else this.namedCalls = map;
     return map;
   }
 
   /** Definitions named `name` in the indexed files. */
   definitions(name: string): readonly FoundDefinition[] {
-    return (this.definitionsByName().get(name) ?? []).map(([file, d]) => ({ ...d, file: file.path, language: file.language }));
+    return (this.filesByName('definitions').get(name) ?? []).flatMap((file) =>
+      (this.symbolsOf(file)?.definitions ?? []).filter((d) => d.name === name).map((d) => ({ ...d, file: file.path, language: file.language })),
+    );
   }
 
   /** Call sites of `name` in the indexed files. */
   calls(name: string): readonly FoundCall[] {
-    return (this.callsByName().get(name) ?? []).map(([file, line]) => ({ file: file.path, language: file.language, name, line }));
+    return (this.filesByName('calls').get(name) ?? []).flatMap((file) =>
+      (this.symbolsOf(file)?.calls ?? []).filter(([n]) => n === name).map(([, line]) => ({ file: file.path, language: file.language, name, line })),
+    );
   }
 
   /** Writes the index (only the entries of files listed now) when something was parsed since it was read. */
@@ -382,7 +403,7 @@ export class RepositoryIndex {
     const blobs: Record<string, string> = {};
     for (const f of this.files) {
       const entry = this.blobs.get(f.hash);
-      const stored = entry && encodeEntry(entry);
+      const stored = this.stored.get(f.hash) ?? (entry && encodeEntry(entry));
       if (stored !== undefined) blobs[f.hash] = stored;
     }
     try {

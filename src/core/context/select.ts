@@ -1,7 +1,7 @@
 import type { SecretRedactor } from '../redaction/redactor';
 import type { LineRange, Region, ReviewTarget } from '../review/types';
 import { callerCandidate, chooseContext, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, RepositoryFiles, sentLines, type ContextCandidate } from './candidates';
-import { parseFile, type Definition, type ParsedFile } from './extract';
+import { identifiersIn, parseFile, type Definition, type ParsedFile } from './extract';
 import type { RepositoryIndex } from './repoIndex';
 import type { BatchContext } from './types';
 
@@ -47,11 +47,15 @@ async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index:
   for (const file of held) {
     const regions = batch.regions.filter((r) => r.file === file);
     const language = regions[0]?.language ?? 'plaintext';
+    const bytes = await files.bytes(file);
     const lines = await files.lines(file);
-    if (!lines) continue;
+    if (!bytes || !lines) continue;
     const changed = regions.flatMap(changedRanges);
-    // Only the changed lines' identifiers are read (`usedNames`).
-    const parsed = await parseFile(lines.join('\n'), language, changed);
+    const text = lines.join('\n');
+    // Only the changed lines' identifiers are read (`usedNames`); the symbols are the index's when it holds this content.
+    const known = index.symbolsAt(file, bytes);
+    const identifiers = known && (await identifiersIn(text, language, changed));
+    const parsed = known && identifiers ? { ...known, identifiers } : await parseFile(text, language, changed);
     if (!parsed) continue;
     out.push({ file, language, regions, changed, parsed });
   }

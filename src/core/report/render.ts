@@ -11,7 +11,9 @@ import { toStepSummary } from './stepSummary';
  * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF and GitHub annotations
  * (`renderReport`), and the Markdown of a CI job's step summary (`renderStepSummary`). The face supplies the
  * paths as the repository names them, the reviewed files' lines (SARIF's fingerprints) and what the noise
- * controls hid; the renderers read nothing themselves.
+ * controls hid; the renderers read nothing themselves. Beside them in this folder: the pull request poster's
+ * bodies (pullRequest.ts, its markers and GitHub-safe Markdown) and the compact findings an agent reads
+ * (compactFindings.ts).
  */
 
 export const REPORT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;

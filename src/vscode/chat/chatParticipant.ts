@@ -7,7 +7,8 @@ import { InternalCommands } from '../commands';
 import type { FindingStore } from '../findings/findingStore';
 import type { FollowUps, KnownFinding } from '../findings/followUps';
 import type { ReviewController } from '../review/reviewController';
-import { prepareScope, type ReviewScopeInput } from '../review/reviewScope';
+import { prepareScope } from '../review/reviewScope';
+import { changesScope, type ReviewScopeInput } from '../review/reviewScopeInput';
 import { runScopedReview, type ScopedReview } from '../review/scopedReview';
 import { severityLabel, suggestionDiff, untrustedMarkdown } from '../threads/threadMarkdown';
 
@@ -32,15 +33,6 @@ const md = (text: string) => untrustedMarkdown(text);
 interface Listed {
   sessionId: string;
   findingId: string;
-}
-
-/** `/changes`, `/changes staged`, `/changes base main`: the scope the words name, or undefined when they name none. */
-function changesScope(prompt: string): ReviewScopeInput | undefined {
-  const words = prompt.trim().split(/\s+/).filter((w) => w !== '');
-  if (words.length === 0 || (words.length === 1 && words[0] === 'uncommitted')) return { scope: 'uncommitted' };
-  if (words.length === 1 && words[0] === 'staged') return { scope: 'staged' };
-  if (words.length === 2 && words[0] === 'base' && words[1]) return { scope: 'base', base: words[1] };
-  return undefined;
 }
 
 /**

@@ -11,29 +11,33 @@ import type { ReviewSession } from './reviewSession';
  * improved code), dismiss it. Ids the panel knows of reports that the merge folded into another finding are
  * resolved to that finding.
  */
+interface FindingActionsDeps {
+  /** The session the panel names (the controller's registry). */
+  sessionOf: (sessionId: string) => ReviewSession | undefined;
+  store: FindingStore;
+  fixes: FixService;
+  tracker: FindingsTracker;
+  /** The coding agent's proposals across files: one preview, one edit. */
+  regions: RegionEdits;
+}
+
 export class FindingActions {
-  constructor(
-    private readonly sessionOf: (sessionId: string) => ReviewSession | undefined,
-    private readonly store: FindingStore,
-    private readonly fixes: FixService,
-    private readonly tracker: FindingsTracker,
-    private readonly regions: RegionEdits,
-  ) {}
+  constructor(private readonly deps: FindingActionsDeps) {}
 
   private resolve(sessionId: string, findingId: string): string {
-    return this.tracker.resolve(this.sessionOf(sessionId), findingId);
+    return this.deps.tracker.resolve(this.deps.sessionOf(sessionId), findingId);
   }
 
   /** Every id the panel may know a finding by: its own, and those of the reports the merge folded into it. */
   idsOf(sessionId: string, findingId: string): string[] {
-    const aliases = [...(this.sessionOf(sessionId)?.aliases ?? [])];
+    const aliases = [...(this.deps.sessionOf(sessionId)?.aliases ?? [])];
     return [findingId, ...aliases.filter(([, into]) => into === findingId).map(([from]) => from)];
   }
 
   async reveal(sessionId: string, findingId: string): Promise<void> {
     const id = this.resolve(sessionId, findingId);
-    const tracked = this.store.get(sessionId, id);
-    const session = this.sessionOf(sessionId);
+    const tracked = this.deps.store.get(sessionId, id);
+    const session = this.deps.sessionOf(sessionId);
     let uri: vscode.Uri | undefined = tracked?.uri ?? session?.uri;
     let range: vscode.Range | undefined;
     if (tracked) range = new vscode.Range(tracked.range.start, 0, tracked.range.end, Number.MAX_SAFE_INTEGER);
@@ -53,41 +57,41 @@ export class FindingActions {
   }
 
   previewFix(sessionId: string, findingId: string): Promise<unknown> {
-    return this.fixes.preview(sessionId, this.resolve(sessionId, findingId));
+    return this.deps.fixes.preview(sessionId, this.resolve(sessionId, findingId));
   }
 
   applyFix(sessionId: string, findingId: string): Promise<unknown> {
-    return this.fixes.apply(sessionId, this.resolve(sessionId, findingId));
+    return this.deps.fixes.apply(sessionId, this.resolve(sessionId, findingId));
   }
 
   dismiss(sessionId: string, findingId: string): void {
-    this.fixes.dismiss(sessionId, this.resolve(sessionId, findingId));
+    this.deps.fixes.dismiss(sessionId, this.resolve(sessionId, findingId));
   }
 
   /** "Dismiss in this project": the fingerprint goes to `.quorum/dismissed.json`, then the finding is dismissed here. */
   async dismissInProject(sessionId: string, findingId: string, project: ProjectDismissals): Promise<boolean> {
     const id = this.resolve(sessionId, findingId);
-    const session = this.sessionOf(sessionId);
-    const finding = this.store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id)
+    const session = this.deps.sessionOf(sessionId);
+    const finding = this.deps.store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id)
       ?? session?.events().flatMap((e) => (e.type === 'finding' && e.finding.id === id ? [e.finding] : []))[0];
     if (!session || !finding || !(await project.dismiss(session, finding))) return false;
-    this.fixes.dismiss(sessionId, id);
+    this.deps.fixes.dismiss(sessionId, id);
     return true;
   }
 
   /** A review of changes: the coding agent's proposals for every region, across files (not findings' fixes). */
   private regionProposals(sessionId: string): string[] | undefined {
-    if (this.sessionOf(sessionId)?.fullTarget.kind !== 'changes') return undefined;
-    return this.store.forSession(sessionId).filter((t) => t.finding === undefined && t.replacement !== undefined).map((t) => t.id);
+    if (this.deps.sessionOf(sessionId)?.fullTarget.kind !== 'changes') return undefined;
+    return this.deps.store.forSession(sessionId).filter((t) => t.finding === undefined && t.replacement !== undefined).map((t) => t.id);
   }
 
   previewImprovedCode(sessionId: string): Promise<unknown> {
     const ids = this.regionProposals(sessionId);
-    return ids ? this.regions.preview(sessionId, ids) : this.fixes.preview(sessionId, IMPROVED_CODE);
+    return ids ? this.deps.regions.preview(sessionId, ids) : this.deps.fixes.preview(sessionId, IMPROVED_CODE);
   }
 
   applyImprovedCode(sessionId: string): Promise<unknown> {
     const ids = this.regionProposals(sessionId);
-    return ids ? this.regions.apply(sessionId, ids) : this.fixes.apply(sessionId, IMPROVED_CODE);
+    return ids ? this.deps.regions.apply(sessionId, ids) : this.deps.fixes.apply(sessionId, IMPROVED_CODE);
   }
 }

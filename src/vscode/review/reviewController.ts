@@ -88,7 +88,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);
     this.running = new RunningReviews(deps.cost);
-    this.findings = new FindingActions((id) => this.sessions.get(id), deps.store, deps.fixes, this.tracker, deps.regionEdits);
+    this.findings = new FindingActions({ sessionOf: (id) => this.sessions.get(id), store: deps.store, fixes: deps.fixes, tracker: this.tracker, regions: deps.regionEdits });
     // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {

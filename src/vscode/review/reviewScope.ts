@@ -1,30 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import * as z from 'zod';
-import { SEVERITIES } from '../../shared/severity';
+import type { ReviewScopeInput } from './reviewScopeInput';
 import type { ChangesCommands } from '../changes/changesCommands';
 import { targetFromDocument, type PreparedTarget, type TargetProblem } from './reviewTarget';
-
-/**
- * What the chat's /review and /changes and the agent-mode tool ask Quorum to review, by name: the selection, a
- * file, uncommitted or staged changes, or the changes since a base ref. Input from another program (an agent), so
- * it is validated: a ref cannot pass as a git option, a path must be inside the workspace.
- */
-export const reviewScopeInput = z.strictObject({
-  scope: z.enum(['selection', 'file', 'uncommitted', 'staged', 'base']),
-  path: z.string().trim().min(1).max(4096).optional(),
-  base: z.string().trim().min(1).max(255).regex(/^[^-\s][^\s~^:?*[\\]*$/, 'a branch, tag or commit name').optional(),
-  minSeverity: z.enum(SEVERITIES).optional(),
-});
-
-export type ReviewScopeInput = z.infer<typeof reviewScopeInput>;
-
-/** A bad input in one line: the first problem, with the field it is about. */
-export function inputProblem(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  return `Invalid input: ${where}${issue?.message ?? 'not an object of the expected shape'}`;
-}
 
 /** Why a scope names nothing to review, in one line (English: agents read it; the chat localises its own). */
 type ScopeRefusal = { refused: string };

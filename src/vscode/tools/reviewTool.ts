@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { compactFindings } from '../../core/review/compactFindings';
+import { compactFindings } from '../../core/report/compactFindings';
 import { displayHost } from '../../core/gateway/baseUrl';
 import { estimateLabel } from '../../shared/panelStrings';
 import { formatUsd } from '../../shared/format';
@@ -7,7 +7,8 @@ import { escapeMarkdown } from '../../shared/untrustedText';
 import type { ChangesCommands } from '../changes/changesCommands';
 import { describePlan } from '../changes/changesLabels';
 import type { ReviewController } from '../review/reviewController';
-import { inputProblem, prepareScope, reviewScopeInput } from '../review/reviewScope';
+import { prepareScope } from '../review/reviewScope';
+import { inputProblem, reviewScopeInput } from '../review/reviewScopeInput';
 import { runScopedReview } from '../review/scopedReview';
 import type { PreparedTarget } from '../review/reviewTarget';
 import type { PlannedReview } from '../../core/review/reviewRequest';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { buildFollowUp, type FollowUpInput } from '../../../src/core/agents/followUp';
-import { compactFindings } from '../../../src/core/review/compactFindings';
+import { compactFindings } from '../../../src/core/report/compactFindings';
 import type { Finding } from '../../../src/core/review/types';
 import { proseMarkdown } from '../../../src/shared/untrustedText';
 

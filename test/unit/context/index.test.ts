@@ -64,6 +64,17 @@ describe('context: the repository index and the choice of context', function () 
     assert.deepEqual(parsed?.definitions.map((d) => d.name), (await parseFile(text, 'typescript'))?.definitions.map((d) => d.name));
   });
 
+  it("gives a reviewed file's symbols from the index only while its content is the one indexed", async () => {
+    repo.write('a.ts', 'export function one(): number {\n  return 1;\n}\n').commit();
+    const index = await RepositoryIndex.open(options(repo));
+    assert.ok(index);
+    await index.complete();
+    const indexed = Buffer.from('export function one(): number {\n  return 1;\n}\n');
+    assert.deepEqual(index.symbolsAt('a.ts', indexed)?.definitions.map((d) => [d.name, d.startLine, d.endLine]), [['one', 1, 3]]);
+    assert.equal(index.symbolsAt('a.ts', Buffer.from('export function two(): number {\n  return 2;\n}\n')), undefined);
+    assert.equal(index.symbolsAt('b.ts', indexed), undefined);
+  });
+
   it('in a repository never indexed, a lookup parses only the files that may define or call the names it needs', async () => {
     for (let i = 0; i < 80; i++) repo.write(`fill/f${i}.ts`, `export function filler${i}(total: number): number {\n  let total2 = total;\n  return total2 + ${i};\n}\n`);
     repo

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeEntry, encodeEntry, type IndexEntry } from '../../../src/core/context/indexStore';
+import { decodeEntry, encodeEntry, entryNames, isEntry, type IndexEntry } from '../../../src/core/context/indexStore';
 import { RepositoryIndex } from '../../../src/core/context/repoIndex';
 import { createExcluder } from '../../../src/core/prompt/exclude';
 import { TempRepo } from '../changes/gitRepo';
@@ -25,9 +25,12 @@ describe('context: the index as kept on disk', () => {
       },
     ];
     for (const entry of entries) {
-      const stored = encodeEntry(entry);
-      assert.equal(typeof stored, 'string');
-      assert.deepEqual(decodeEntry(stored ?? ''), entry);
+      const stored = encodeEntry(entry) ?? '';
+      assert.ok(isEntry(stored), stored);
+      assert.deepEqual(decodeEntry(stored), entry);
+      const symbols = 'skipped' in entry ? { definitions: [], calls: [] } : entry;
+      assert.deepEqual(entryNames(stored, 'definitions'), symbols.definitions.map((d) => d.name));
+      assert.deepEqual(entryNames(stored, 'calls'), symbols.calls.map(([name]) => name));
     }
     const lone: IndexEntry = { definitions: [{ name: '\ud800', kind: 'function', startLine: 1, endLine: 1, signatureEnd: 1 }], calls: [], aliases: [] };
     assert.deepEqual(decodeEntry(encodeEntry(lone) ?? ''), lone);
@@ -39,6 +42,7 @@ describe('context: the index as kept on disk', () => {
     assert.ok(decodeEntry(good));
     for (const bad of ['', 'skipped', good.replace(/\n[^\n]*$/, ''), `${good}\n`, 'f 9 1 2 1\n\n', 'f 0 1 x 1\n\n', 'f 0 1 2\n\n', 'f 0 1 2 1 C extra\n\n', 'f 0 -1 2 1\n\n', '\ng\n', '\ng 2 3\n', '\n\na', '%zz 0 1 2 1\n\n', 'f 0 1 2 1 %E0%A4%A\n\n']) {
       assert.equal(decodeEntry(bad), undefined, JSON.stringify(bad));
+      if (!bad.includes('%')) assert.equal(isEntry(bad), false, JSON.stringify(bad));
     }
   });
 
@@ -60,14 +64,20 @@ describe('context: the index as kept on disk', () => {
       const hash = repo.git('rev-parse', 'HEAD:m2.ts').trim();
       assert.ok(store.blobs[hash]);
       store.blobs[hash] = 'f2 7 1 3 1\n\n';
+      // The form of an entry, but a name that does not decode: found out when a lookup decodes it.
+      const undecodable = repo.git('rev-parse', 'HEAD:m0.ts').trim();
+      store.blobs[undecodable] = 'f0 0 1 3 1\n%E0%A4 2\n';
       writeFileSync(file, JSON.stringify(store));
       const second = await RepositoryIndex.open(options);
       assert.deepEqual(second?.size, { files: 4, indexed: 3, parsedNow: 0 });
+      assert.deepEqual(second?.definitions('f0'), []);
+      assert.deepEqual(second?.size, { files: 4, indexed: 2, parsedNow: 0 });
       assert.deepEqual(second?.definitions('f1').map((d) => [d.file, d.kind, d.startLine, d.endLine, d.signatureEnd]), [['m1.ts', 'function', 1, 3, 1]]);
       assert.deepEqual(second?.calls('g3').map((c) => [c.file, c.line]), [['m3.ts', 2]]);
       await second?.complete();
-      assert.equal(second?.size.parsedNow, 1);
+      assert.equal(second?.size.parsedNow, 2);
       assert.deepEqual(second?.definitions('f2').map((d) => d.file), ['m2.ts']);
+      assert.deepEqual(second?.definitions('f0').map((d) => d.file), ['m0.ts']);
     } finally {
       repo.dispose();
     }

@@ -62,6 +62,17 @@ describe('panel: Markdown export', () => {
     assert.match(text, /````typescript\nconst q = `SELECT \?`;\n```\nnot a fence end\n```\n````/);
   });
 
+  it('names the context sent, as the header does; nothing when none was needed', () => {
+    const items = [
+      { file: 'src/rates.ts', startLine: 1, endLine: 4, symbol: 'applyDiscount', kind: 'definition' as const, forFile: 'src/db.ts' },
+      { file: 'src/cart.ts', startLine: 8, endLine: 12, symbol: 'query', kind: 'caller' as const, forFile: 'src/db.ts' },
+    ];
+    const text = reviewToMarkdown({ ...review(), context: { enabled: true, items, tokens: 1234, cut: [] } }, { ...PANEL_STRINGS }, new Date(0));
+    assert.match(text, /\ncontext: 1 definition, 1 caller from 2 files · 1,234 tokens\n/);
+    assert.match(reviewToMarkdown({ ...review(), context: { enabled: false, items: [], tokens: 0, cut: [] } }, { ...PANEL_STRINGS }, new Date(0)), /\ncontext: off\n/);
+    assert.doesNotMatch(reviewToMarkdown({ ...review(), context: { enabled: true, items: [], tokens: 0, cut: [] } }, { ...PANEL_STRINGS }, new Date(0)), /context:/);
+  });
+
   it('leaves out what the noise controls hid and says so (count, reasons, dismissed); lists it apart when the panel shows it', () => {
     const view: ReviewView = {
       ...review(),

@@ -1,11 +1,11 @@
-import type { Finding, ReviewSummary } from '../../core/review/types';
+import type { Finding, ReviewSummary } from '../review/types';
 import { SEVERITIES, type Severity } from '../../shared/severity';
 import { formatUsd } from '../../shared/format';
-import { SEVERITY_ICON } from '../../core/report/levels';
-import { codeSpan, fenced, inlineText, plainText } from './markdown';
-import { findingMarker, resolvedMarker, summaryMarker } from './markers';
+import { SEVERITY_ICON } from './levels';
+import { codeSpan, fenced, inlineText, plainText } from './githubMarkdown';
+import { findingMarker, resolvedMarker, summaryMarker } from './pullRequestMarkers';
 
-/** The bodies Quorum posts on a pull request. Everything a model or a repository wrote goes through markdown.ts. */
+/** The bodies Quorum posts on a pull request. Everything a model or a repository wrote goes through githubMarkdown.ts. */
 
 /** Skipped files named in the summary; the rest are counted (a comment holds at most 65,536 characters). */
 const MAX_LISTED = 50;
