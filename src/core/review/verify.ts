@@ -1,4 +1,4 @@
-import { parseVerdicts, VERIFIER_ID, VERIFIER_PROMPT_VERSION, VERIFIER_TITLE, verifierMessages, type VerifierItem } from '../agents/verifier';
+import { parseVerdicts, reviewerResults, VERIFIER_ID, VERIFIER_PROMPT_VERSION, VERIFIER_TITLE, verifierMessages, type VerifierItem } from '../agents/verifier';
 import type { ContextSnippet } from '../context/types';
 import { sumUsage } from '../cost/usage';
 import type { StreamResult } from '../gateway/types';
@@ -61,7 +61,7 @@ function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: V
   const { settings, target } = run.plan;
   const mode = settings.review.verify;
   if (mode === 'off') return [];
-  const reviewers = summary.agents.filter((a) => a.agent !== VERIFIER_ID);
+  const reviewers = reviewerResults(summary.agents);
   const byModel = new Map<string, VerifierItem[]>();
   for (const f of checked) {
     const model = verifierModelFor(f, checked, reviewers, mode, settings.agents.verifier.model);
@@ -189,6 +189,6 @@ export async function verifySummary(deps: AgentRunDeps, run: VerifyRun, summary:
   }
   const result = resultOf(deps, run, answered, started);
   run.emit(endEvent(run.reviewId, result));
-  const agents = [...summary.agents.filter((a) => a.agent !== VERIFIER_ID), result];
+  const agents = [...reviewerResults(summary.agents), result];
   return { ...summary, agents, findings: summary.findings.map((f) => verdictOf.get(f) ?? f), totals: addTotals(summary.totals, totalsOfVerifier(result, answered)) };
 }
