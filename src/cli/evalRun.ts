@@ -9,7 +9,7 @@ import { planRuns, type EvalRunSpec } from '../core/eval/plan';
 import { toEvalJson } from '../core/eval/report';
 import { estimateEval, learnEvalPrices, runEval, type EvalProgress, type EvalReport } from '../core/eval/runner';
 import { formatVerificationTable, verificationJson } from '../core/eval/verification';
-import { VERIFIER_ID } from '../core/agents/verifier';
+import { splitModelOverrides } from '../core/agents/verifier';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewConfigError } from '../core/review/errors';
@@ -75,7 +75,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
     corpus = await loadCorpus(dir);
     if (args.context && args.contextTokens > 0) corpus = await withCaseContext(corpus, args.contextTokens);
     // `--model verifier=…` is the verifier's model (cliSettings put it in the settings), not an agent to score.
-    const models = Object.fromEntries(Object.entries(args.models).filter(([agent]) => agent !== VERIFIER_ID));
+    const models = splitModelOverrides(args.models).agents;
     runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models, compare: args.compare });
   } catch (e) {
     if (e instanceof CorpusError || e instanceof ReviewConfigError) {

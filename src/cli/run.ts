@@ -24,7 +24,7 @@ import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
 import { githubTarget } from './github/target';
-import { VERIFIER_ID } from '../core/agents/verifier';
+import { splitModelOverrides } from '../core/agents/verifier';
 import { RegionMemory } from '../core/review/regionMemory';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
@@ -123,7 +123,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const { gateway, cache, pipeline } = cliPipeline(args, io.env, key, baseUrl, settings);
   const progress = new ProgressReporter({ write: (t: string) => io.stderr.write(scrub(t)), isTTY: io.stderr.isTTY === true });
   // `--model verifier=…` is the verifier's model (a setting), not a reviewer's.
-  const reviewerModels = Object.fromEntries(Object.entries(args.models).filter(([agent]) => agent !== VERIFIER_ID));
+  const reviewerModels = splitModelOverrides(args.models).agents;
   const options = {
     language,
     noCache: args.noCache,

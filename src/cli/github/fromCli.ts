@@ -1,4 +1,4 @@
-import { VERIFIER_ID } from '../../core/agents/verifier';
+import { reviewerResults } from '../../core/agents/verifier';
 import type { NoiseSplit } from '../../core/review/noise';
 import type { Region, ReviewSummary } from '../../core/review/types';
 import { EXIT } from '../exit';
@@ -28,7 +28,7 @@ export async function postFromCli(r: CliReview, github: GithubTarget, { summary,
     regions,
     version: r.io.version,
     // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
-    complete: !summary.cancelled && summary.agents.every((a) => a.status === 'ok' || a.agent === VERIFIER_ID),
+    complete: !summary.cancelled && reviewerResults(summary.agents).every((a) => a.status === 'ok'),
     log,
   });
   if (!posted.ok) return r.fail(posted.problem, EXIT.agentFailed);

@@ -1,4 +1,4 @@
-import { parseVerdicts, VERIFIER_ID, VERIFIER_PROMPT_VERSION, VERIFIER_TITLE, verifierMessages, type VerifierItem } from '../agents/verifier';
+import { parseVerdicts, reviewerResults, VERIFIER_ID, VERIFIER_PROMPT_VERSION, VERIFIER_TITLE, verifierMessages, type VerifierItem } from '../agents/verifier';
 import type { ContextSnippet } from '../context/types';
 import { sumUsage } from '../cost/usage';
 import type { StreamResult } from '../gateway/types';
@@ -61,7 +61,7 @@ function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: V
   const { settings, target } = run.plan;
   const mode = settings.review.verify;
   if (mode === 'off') return [];
-  const reviewers = summary.agents.filter((a) => a.agent !== VERIFIER_ID);
+  const reviewers = reviewerResults(summary.agents);
   const byModel = new Map<string, VerifierItem[]>();
   for (const f of checked) {
     const model = verifierModelFor(f, checked, reviewers, mode, settings.agents.verifier.model);
@@ -120,7 +120,10 @@ async function ask(deps: AgentRunDeps, run: VerifyRun, request: Request): Promis
     const answer = step.value;
     const verdicts = parseVerdicts(answer.text, ids);
     if (verdicts && deps.cache && deps.storesAnswers) deps.cache.set(key, { model: request.model, text: answer.text, findings: [] });
-    const error: AgentError | undefined = verdicts ? undefined : { code: answer.text.trim() === '' ? 'empty-answer' : 'internal', message: 'the verifier\'s answer is not a list of verdicts' };
+    // An answer that is not a list of verdicts is the model's doing, like any agent's unreadable answer.
+    const error: AgentError | undefined = verdicts ? undefined : answer.text.trim() === ''
+      ? { code: 'empty-answer', model: request.model, message: 'the verifier returned an empty answer' }
+      : { code: 'bad-response', model: request.model, message: 'the verifier\'s answer is not a list of verdicts' };
     return { request, verdicts, answer, cached: false, ...(error ? { error } : {}) };
   } catch (err) {
     return { request, verdicts: undefined, cached: false, error: errorOf(err) };
@@ -186,6 +189,6 @@ export async function verifySummary(deps: AgentRunDeps, run: VerifyRun, summary:
   }
   const result = resultOf(deps, run, answered, started);
   run.emit(endEvent(run.reviewId, result));
-  const agents = [...summary.agents.filter((a) => a.agent !== VERIFIER_ID), result];
+  const agents = [...reviewerResults(summary.agents), result];
   return { ...summary, agents, findings: summary.findings.map((f) => verdictOf.get(f) ?? f), totals: addTotals(summary.totals, totalsOfVerifier(result, answered)) };
 }
