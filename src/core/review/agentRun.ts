@@ -106,7 +106,7 @@ async function ask(deps: AgentRunDeps, run: ReviewRun, request: Request): Promis
     if (answer.text.trim() === '') {
       // Nothing to show or parse: an error, so that a CI run does not pass on a review that did not happen.
       const message = `the model returned an empty answer (finish reason: ${answer.finishReason})`;
-      return finish(run, { ...base, ...spentOnAnswer, status: 'error', error: { code: 'empty-answer', message } });
+      return finish(run, { ...base, ...spentOnAnswer, status: 'error', error: { code: 'empty-answer', message, model: spec.model } });
     }
     const parsed = parseAnswer(spec, answer.text, plan.target);
     // The cache keeps every finding; what a review of changes shows of them depends on its options.

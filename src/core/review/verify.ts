@@ -120,7 +120,10 @@ async function ask(deps: AgentRunDeps, run: VerifyRun, request: Request): Promis
     const answer = step.value;
     const verdicts = parseVerdicts(answer.text, ids);
     if (verdicts && deps.cache && deps.storesAnswers) deps.cache.set(key, { model: request.model, text: answer.text, findings: [] });
-    const error: AgentError | undefined = verdicts ? undefined : { code: answer.text.trim() === '' ? 'empty-answer' : 'internal', message: 'the verifier\'s answer is not a list of verdicts' };
+    // An answer that is not a list of verdicts is the model's doing, like any agent's unreadable answer.
+    const error: AgentError | undefined = verdicts ? undefined : answer.text.trim() === ''
+      ? { code: 'empty-answer', model: request.model, message: 'the verifier returned an empty answer' }
+      : { code: 'bad-response', model: request.model, message: 'the verifier\'s answer is not a list of verdicts' };
     return { request, verdicts, answer, cached: false, ...(error ? { error } : {}) };
   } catch (err) {
     return { request, verdicts: undefined, cached: false, error: errorOf(err) };

@@ -62,8 +62,9 @@ export function presentError(d: AgentError, ctx: ErrorContext): Presented | unde
       return { text: vscode.l10n.t('{0} failed{1} for model {2}.', host, status, d.model ?? '?'), actions: [testConnection, switchModel] };
     case 'bad-response':
       return { text: vscode.l10n.t('{0} sent an answer Quorum could not read (model {1}).', host, d.model ?? '?'), actions: [switchModel] };
-    case 'inputs-failed':
     case 'empty-answer':
+      return { text: vscode.l10n.t('{0} sent an empty answer (model {1}).', host, d.model ?? '?'), actions: [switchModel] };
+    case 'inputs-failed':
     case 'internal':
       return { text: vscode.l10n.t('Quorum failed: {0}', d.message), actions: [testConnection] };
   }

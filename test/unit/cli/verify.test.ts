@@ -112,7 +112,11 @@ describe('quorum review --verify: a verifier agent checks the merged findings (t
       assert.deepEqual(out.findings.map((f) => [f.title, f.confidence, f.unverified]), [['Command injection', 0.9, true], ['Maybe y is unused', 0.5, true], ['Unclear naming of x', 0.6, true]]);
       const verifier = out.agents.find((a) => a.id === 'verifier');
       assert.equal(verifier?.status, 'error');
-      if (failure === 'garbage') assert.equal(verifier.costUsd, VERIFIER_COST_USD, 'what it spent is counted');
+      if (failure === 'garbage') {
+        assert.equal(verifier.costUsd, VERIFIER_COST_USD, 'what it spent is counted');
+        // The model's unreadable answer, like any agent's: the page and the notification offer Switch Model.
+        assert.equal(verifier.error?.code, 'bad-response');
+      }
       assert.equal((await review()).code, 0);
     });
   }
