@@ -84,9 +84,16 @@ async function main(): Promise<void> {
     await page.waitForTimeout(500);
   };
   const selectSample = async () => {
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sample.ts' }).first().click();
+    // Earlier steps leave review threads open over the code and the editor scrolled sideways: close the threads,
+    // open the file from Quick Open (the focus goes to its editor) and go to its start.
+    await wb.runCommand('Comments: Collapse All Comments').catch(() => undefined);
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type('sample.ts');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Control+Home');
     await page.locator('.monaco-editor .view-lines', { hasText: 'findUser' }).first().waitFor({ timeout: 15000 });
-    await page.locator('.monaco-editor .view-lines').first().click();
     await wb.runCommand('Go to Line/Column...');
     await page.keyboard.type('3');
     await page.keyboard.press('Enter');
