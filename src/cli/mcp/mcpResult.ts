@@ -1,5 +1,5 @@
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
-import { nonNegative, reportStatus } from '../../core/report/json';
+import { findingHead, nonNegative, reportStatus } from '../../core/report/json';
 import type { AgentResult, ReviewSummary } from '../../core/review/types';
 import type { McpFinding, McpResult } from './schemas';
 import type { McpSession } from './session';
@@ -48,17 +48,7 @@ export function mcpOutcome(s: McpSession, outcome: ReviewOutcome, report: McpRep
 }
 
 function finding(f: ReviewSummary['findings'][number]): McpFinding {
-  return {
-    file: f.file,
-    startLine: f.startLine,
-    endLine: f.endLine,
-    severity: f.severity,
-    title: f.title,
-    explanation: f.explanation,
-    agents: [...f.agents],
-    ...(f.cwe ? { cwe: f.cwe } : {}),
-    ...(f.suggestion !== undefined ? { replacement: f.suggestion } : {}),
-  };
+  return { ...findingHead(f), explanation: f.explanation, ...(f.suggestion !== undefined ? { replacement: f.suggestion } : {}) };
 }
 
 function agentLine(r: AgentResult): McpResult['agents'][number] {
