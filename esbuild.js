@@ -55,12 +55,20 @@ const lazyTreeSitter = {
  * required on first use, so that activation loads a small bundle (issue 20: the secret scanner, the SDK, the
  * tokenizer and the TypeScript parser made start-up twice as slow as the first release's; the parser is now
  * tree-sitter, see lazyTreeSitter):
+ * - the review engine (settings and their schemas, the gateway, the pipeline, the controller, the panels), on the
+ *   first command, provider call or API use that needs it (src/vscode/extension.ts; built like the extension's
+ *   bundle, `extension: true`, and itself loading the files below lazily);
  * - the OpenAI SDK (0.4 MB), on the first request (src/core/gateway/openaiSdk.ts);
  * - secretlint's preset (0.35 MB), on the first redaction (src/core/redaction/secretlint.ts);
  * - the tokenizer's library, on the first estimate (src/core/tokens/encoding.ts).
  * The command line bundles them inline (it runs one review and exits).
  */
 const LAZY_MODULES = [
+  // The review engine (src/vscode/engine.ts): everything of the extension but what activation registers.
+  {
+    file: 'engine.js', entry: 'src/vscode/engine.ts', extension: true,
+    matches: (p, importer) => p === './engine' && path.dirname(importer) === path.join(__dirname, 'src', 'vscode'),
+  },
   { file: 'openai.js', entry: require.resolve('openai'), matches: (p) => p === 'openai' },
   { file: 'tokenizer.js', entry: require.resolve('gpt-tokenizer/GptEncoding'), matches: (p) => p === 'gpt-tokenizer/GptEncoding' },
   {
@@ -72,7 +80,7 @@ const LAZY_MODULES = [
 const lazyModules = {
   name: 'lazy-modules',
   setup(build) {
-    build.onResolve({ filter: /^(openai|gpt-tokenizer\/GptEncoding|\.\/secretlint)$/ }, (args) => {
+    build.onResolve({ filter: /^(openai|gpt-tokenizer\/GptEncoding|\.\/secretlint|\.\/engine)$/ }, (args) => {
       const lazy = LAZY_MODULES.find((m) => m.matches(args.path, args.importer));
       return lazy ? { path: `./${lazy.file}`, external: true } : undefined;
     });
@@ -109,10 +117,11 @@ function copyRankTable() {
 }
 
 async function main() {
+  // `import()` becomes `require()`: the extension host loads the lazy files as the CommonJS modules they are.
+  const extension = { ...node, external: ['vscode'], plugins: [problemMatcher, lazyModules, lazyTreeSitter], supported: { 'dynamic-import': false } };
   const configs = [
-    // `import()` becomes `require()`: the extension host loads the lazy files as the CommonJS modules they are.
-    { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [problemMatcher, lazyModules, lazyTreeSitter], supported: { 'dynamic-import': false } },
-    ...LAZY_MODULES.map((m) => ({ ...node, entryPoints: [m.entry], outfile: `dist/${m.file}`, sourcemap: false })),
+    { ...extension, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
+    ...LAZY_MODULES.map((m) => (m.extension ? { ...extension, entryPoints: [m.entry], outfile: `dist/${m.file}` } : { ...node, entryPoints: [m.entry], outfile: `dist/${m.file}`, sourcemap: false })),
     { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [problemMatcher, lazyTreeSitter] },
     {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',

@@ -1,4 +1,5 @@
 import { isOneOf } from './guards';
+import type { AgentOutputKind } from './reviewCodes';
 
 /**
  * The built-in agents: the one table of what each is (core's registry, the settings' defaults, the eval, the
@@ -14,7 +15,7 @@ interface BuiltinAgent {
   /** The model it runs on unless the settings say otherwise. */
   defaultModel: string;
   /** `findings` for a reviewer; `code` for the agent that writes improved code after the reviewers. */
-  output: 'findings' | 'code';
+  output: AgentOutputKind;
   /** The codicon of its card. */
   icon: string;
   /** The kinds of expected finding an eval scores it on. */

@@ -1,6 +1,6 @@
 import { CONTEXT_KINDS } from './codeContext';
 import { SEVERITIES } from './severity';
-import { AGENT_ERROR_CODES, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS } from './reviewCodes';
+import { AGENT_ERROR_CODES, AGENT_OUTPUTS, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS, TARGET_KINDS, VERDICTS } from './reviewCodes';
 import * as z from 'zod/mini';
 
 /**
@@ -44,7 +44,7 @@ const findingViewSchema = z.object({
   clamped: z.optional(z.boolean()),
   outsideChanges: z.optional(z.boolean()),
   /** The verifier's verdict: by which model and why (model text). */
-  verification: z.optional(z.object({ verdict: z.enum(['confirmed', 'refuted', 'uncertain']), by: shortText, reason: str(4_000) })),
+  verification: z.optional(z.object({ verdict: z.enum(VERDICTS), by: shortText, reason: str(4_000) })),
   /** The verifier was asked and gave no verdict (it failed). */
   unverified: z.optional(z.boolean()),
   /** Carried over from an earlier review of the same code (a re-review of changes). */
@@ -102,7 +102,7 @@ const agentOutcomeSchema = z.object({
 });
 export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;
 
-const agentOutputSchema = z.enum(['findings', 'code']);
+const agentOutputSchema = z.enum(AGENT_OUTPUTS);
 
 const agentViewSchema = z.object({
   agent: shortText,
@@ -177,7 +177,7 @@ export const reviewViewSchema = z.object({
   }),
   /** A review of several regions across files (changes): what the header says, and each file reviewed or skipped. */
   changes: z.optional(z.object({
-    kind: z.enum(['selection', 'file', 'changes']),
+    kind: z.enum(TARGET_KINDS),
     label: shortText,
     files: list(str(8_000), 10_000),
     added: count,

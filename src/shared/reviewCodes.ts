@@ -52,3 +52,15 @@ export type HiddenReason = (typeof HIDDEN_REASONS)[number];
  */
 export const COST_SOURCES = ['reported', 'usage', 'estimated', 'cached', 'none'] as const;
 export type CostSource = (typeof COST_SOURCES)[number];
+
+/** What the verifier says of a finding. */
+export const VERDICTS = ['confirmed', 'refuted', 'uncertain'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** What an agent answers with: findings (a reviewer) or improved code (the agent that writes code after the reviewers). */
+export const AGENT_OUTPUTS = ['findings', 'code'] as const;
+export type AgentOutputKind = (typeof AGENT_OUTPUTS)[number];
+
+/** What a review covers: a selection, a whole file, or changes (regions across files). */
+export const TARGET_KINDS = ['selection', 'file', 'changes'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];

@@ -18,21 +18,26 @@ import type { ReviewTool } from './tools/reviewTool';
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
  * Quorum. It exposes state for inspection and one seam, `usePrompter`, through which tests answer
- * questions; it never exposes the API key.
+ * questions; it never exposes the API key. Every member but `activation` and `logUri` belongs to the review
+ * engine, which the first use of one of them loads (`src/vscode/engine.ts`).
  */
-export interface QuorumApi {
+export interface QuorumApi extends EngineApi {
+  /** How `activate()` ended: whether it had loaded the review engine (it does not), and the status bar's text. */
+  activation: { engineLoaded: boolean; statusBarText: string };
+  /** Where the "Quorum" log file is written (the folder of `context.logUri`). */
+  logUri: vscode.Uri;
+}
+
+/** The review engine's part of the API (`createEngine` builds it). */
+export interface EngineApi {
   /** The shared gateway client's counters (requests sent, retries, 429s…). */
   gatewayStats(): GatewayStats;
-  /** The gateway client's counters as `activate()` ended: activation does no network I/O, so all zero. */
-  activationStats: GatewayStats;
   ledger: CostLedger;
   cost: CostController;
   controller: ReviewController;
   panels: ReviewPanels;
   findings: FindingStore;
   settings: SettingsService;
-  /** Where the "Quorum" log file is written (the folder of `context.logUri`). */
-  logUri: vscode.Uri;
   /** Replaces the UI that asks questions and shows notifications; `undefined` restores VS Code's. */
   usePrompter(prompter: Prompter | undefined): void;
   /** "Show What Will Be Sent" for any target (a changes review previews its regions through it). */

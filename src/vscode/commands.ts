@@ -1,3 +1,5 @@
+import type * as vscode from 'vscode';
+
 /**
  * Every command id Quorum registers. Those listed in `CONTRIBUTED_COMMANDS` appear in package.json's
  * `contributes.commands` (a test checks both directions); the rest are internal (panel and quick-fix
@@ -38,6 +40,13 @@ export const InternalCommands = {
 } as const;
 
 export const CONTRIBUTED_COMMANDS: readonly CommandId[] = Object.values(Commands);
+
+/** Every command activation registers: the contributed ones and the internal ones. */
+export type QuorumCommandId = CommandId | (typeof InternalCommands)[keyof typeof InternalCommands];
+export const ALL_COMMANDS: readonly QuorumCommandId[] = [...CONTRIBUTED_COMMANDS, ...Object.values(InternalCommands)];
+
+/** What a command runs: VS Code's own callback type (it passes on whatever arguments the caller gave). */
+export type CommandCallback = Parameters<typeof vscode.commands.registerCommand>[1];
 
 /** Context key that is true while at least one review runs (enables "Quorum: Cancel Review"). */
 export const REVIEW_RUNNING_CONTEXT = 'quorum.reviewRunning';

@@ -1,123 +1,41 @@
 import * as vscode from 'vscode';
-import type { GatewayLogger } from '../core/gateway/client';
-import { pricedGateway } from '../core/gateway/pricedGateway';
-import { ReviewCache } from '../core/review/cache';
-import { ReviewPipeline } from '../core/review/pipeline';
-import type { QuorumApi } from './api';
-import { ApiKeyStore } from './apiKeys';
-import { Commands, InternalCommands } from './commands';
-import { CostController } from './cost/costController';
-import { MonthlySpend } from './cost/monthlySpend';
-import { FindingCodeActions } from './findings/codeActions';
-import { FindingStore } from './findings/findingStore';
-import { FixService } from './findings/fixes';
-import { RegionEdits } from './findings/regionEdits';
-import { ProjectDismissals } from './findings/projectDismissals';
-import { resolveAgents } from '../core/agents/registry';
-import { CompareModels } from './compare/compareModels';
-import { ComparePanel } from './compare/comparePanel';
-import { EvalCorpus } from './compare/evalCorpus';
-import { MeasuredModels } from './compare/measuredModels';
-import { BudgetGuard } from './review/budgetGuard';
-import { ApiKeyCommands } from './gateway/apiKeyCommands';
-import { createQuorumLog, type QuorumLog } from './log';
-import { ModelSwitcher } from './models/switchModel';
-import { ReviewPanels } from './panel/reviewPanels';
-import { PrompterHolder } from './prompter';
-import { ChangesCommands } from './changes/changesCommands';
-import { ChangesPreparation } from './changes/changesPreparation';
-import { RepositoryPicker } from './changes/repositoryPicker';
-import { ReviewController } from './review/reviewController';
-import type { PanelActions } from './panel/panelContract';
-import { PromptShaper } from './privacy/promptShaper';
-import { SentPreview } from './privacy/whatWillBeSent';
-import { SettingsService } from './settings';
-import { FollowUps } from './findings/followUps';
-import { ReviewThreads } from './threads/reviewThreads';
-import { CHAT_PARTICIPANT_ID, chatHandler } from './chat/chatParticipant';
-import { REVIEW_TOOL_NAME, ReviewTool } from './tools/reviewTool';
-import { MCP_PROVIDER_ID, QuorumMcpServers } from './tools/mcpServer';
+import { emptyLedgerTotals } from '../core/cost/totals';
 import { Redactor } from '../core/redaction/redactor';
-import { field, isRecord } from '../shared/guards';
+import type { QuorumApi } from './api';
+import { ALL_COMMANDS } from './commands';
+import { CHAT_PARTICIPANT_ID, COMPARE_VIEW_TYPE, MCP_PROVIDER_ID, PANEL_VIEW_TYPE, REVIEW_TOOL_NAME } from './contributions';
+import { CostStatusBar } from './cost/costStatusBar';
+import { MonthlySpend } from './cost/monthlySpend';
+import type { Engine, StartupParts } from './engine';
+import { createQuorumLog, type QuorumLog } from './log';
+import { mcpServerDefinitions } from './tools/mcpServer';
 
-function gatewayLogger(log: QuorumLog): GatewayLogger {
-  const line = (message: string, data?: Record<string, unknown>): string => {
-    const fields = Object.entries(data ?? {})
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-    return fields.length > 0 ? `${message} (${fields.join(', ')})` : message;
-  };
-  return {
-    info: (m, d) => log.info(line(m, d)),
-    warn: (m, d) => log.warn(line(m, d)),
-    error: (m, d) => log.error(line(m, d)),
-  };
+/**
+ * Activation (issue 20: VS Code's activation figure had doubled since the first release) registers what must exist
+ * from the start and loads nothing a review needs. The review engine — settings and their schemas, the gateway, the
+ * pipeline, the controller, the panels — is `src/vscode/engine.ts`, a file of its own in the build (`dist/engine.js`,
+ * esbuild.js: LAZY_MODULES) required by the first command, provider call or API use that needs it. What this file
+ * imports is checked by `test/unit/startup.test.ts`.
+ */
+
+/** Loads and builds the engine; the log says how long it took and what first needed it. */
+function loadEngine(context: vscode.ExtensionContext, parts: StartupParts, firstUse: string): Engine {
+  const started = performance.now();
+  const createEngine: typeof import('./engine').createEngine = require('./engine').createEngine;
+  const engine = createEngine(context, parts);
+  parts.log.info(`Quorum's review engine loaded in ${Math.round(performance.now() - started)} ms (first needed by ${firstUse})`);
+  return engine;
 }
 
-/** The long-lived core objects of the window: the price list, the ledger, the one shared gateway client, the pipeline. */
-function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog) {
-  const { listedPrices, ledger, gateway } = pricedGateway({
-    settings: () => settings.current,
-    apiKey: () => keys.get(settings.current.gateway.baseUrl),
-    logger: gatewayLogger(log),
-  });
-  const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });
-  return { listedPrices, ledger, gateway, pipeline };
-}
-
-interface CommandTargets {
-  controller: ReviewController;
-  panels: ReviewPanels;
-  threads: ReviewThreads;
-  switcher: ModelSwitcher;
-  keyCommands: ApiKeyCommands;
-  cost: CostController;
-  sent: SentPreview;
-  compare: CompareModels;
-  changes: ChangesCommands;
-  fixes: FixService;
-}
-
-/** Every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
-function registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(Commands.reviewSelection, () => controller.reviewEditor()),
-    vscode.commands.registerCommand(Commands.cancelReview, () => controller.cancelAll()),
-    vscode.commands.registerCommand(Commands.switchModel, (agent?: unknown, suggestions?: unknown) =>
-      switcher.run(typeof agent === 'string' ? agent : undefined, Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string') : []),
-    ),
-    vscode.commands.registerCommand(Commands.setApiKey, () => keyCommands.setKey()),
-    vscode.commands.registerCommand(Commands.clearApiKey, () => keyCommands.clearKey()),
-    vscode.commands.registerCommand(Commands.testConnection, () => keyCommands.testConnection()),
-    vscode.commands.registerCommand(Commands.showCost, () => cost.showDetails()),
-    vscode.commands.registerCommand(Commands.resetCost, () => cost.reset()),
-    vscode.commands.registerCommand(Commands.showWhatWillBeSent, () => sent.showForEditor()),
-    vscode.commands.registerCommand(Commands.compareModels, () => compare.run()),
-    vscode.commands.registerCommand(Commands.reviewChanges, (scm?: unknown) => changes.reviewChanges(scm)),
-    vscode.commands.registerCommand(Commands.reviewChangedFiles, (...states: unknown[]) => changes.reviewFiles('working-tree', states)),
-    vscode.commands.registerCommand(Commands.reviewStagedFiles, (...states: unknown[]) => changes.reviewFiles('index', states)),
-    vscode.commands.registerCommand(Commands.showWhatWillBeSentForChanges, (scm?: unknown) => changes.showWhatWillBeSent(scm)),
-    vscode.commands.registerCommand(InternalCommands.previewFix, (session: string, id: string) => fixes.preview(session, id)),
-    vscode.commands.registerCommand(InternalCommands.applyFix, (session: string, id: string) => fixes.apply(session, id)),
-    vscode.commands.registerCommand(InternalCommands.dismissFinding, (session: string, id: string) => fixes.dismiss(session, id)),
-    vscode.commands.registerCommand(InternalCommands.dismissInProject, (session: string, id: string) => controller.dismissInProject(session, id)),
-    vscode.commands.registerCommand(InternalCommands.showReview, (session: string) => {
-      const found = controller.session(session);
-      if (found) panels.show(found);
-    }),
-    vscode.commands.registerCommand(Commands.applyThreadFix, (thread: unknown) => threads.apply(thread)),
-    vscode.commands.registerCommand(Commands.dismissThread, (thread: unknown) => threads.dismiss(thread)),
-    vscode.commands.registerCommand(Commands.dismissThreadInProject, (thread: unknown) => threads.dismissInProject(thread)),
-    vscode.commands.registerCommand(Commands.replyInThread, (reply: { thread: unknown; text: string }) => threads.reply(reply)),
-  ];
-}
+/** The engine, loaded by the first call; `use` names what needs it (for the log). */
+type EngineFor = (use: string) => Engine;
 
 /**
  * Where developers and their agents ask: `@quorum` in the chat view, the `quorum_review` tool of agent mode and the
- * `quorum mcp` server. Registering them is cheap (nothing runs until they are used); a VS Code without one of
+ * `quorum mcp` server. Registering them loads nothing (the engine loads when one is used); a VS Code without one of
  * these APIs simply goes without that face.
  */
-function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTool, mcp: QuorumMcpServers, extensionUri: vscode.Uri, log: QuorumLog): vscode.Disposable[] {
+function registerAgentFaces(engine: EngineFor, context: vscode.ExtensionContext, log: QuorumLog): vscode.Disposable[] {
   const faces: vscode.Disposable[] = [];
   const register = (what: string, available: boolean, make: () => vscode.Disposable) => {
     if (!available) return log.info(`${what} is not available in this VS Code; Quorum goes without it`);
@@ -129,106 +47,101 @@ function registerAgentFaces(chat: ReturnType<typeof chatHandler>, tool: ReviewTo
     }
   };
   register('The chat participant', typeof vscode.chat?.createChatParticipant === 'function', () => {
-    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => chat(request, stream, token));
-    participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+    const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => engine('the chat participant').chat(request, stream, token));
+    participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
     return participant;
   });
-  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () => vscode.lm.registerTool(REVIEW_TOOL_NAME, tool));
-  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () => vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () =>
+    vscode.lm.registerTool<unknown>(REVIEW_TOOL_NAME, {
+      prepareInvocation: (options) => engine('the agent-mode tool').reviewTool.prepareInvocation(options),
+      invoke: (options, token) => engine('the agent-mode tool').reviewTool.invoke(options, token),
+    }),
+  );
+  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () =>
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      // VS Code asks as the window starts: answered without the engine.
+      provideMcpServerDefinitions: () => mcpServerDefinitions(context.extensionUri, String(context.extension.packageJSON.version)),
+      resolveMcpServerDefinition: (server: vscode.McpStdioServerDefinition) => engine('the MCP server starting').mcp.resolveMcpServerDefinition(server),
+    }),
+  );
   return faces;
 }
 
 /**
- * Composition root: builds the long-lived objects, registers commands and providers, and pushes every
- * Disposable into `context.subscriptions`. No network I/O happens here: the gateway client connects on
- * the first request.
+ * Registers every command, the status bar item showing the session's cost, the quick-fix provider, the webview
+ * serializers and the agent faces, each handing its work to the engine. No network I/O, no file or secret read.
  */
 export function activate(context: vscode.ExtensionContext): QuorumApi {
   const started = performance.now();
   const redactor = new Redactor();
   const log = createQuorumLog(redactor);
-  const prompter = new PrompterHolder(redactor);
-  const properties = field(field(field(context.extension.packageJSON, 'contributes'), 'configuration'), 'properties');
-  const leaves = isRecord(properties) ? Object.keys(properties) : [];
-  const settings = new SettingsService(leaves, log, prompter);
-  const keys = new ApiKeyStore(context.secrets, redactor);
-  const { listedPrices, ledger, gateway, pipeline } = createCore(settings, keys, log);
   const monthly = new MonthlySpend(context.globalState);
-  const cost = new CostController(ledger, monthly, settings, prompter);
-  const store = new FindingStore();
-  const fixes = new FixService(store, prompter);
-  const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
-  const measured = new MeasuredModels(context.globalState);
-  const shaper = new PromptShaper(settings, prompter, log);
-  const evalCorpus = new EvalCorpus({ settings, shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath, isTrusted: () => shaper.isTrusted() });
-  const switcher = new ModelSwitcher(settings, () => gateway, prompter, log, (agent) => measured.labeller(agent, evalCorpus.current()));
-  const sent = new SentPreview({ pipeline, shaper, settings, prompter });
-  const dismissals = new ProjectDismissals(() => shaper.isTrusted(), log, prompter);
-  const regionEdits = new RegionEdits(store, prompter);
-  const repositories = new RepositoryPicker(prompter);
-  const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
-  // The panels ask the controller for actions only once a page sends a message (after activation).
-  const panels = new ReviewPanels(context, { log, actions: (): PanelActions => controller });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels });
-  const comparePanel = new ComparePanel({
-    extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
-    modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
-  });
-  const compare = new CompareModels({
-    settings, gateway: () => gateway, ledger, listedPrices, prompter, keys: keyCommands, log, measured, panel: comparePanel,
-    budget: new BudgetGuard(settings, ledger, monthly, prompter),
-    corpus: evalCorpus,
-  });
-  const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation: changesPreparation });
-  const followUps = new FollowUps({ gateway: () => gateway, settings, keys: keyCommands, store, session: (id) => controller.session(id), log });
-  const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });
-  const chat = chatHandler({ controller, changes, store, followUps });
-  const reviewTool = new ReviewTool({ controller, changes, settings });
-  const mcp = new QuorumMcpServers(context.extensionUri, String(context.extension.packageJSON.version), settings, keys);
+  const costBar = new CostStatusBar();
+  // Nothing is spent in a session before the engine exists; the budgets show once the settings are read.
+  costBar.update({ totals: emptyLedgerTotals(), monthUsd: monthly.usd, running: 0, budget: undefined });
+  let loaded: Engine | undefined;
+  const engine: EngineFor = (use) => (loaded ??= loadEngine(context, { redactor, log, costBar, monthly }, use));
 
   context.subscriptions.push(
     log,
-    settings,
-    { dispose: () => gateway.dispose() },
-    cost,
-    store,
-    fixes,
-    regionEdits,
-    controller,
-    panels,
-    sent,
-    comparePanel,
-    measured,
-    vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined), { providedCodeActionKinds: FindingCodeActions.kinds }),
-    threads,
-    mcp,
-    ...registerCommands({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
-    ...registerAgentFaces(chat, reviewTool, mcp, context.extensionUri, log),
-    settings.onDidChange((s) => {
-      if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
-      mcp.refresh();
+    costBar,
+    ...ALL_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => engine(id).commands[id](...args))),
+    // Quick fixes are offered on findings, and findings exist only once a review (and so the engine) ran.
+    vscode.languages.registerCodeActionsProvider(
+      { scheme: '*' },
+      { provideCodeActions: (doc, range, ctx) => loaded?.codeActions.provideCodeActions(doc, range, ctx) },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => engine('a review panel restored').panels.restore(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => engine('the Compare Models page restored').comparePanel.restore(panel) }),
+    // Once loaded, the engine follows Quorum's settings itself; before, a new gateway URL is still checked.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!loaded && e.affectsConfiguration('quorum.gateway.baseUrl')) void engine('a new gateway URL').warnIfInsecure();
     }),
+    ...registerAgentFaces(engine, context, log),
   );
-  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (gateway ${settings.current.gateway.baseUrl}, VS Code ${vscode.version})`);
+  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (VS Code ${vscode.version})`);
 
   return {
-    gatewayStats: () => gateway.stats(),
-    activationStats: gateway.stats(),
-    ledger,
-    cost,
-    controller,
-    panels,
-    findings: store,
-    settings,
+    activation: { engineLoaded: loaded !== undefined, statusBarText: costBar.text },
     logUri: context.logUri,
-    usePrompter: (p) => prompter.use(p),
-    sent,
-    compare: { panel: comparePanel, measured },
-    useWorkspaceTrust: (trusted) => shaper.useTrust(trusted),
-    useGitApi: (api) => repositories.useGitApi(api),
-    threads,
-    chat,
-    reviewTool,
+    gatewayStats: () => engine('the API: gatewayStats').api.gatewayStats(),
+    get ledger() {
+      return engine('the API: ledger').api.ledger;
+    },
+    get cost() {
+      return engine('the API: cost').api.cost;
+    },
+    get controller() {
+      return engine('the API: controller').api.controller;
+    },
+    get panels() {
+      return engine('the API: panels').api.panels;
+    },
+    get findings() {
+      return engine('the API: findings').api.findings;
+    },
+    get settings() {
+      return engine('the API: settings').api.settings;
+    },
+    usePrompter: (p) => engine('the API: usePrompter').api.usePrompter(p),
+    get sent() {
+      return engine('the API: sent').api.sent;
+    },
+    get compare() {
+      return engine('the API: compare').api.compare;
+    },
+    useWorkspaceTrust: (trusted) => engine('the API: useWorkspaceTrust').api.useWorkspaceTrust(trusted),
+    useGitApi: (api) => engine('the API: useGitApi').api.useGitApi(api),
+    get threads() {
+      return engine('the API: threads').api.threads;
+    },
+    get chat() {
+      return engine('the API: chat').api.chat;
+    },
+    get reviewTool() {
+      return engine('the API: reviewTool').api.reviewTool;
+    },
   };
 }
 

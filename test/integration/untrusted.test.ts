@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { marked } from 'marked';
 import * as vscode from 'vscode';
-import type { CostTotals, LedgerTotals } from '../../src/core/cost/ledger';
+import type { CostTotals, LedgerTotals } from '../../src/core/cost/totals';
 import { parseSettings } from '../../src/core/settings/parse';
 import type { QuorumApi } from '../../src/vscode/api';
 import { detailItems } from '../../src/vscode/cost/costController';
@@ -103,7 +103,7 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
 
   it('the status bar tooltip (trusted for two commands) shows agent and model names as text', () => {
     const hostile: LedgerTotals = { session: totals(), byAgent: { [COMMAND_LINK]: totals() }, byModel: { '![img](https://evil.example/p.png) <b>x</b> $(zap)': totals() } };
-    const md = tooltipMarkdown({ totals: hostile, monthUsd: 0, running: 0, settings: parseSettings({}).settings });
+    const md = tooltipMarkdown({ totals: hostile, monthUsd: 0, running: 0, budget: parseSettings({}).settings.budget });
     const html = marked.parse(md.value, { async: false, gfm: true });
     const links = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]);
     assert.deepEqual(links, ['command:quorum.showCost', 'command:quorum.resetCost']);

@@ -5,9 +5,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 /**
  * Issue 20, item 5: start-up loaded the secret scanner, the SDK, the tokenizer and the TypeScript parser before
  * anything was asked of it. What `activate()` loads is what `src/vscode/extension.ts` imports statically, module by
- * module; the libraries a review needs are loaded when it first needs them (`import()` or a `require` in a
- * function), each in a file of its own in the bundle (esbuild.js: LAZY_MODULES). The figure itself is measured
- * with ../shared/toolchain/activation.cjs (README, "Start-up").
+ * module: only the wiring that registers commands and providers. The review engine (`src/vscode/engine.ts`:
+ * settings and their zod schemas, the gateway, the pipeline, the controller, the panels) and the libraries a review
+ * needs are loaded when first needed (`import()` or a `require` in a function), each in a file of its own in the
+ * bundle (esbuild.js: LAZY_MODULES). The figure itself is measured with ../shared/toolchain/activation.cjs (README,
+ * "Start-up").
  */
 
 const root = resolve(__dirname, '..', '..');
@@ -31,13 +33,14 @@ function resolveSource(from: string, spec: string): string | undefined {
   return [`${base}.ts`, join(base, 'index.ts'), base].find((p) => existsSync(p) && p.endsWith('.ts'));
 }
 
-/** Every package reached from `entry` by loading it, with the chain of files that reaches each. */
-function loadedAtStart(entry: string): Map<string, string[]> {
+/** Every package and source file reached from `entry` by loading it, each package with the chain of files that reaches it. */
+function loadedFrom(entry: string): { packages: Map<string, string[]>; files: Set<string> } {
   const packages = new Map<string, string[]>();
-  const seen = new Set<string>();
+  const files = new Set<string>();
   const walk = (file: string, chain: string[]) => {
-    if (seen.has(file)) return;
-    seen.add(file);
+    const name = relative(root, file);
+    if (files.has(name)) return;
+    files.add(name);
     for (const spec of staticImports(readFileSync(file, 'utf8'))) {
       if (spec.startsWith('.')) {
         const next = resolveSource(file, spec);
@@ -46,21 +49,37 @@ function loadedAtStart(entry: string): Map<string, string[]> {
     }
   };
   walk(entry, [relative(root, entry)]);
-  return packages;
+  return { packages, files };
 }
+
+const ENTRY = join(root, 'src', 'vscode', 'extension.ts');
+const ENGINE = join(root, 'src', 'vscode', 'engine.ts');
 
 describe('start-up: what activating the extension loads', () => {
   it('none of the libraries a review loads on first use: the SDK, secretlint, the tokenizer, the parser (tree-sitter)', () => {
-    const loaded = loadedAtStart(join(root, 'src', 'vscode', 'extension.ts'));
-    assert.ok(loaded.has('vscode') && loaded.has('zod'), 'the walk follows the imports');
-    const heavy = [...loaded].filter(([spec]) => LAZY.some((l) => spec === l || spec.startsWith(l.endsWith('/') ? l : `${l}/`)));
+    const { packages } = loadedFrom(ENGINE);
+    assert.ok(packages.has('vscode') && packages.has('zod'), 'the walk follows the imports');
+    const heavy = [...packages].filter(([spec]) => LAZY.some((l) => spec === l || spec.startsWith(l.endsWith('/') ? l : `${l}/`)));
     assert.deepEqual(heavy.map(([spec, chain]) => `${spec} <- ${chain.join(' <- ')}`), []);
+  });
+
+  it('activation loads only its wiring: no library but vscode and Node\'s own, not the review engine nor any module of it', () => {
+    const { packages, files } = loadedFrom(ENTRY);
+    // zod (building the settings' schemas), the gateway, the pipeline, the controller: all the engine's.
+    assert.deepEqual([...packages].filter(([spec]) => spec !== 'vscode' && !spec.startsWith('node:')).map(([spec, chain]) => `${spec} <- ${chain.join(' <- ')}`), []);
+    const engine = loadedFrom(ENGINE).files;
+    const thin = new Set(['src/vscode/extension.ts', 'src/vscode/commands.ts', 'src/vscode/contributions.ts', 'src/vscode/tools/mcpServer.ts', 'src/vscode/log.ts', 'src/vscode/cost/costStatusBar.ts', 'src/vscode/cost/monthlySpend.ts', 'src/core/cost/totals.ts', 'src/core/redaction/redactor.ts', 'src/core/redaction/secretRules.ts', 'src/shared/format.ts', 'src/shared/untrustedText.ts', 'src/shared/bidi.ts']);
+    assert.ok(engine.has('src/vscode/review/reviewController.ts') && engine.has('src/vscode/settings.ts'), 'the walk reaches the engine');
+    assert.deepEqual([...files].filter((f) => !thin.has(f)), [], 'a module activation loads beyond its wiring (a heavy one belongs to the engine)');
+    assert.ok(!files.has('src/vscode/engine.ts'));
+    // The one way to the engine: a require in a function, which the bundle keeps as a require of dist/engine.js.
+    assert.match(readFileSync(ENTRY, 'utf8'), /^ {2}const createEngine: [^=]+= require\('\.\/engine'\)\.createEngine;$/m);
   });
 
   it('each of them is a file of its own in the extension\'s build, shipped in the .vsix', () => {
     const build = readFileSync(join(root, 'esbuild.js'), 'utf8');
     const shipped = readFileSync(join(root, '.vscodeignore'), 'utf8');
-    for (const file of ['openai.js', 'secretlint.js', 'tokenizer.js']) {
+    for (const file of ['engine.js', 'openai.js', 'secretlint.js', 'tokenizer.js']) {
       assert.match(build, new RegExp(`file: '${file.replace('.', '\\.')}'`), file);
       assert.match(shipped, new RegExp(`^!dist/${file.replace('.', '\\.')}$`, 'm'), file);
     }

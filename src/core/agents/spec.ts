@@ -1,4 +1,4 @@
-import type { AgentOutputKind } from '../review/types';
+import type { AgentOutputKind } from '../../shared/reviewCodes';
 
 /**
  * An agent is data: who it is, what it is told, which model answers, which agents' results it reads and what

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { fenceMarks } from '../../shared/reviewMarkdown';
 import type { ChatMessage } from '../gateway/types';
-import type { Finding, Region, Verdict } from '../review/types';
-import { VERDICTS } from '../review/types';
+import type { Finding, Region } from '../review/types';
+import { VERDICTS, type Verdict } from '../../shared/reviewCodes';
 import { extractJson } from './json';
 import { languageName } from './language';
 import { numberLines } from './messages';

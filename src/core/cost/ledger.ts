@@ -2,6 +2,7 @@ import type { CostSource } from '../../shared/reviewCodes';
 import type { RequestTag, Usage } from '../gateway/types';
 import type { ListedPriceTable, PriceOverrides } from './prices';
 import { priceAttempt, type PricedBy } from './pricing';
+import { emptyTotals, type CostTotals, type LedgerTotals } from './totals';
 import { addUsage, cleanUsage, zeroUsage } from './usage';
 
 /** One HTTP attempt as the gateway client (or a result cache) reports it to the ledger. */
@@ -40,34 +41,7 @@ interface LedgerEntry {
   requestId?: string;
 }
 
-export interface CostTotals {
-  costUsd: number;
-  /** The part of costUsd computed from locally estimated usage. */
-  estimatedUsd: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  /** Requests (first attempts), not counting result-cache hits. */
-  requests: number;
-  /** Attempts after the first: retries and fallbacks. */
-  retries: number;
-  /** Attempts whose model had no price (their cost is 0 and unknown). */
-  unpriced: number;
-  /** The part of costUsd priced at the gateway's listed prices (`/models`), not Quorum's table. */
-  listedUsd: number;
-}
-
-export interface LedgerTotals {
-  session: CostTotals;
-  byAgent: Record<string, CostTotals>;
-  byModel: Record<string, CostTotals>;
-}
-
 type LedgerListener = (totals: LedgerTotals, entry: LedgerEntry | undefined) => void;
-
-function emptyTotals(): CostTotals {
-  return { costUsd: 0, estimatedUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0, retries: 0, unpriced: 0, listedUsd: 0 };
-}
 
 /** Agent key for requests without a tag. */
 const UNTAGGED = '(other)';

@@ -1,8 +1,8 @@
 import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 import { CONTEXT_KINDS } from '../../shared/codeContext';
-import { VERDICTS, type AgentResult, type Finding, type ReviewSummary } from '../review/types';
-import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, type HiddenReason } from '../../shared/reviewCodes';
+import type { AgentResult, Finding, ReviewSummary } from '../review/types';
+import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the

@@ -1,9 +1,6 @@
 import * as z from 'zod';
 import { SEVERITIES } from '../../shared/severity';
-
-/** What the verifier says of a finding. */
-export const VERDICTS = ['confirmed', 'refuted', 'uncertain'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+import { VERDICTS } from '../../shared/reviewCodes';
 
 /**
  * A finding: the one declaration of its shape, as a schema (the disk cache checks what it reads with it) from

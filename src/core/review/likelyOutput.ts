@@ -1,4 +1,4 @@
-import type { AgentOutputKind } from './types';
+import type { AgentOutputKind } from '../../shared/reviewCodes';
 
 /**
  * How long an agent's answer usually is, for the "likely" half of an estimate (the other half, the ceiling,

@@ -1,5 +1,6 @@
 import { contextInfo } from '../context/types';
-import type { Finding, Region, RegionInfo, ReviewTarget, TargetInfo, TargetKind } from './types';
+import type { Finding, Region, RegionInfo, ReviewTarget, TargetInfo } from './types';
+import type { TargetKind } from '../../shared/reviewCodes';
 
 /** Building and reading review targets: a set of regions across files (a selection is a set of one). */
 

@@ -1,6 +1,6 @@
-import type { CostTotals } from '../cost/ledger';
+import type { CostTotals } from '../cost/totals';
 import type { GatewayErrorData, Usage } from '../gateway/types';
-import type { AgentErrorCode, CostSource, GatewayErrorCode, RetryKind, SkipReason } from '../../shared/reviewCodes';
+import type { AgentErrorCode, AgentOutputKind, CostSource, GatewayErrorCode, RetryKind, SkipReason, TargetKind } from '../../shared/reviewCodes';
 import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
@@ -33,8 +33,6 @@ export interface Region {
   /** For changes: what went away, for the agents to see. */
   removed?: RemovedLines[];
 }
-
-export type TargetKind = 'selection' | 'file' | 'changes';
 
 export interface SkippedFile {
   file: string;
@@ -80,14 +78,11 @@ export interface CodeReplacement {
 export type { Severity } from '../../shared/severity';
 
 export type { Finding } from './finding';
-export { VERDICTS, type Verdict } from './finding';
 
 /** A failed agent's error: the gateway's error data (fields a code does not need are absent), any code above. */
 export interface AgentError extends Omit<GatewayErrorData, 'code'> {
   code: AgentErrorCode;
 }
-
-export type AgentOutputKind = 'findings' | 'code';
 
 export type AgentStatus = 'queued' | 'running' | 'ok' | 'error' | 'cancelled';
 

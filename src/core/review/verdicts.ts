@@ -1,7 +1,8 @@
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
 import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
 import { atLeast } from '../../shared/severity';
-import type { AgentResult, Finding, Verdict } from './types';
+import type { AgentResult, Finding } from './types';
+import type { Verdict } from '../../shared/reviewCodes';
 
 /**
  * The verdict rules of verification (quorum.review.verify): which findings are checked, on which model, and what

@@ -1,5 +1,6 @@
 import { BUILTIN_AGENTS, type BuiltinAgentId } from '../../shared/builtinAgents';
 import { SEVERITIES } from '../../shared/severity';
+import { AGENT_OUTPUTS } from '../../shared/reviewCodes';
 import * as z from 'zod';
 
 /**
@@ -74,7 +75,7 @@ export const customAgentSchema = z.object({
   model: modelIdSchema,
   fallbackModel: optionalModel,
   dependsOn: z.array(agentIdSchema).max(16).default([]),
-  output: z.enum(['findings', 'code']).default('findings'),
+  output: z.enum(AGENT_OUTPUTS).default('findings'),
 });
 export type CustomAgentSettings = z.infer<typeof customAgentSchema>;
 

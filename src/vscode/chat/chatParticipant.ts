@@ -5,9 +5,6 @@ import { explainInChat } from './chatExplain';
 import { type ChatDeps, type ChatMemory, type ChatStream, md } from './chatParts';
 import { reviewInChat } from './chatReview';
 
-/** The participant's id, as `chatParticipants` in package.json declares it. */
-export const CHAT_PARTICIPANT_ID = 'quorum.chat';
-
 /** The parts of a chat request Quorum reads: never `request.model` — Quorum answers with its own gateway and models. */
 type ChatAsk = Pick<vscode.ChatRequest, 'command' | 'prompt'>;
 

@@ -6,8 +6,7 @@ import { escapeIcons } from '../../shared/untrustedText';
 import type { QuorumLog } from '../log';
 import { pageMessage, webviewOptions, WebviewPage } from '../panel/webviewPage';
 import { localStrings } from '../panel/panelStrings';
-
-const COMPARE_VIEW_TYPE = 'quorum.compare';
+import { COMPARE_VIEW_TYPE } from '../contributions';
 
 /** The page's strings in the UI language (the English text is the l10n key; placeholders pass through). */
 function localCompareStrings(): CompareStrings {
@@ -23,8 +22,6 @@ interface ComparePanelDeps {
   state: vscode.Memento;
   /** The agent's model now (a restored page marks it "current"). */
   modelOf: (agent: string) => string | undefined;
-  /** Register the `WebviewPanelSerializer` (default true). Only one instance per window may. */
-  registerSerializer?: boolean;
 }
 
 /**
@@ -40,17 +37,10 @@ export class ComparePanel implements vscode.Disposable {
   private page: WebviewPage<CompareToHost> | undefined;
   private shown: ShownComparison | undefined;
   private currentModel = '';
-  private readonly registration: vscode.Disposable | undefined;
   /** The page as last rendered (tests read the figures shown). */
   html = '';
 
-  constructor(private readonly deps: ComparePanelDeps) {
-    if (deps.registerSerializer !== false) {
-      this.registration = vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel) => this.restore(panel),
-      });
-    }
-  }
+  constructor(private readonly deps: ComparePanelDeps) {}
 
   /** Whether the page is open (tests). */
   get isOpen(): boolean {
@@ -70,7 +60,8 @@ export class ComparePanel implements vscode.Disposable {
 
   /**
    * A page VS Code brings back after a window reload: the kept comparison, with the agent's model of now as
-   * "current"; closed when nothing valid is kept, or when a page is already open.
+   * "current"; closed when nothing valid is kept, or when a page is already open. (The serializer activation
+   * registers hands it over.)
    */
   restore(panel: vscode.WebviewPanel): void {
     const shown = parseShownComparison(this.deps.state.get<unknown>(ComparePanel.STATE_KEY));
@@ -150,6 +141,5 @@ export class ComparePanel implements vscode.Disposable {
   dispose(): void {
     this.page?.release();
     this.page = undefined;
-    this.registration?.dispose();
   }
 }

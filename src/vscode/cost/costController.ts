@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { CostLedger, CostTotals, LedgerTotals } from '../../core/cost/ledger';
+import type { CostLedger } from '../../core/cost/ledger';
+import type { CostTotals, LedgerTotals } from '../../core/cost/totals';
 import { formatCount, formatUsd } from '../../shared/format';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
-import { CostStatusBar, type CostView } from './costStatusBar';
+import type { CostStatusBar, CostView } from './costStatusBar';
 import type { MonthlySpend } from './monthlySpend';
 
 interface CostPickItem extends vscode.QuickPickItem {
@@ -16,7 +17,6 @@ interface CostPickItem extends vscode.QuickPickItem {
  * cost details; warns once when the month passes its budget.
  */
 export class CostController implements vscode.Disposable {
-  private readonly bar = new CostStatusBar();
   private readonly disposables: vscode.Disposable[] = [];
   private running = 0;
   private monthWarnedFor: string | undefined;
@@ -27,6 +27,8 @@ export class CostController implements vscode.Disposable {
     private readonly monthly: MonthlySpend,
     private readonly settings: SettingsService,
     private readonly prompter: Prompter,
+    /** The status bar item activation created (it showed the session's cost before this controller existed). */
+    private readonly bar: CostStatusBar,
   ) {
     const off = ledger.onChange((_totals, entry) => {
       if (entry && entry.costUsd > 0) {
@@ -39,7 +41,7 @@ export class CostController implements vscode.Disposable {
   }
 
   view(): CostView {
-    return { totals: this.ledger.totals(), monthUsd: this.monthly.usd, running: this.running, settings: this.settings.current };
+    return { totals: this.ledger.totals(), monthUsd: this.monthly.usd, running: this.running, budget: this.settings.current.budget };
   }
 
   /** Waits for month-to-date bookkeeping of the entries recorded so far (for tests and shutdown). */
@@ -64,7 +66,7 @@ export class CostController implements vscode.Disposable {
   refresh(): void {
     const view = this.view();
     this.bar.update(view);
-    const budget = view.settings.budget.monthlyUsd;
+    const budget = view.budget?.monthlyUsd ?? 0;
     const month = this.monthly.month;
     if (budget > 0 && view.monthUsd >= budget && this.monthWarnedFor !== month) {
       this.monthWarnedFor = month;
@@ -85,7 +87,7 @@ export class CostController implements vscode.Disposable {
 
   async showDetails(): Promise<void> {
     const view = this.view();
-    const items = detailItems(view.totals, view.monthUsd, view.settings.budget.monthlyUsd);
+    const items = detailItems(view.totals, view.monthUsd, view.budget?.monthlyUsd ?? 0);
     const picked = await this.prompter.pick(items, {
       id: 'cost.details',
       title: vscode.l10n.t('Quorum — session cost {0}', formatUsd(view.totals.session.costUsd)),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CostTotals, LedgerTotals } from '../../core/cost/ledger';
+import type { CostTotals, LedgerTotals } from '../../core/cost/totals';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { formatCount, formatUsd } from '../../shared/format';
 import { escapeMarkdown } from '../../shared/untrustedText';
@@ -11,7 +11,8 @@ export interface CostView {
   totals: LedgerTotals;
   monthUsd: number;
   running: number;
-  settings: QuorumSettings;
+  /** The budgets; undefined until the settings are first read (activation shows the bar without reading them). */
+  budget: QuorumSettings['budget'] | undefined;
 }
 
 function row(name: string, t: CostTotals): string {
@@ -55,13 +56,13 @@ export function tooltipMarkdown(view: CostView): vscode.MarkdownString {
   if (session.unpriced > 0) {
     md.appendMarkdown(`${vscode.l10n.t('{0} request(s) used a model with no known price (counted as $0; add it to quorum.prices).', session.unpriced)}\n\n`);
   }
-  const monthly = view.settings.budget.monthlyUsd;
+  const monthly = view.budget?.monthlyUsd ?? 0;
   md.appendMarkdown(
     monthly > 0
       ? `${vscode.l10n.t('This month: {0} of {1} budget', formatUsd(view.monthUsd), formatUsd(monthly))}\n\n`
       : `${vscode.l10n.t('This month: {0}', formatUsd(view.monthUsd))}\n\n`,
   );
-  const warn = view.settings.budget.warnUsd;
+  const warn = view.budget?.warnUsd ?? 0;
   if (warn > 0 && session.costUsd >= warn) md.appendMarkdown(`$(warning) ${vscode.l10n.t('Past the warning level of {0} (quorum.budget.warnUsd).', formatUsd(warn))}\n\n`);
   md.appendMarkdown(`[${vscode.l10n.t('Show details')}](command:${Commands.showCost}) · [${vscode.l10n.t('Reset session cost')}](command:${Commands.resetCost})`);
   return md;
@@ -69,7 +70,7 @@ export function tooltipMarkdown(view: CostView): vscode.MarkdownString {
 
 /** True when the session is past `budget.warnUsd` or the month past `budget.monthlyUsd`. */
 function isOverWarning(view: CostView): boolean {
-  const { warnUsd, monthlyUsd } = view.settings.budget;
+  const { warnUsd, monthlyUsd } = view.budget ?? { warnUsd: 0, monthlyUsd: 0 };
   return (warnUsd > 0 && view.totals.session.costUsd >= warnUsd) || (monthlyUsd > 0 && view.monthUsd >= monthlyUsd);
 }
 

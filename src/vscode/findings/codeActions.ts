@@ -21,8 +21,6 @@ function applicable(t: TrackedFix, languageId: string): boolean {
  * reviewed range, the coding agent's improved code to preview or apply.
  */
 export class FindingCodeActions implements vscode.CodeActionProvider {
-  static readonly kinds = [vscode.CodeActionKind.QuickFix];
-
   constructor(
     private readonly store: FindingStore,
     /** Whether "Dismiss in this project" may be offered for a document (a trusted local workspace folder). */

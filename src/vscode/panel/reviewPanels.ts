@@ -4,19 +4,16 @@ import type { HostToWebview, ReviewView, WebviewToHost } from '../../shared/prot
 import type { PanelStrings } from '../../shared/panelStrings';
 import { reviewToMarkdown } from '../../shared/reviewMarkdown';
 import type { PanelActions, ReviewSessionHandle } from './panelContract';
+import { PANEL_VIEW_TYPE } from '../contributions';
 import { webviewOptions } from './webviewPage';
 import { PanelStore } from './panelStore';
 import { localPanelStrings } from './panelStrings';
 import { ReviewPanel, type PanelHost } from './reviewPanel';
 
-const PANEL_VIEW_TYPE = 'quorum.review';
-
 interface ReviewPanelsDeps {
   log: vscode.LogOutputChannel;
   /** What the pages' buttons do (the review controller, built after the panels: it shows its sessions in them). */
   actions: () => PanelActions;
-  /** Register the `WebviewPanelSerializer` (default true). Only one instance per window may. */
-  registerSerializer?: boolean;
 }
 
 export interface PanelMessage<T> {
@@ -75,11 +72,6 @@ export class ReviewPanels implements vscode.Disposable {
     };
     this.host = host;
     this.subscriptions.push(this.postedEmitter, this.receivedEmitter, this.closedEmitter);
-    if (deps.registerSerializer !== false) {
-      this.subscriptions.push(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel, state: unknown) => this.restore(panel, state),
-      }));
-    }
   }
 
   /** Opens (or reuses) the panel for `session.targetKey` beside the editor and follows the session. */
@@ -111,7 +103,8 @@ export class ReviewPanels implements vscode.Disposable {
     for (const panel of this.panels.values()) if (panel.sessionId === sessionId) panel.resolved(findingIds, how);
   }
 
-  private restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
+  /** A panel VS Code brings back after a window reload (the serializer activation registers hands it over). */
+  restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
     const parsed = pageStateSchema.safeParse(state);
     const targetKey = parsed.success ? parsed.data.targetKey : '';
     const view = targetKey ? this.store.get(targetKey) ?? null : null;

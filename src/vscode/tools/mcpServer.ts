@@ -4,9 +4,6 @@ import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../apiKeys';
 import type { SettingsService } from '../settings';
 
-/** The provider's id, as `mcpServerDefinitionProviders` in package.json declares it. */
-export const MCP_PROVIDER_ID = 'quorum.mcp';
-
 /** A `node` executable on PATH, if there is one. */
 function nodeOnPath(env: NodeJS.ProcessEnv): string | undefined {
   const names = process.platform === 'win32' ? ['node.exe'] : ['node'];
@@ -36,39 +33,32 @@ function nodeCommand(versions: NodeJS.ProcessVersions = process.versions, execPa
 }
 
 /**
- * Tells VS Code about `quorum mcp` (the bundled `dist/cli.js mcp`) so that agent mode and other MCP clients in
- * VS Code can use it. The gateway's base URL comes from the settings; the API key from SecretStorage is added only
- * when VS Code starts the server (`resolveMcpServerDefinition`), in its environment, never in its arguments.
+ * `quorum mcp` (the bundled `dist/cli.js mcp`) as VS Code should run it, so that agent mode and other MCP clients in
+ * VS Code can use it. Nothing here depends on the settings: VS Code asks for the definitions as the window starts,
+ * and answering needs neither the settings nor the review engine (issue 20). What does depend on them is added when
+ * VS Code starts the server (`McpServerSettings`).
  */
-export class QuorumMcpServers implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeMcpServerDefinitions = this.changed.event;
+export function mcpServerDefinitions(extensionUri: vscode.Uri, version: string): vscode.McpStdioServerDefinition[] {
+  const node = nodeCommand();
+  const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath;
+  return [new vscode.McpStdioServerDefinition('Quorum', node.command, [cli, 'mcp'], { ...node.env }, version)];
+}
 
+/**
+ * What the server gets when VS Code starts it (`resolveMcpServerDefinition`): the gateway's base URL from the
+ * settings and the API key from SecretStorage, in its environment, never in its arguments. A server already running
+ * keeps the values it started with until VS Code starts it again.
+ */
+export class McpServerSettings {
   constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly version: string,
     private readonly settings: SettingsService,
     private readonly keys: ApiKeyStore,
   ) {}
 
-  provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
-    const node = nodeCommand();
-    const cli = vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath;
-    return [new vscode.McpStdioServerDefinition('Quorum', node.command, [cli, 'mcp'], { ...node.env, QUORUM_BASE_URL: this.settings.current.gateway.baseUrl }, this.version)];
-  }
-
   async resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): Promise<vscode.McpStdioServerDefinition> {
-    const key = await this.keys.get(this.settings.current.gateway.baseUrl);
-    if (key) server.env = { ...server.env, QUORUM_API_KEY: key };
+    const baseUrl = this.settings.current.gateway.baseUrl;
+    const key = await this.keys.get(baseUrl);
+    server.env = { ...server.env, QUORUM_BASE_URL: baseUrl, ...(key ? { QUORUM_API_KEY: key } : {}) };
     return server;
-  }
-
-  /** The settings changed (the base URL): VS Code asks for the definitions again. */
-  refresh(): void {
-    this.changed.fire();
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

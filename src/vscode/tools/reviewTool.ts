@@ -15,9 +15,6 @@ import type { PlannedReview } from '../../core/review/reviewRequest';
 import type { SettingsService } from '../settings';
 import { untrustedMarkdown } from '../threads/threadMarkdown';
 
-/** The tool's name, as `languageModelTools` in package.json declares it. */
-export const REVIEW_TOOL_NAME = 'quorum_review';
-
 interface ReviewToolDeps {
   controller: ReviewController;
   changes: ChangesCommands;
