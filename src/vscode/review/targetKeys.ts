@@ -9,7 +9,7 @@ import { changesKey, changesKeyParams } from '../changes/changesDecisions';
  */
 
 /** Lines startLine..endLine (1-based) of the document at `uri`. */
-export interface LinesKey {
+interface LinesKey {
   uri: string;
   startLine: number;
   endLine: number;
@@ -30,7 +30,7 @@ const MAX_KEY = 1_900;
 const KINDS: readonly ChangeKind[] = ['uncommitted', 'staged', 'ref', 'last-commit'];
 
 /** A review of changes: the repository root's URI, the request and the files picked (all changed files when absent). */
-export interface ChangesKey {
+interface ChangesKey {
   root: string;
   request: ChangeRequest;
   only?: readonly string[] | undefined;
