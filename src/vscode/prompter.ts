@@ -113,3 +113,10 @@ export class PrompterHolder implements Prompter {
     return revealBidi(escapeLinkedText(this.redactor.redact(text)));
   }
 }
+
+/** A notification with an Open Settings action (none when `settingsQuery` is undefined) that opens the settings at `settingsQuery`. */
+export async function messageWithSettings(prompter: Prompter, level: 'warning' | 'error', text: string, id: string, settingsQuery: string | undefined): Promise<void> {
+  const open = vscode.l10n.t('Open Settings');
+  const choice = await prompter.message(level, text, { id }, ...(settingsQuery !== undefined ? [open] : []));
+  if (settingsQuery !== undefined && choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', settingsQuery);
+}

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { parseSettings, type SettingsIssue } from '../core/settings/parse';
 import type { QuorumSettings } from '../core/settings/schema';
 import type { QuorumLog } from './log';
-import type { Prompter } from './prompter';
+import { messageWithSettings, type Prompter } from './prompter';
 import { isRecord } from '../shared/guards';
 
 /** The setting (`quorum.…` as listed in package.json) that an issue's dotted path falls under. */
@@ -70,14 +70,12 @@ export class SettingsService implements vscode.Disposable {
   }
 
   private async report(names: string[]): Promise<void> {
-    const open = vscode.l10n.t('Open Settings');
     const [only, ...more] = names;
     const text =
       only !== undefined && more.length === 0
         ? vscode.l10n.t('The setting {0} is invalid; Quorum uses its default until it is fixed.', only)
         : vscode.l10n.t('These settings are invalid; Quorum uses their defaults until they are fixed: {0}', names.join(', '));
-    const choice = await this.prompter.message('warning', text, { id: 'settings.invalid' }, open);
-    if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', names[0]);
+    await messageWithSettings(this.prompter, 'warning', text, 'settings.invalid', names[0]);
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
 import {
-  describeIssues, hostToWebviewSchema, type HostToWebview, type ReviewView, type WebviewToHost,
+  describeIssues, hostToWebviewSchema, type AgentView, type HostToWebview, type ReviewView, type WebviewToHost,
 } from '../shared/protocol';
 import { SEVERITIES } from '../shared/severity';
 import { applyViewEvent, noChanges, streamsText, type FindingFilter, type ViewChanges } from '../shared/reviewReducer';
@@ -30,6 +30,15 @@ const FRAME_BUDGET_MS = 6;
 const STREAM_CARDS_PER_FRAME = 4;
 
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
+/** What a screen reader is told when an agent's state changes. */
+function announcement(a: AgentView): string {
+  if (a.state === 'running') return t('announceStarted', a.title);
+  if (a.state === 'done') return a.outcome?.findingCount === 1 ? t('announceDoneOne', a.title) : t('announceDone', a.title, a.outcome?.findingCount ?? 0);
+  if (a.state === 'failed') return t('announceFailed', a.title);
+  if (a.state === 'cancelled') return t('announceCancelled', a.title);
+  return `${a.title}: ${t(AGENT_STATE_LABEL[a.state])}`;
+}
+
 const uiStateSchema = z.object({
   targetKey: z.optional(z.string().check(z.maxLength(2_000))),
   filter: z.optional(z.object({ agent: z.string().check(z.maxLength(200)), severities: z.array(z.enum(SEVERITIES)), showHidden: z.optional(z.boolean()) })),
@@ -180,16 +189,7 @@ export class App {
   private render(changes: ViewChanges, announce = true): void {
     const review = this.review;
     if (!review || !this.header || !this.findings || !this.cardsEl) return;
-    if (changes.layout) {
-      for (const a of review.agents) {
-        if (!this.cards.has(a.agent)) {
-          const card = new AgentCard(a.agent);
-          this.cards.set(a.agent, card);
-          changes.agents.add(a.agent);
-        }
-      }
-      this.cardsEl.replaceChildren(...review.agents.flatMap((a) => this.cards.get(a.agent)?.root ?? []));
-    }
+    if (changes.layout) this.layOutCards(review, changes, this.cardsEl);
     // Finished cards show their agent's findings: the merged list at the end, or a dismissal, changes them.
     if (changes.findings) for (const a of review.agents) if (a.state === 'done') changes.agents.add(a.agent);
     const announcements: string[] = [];
@@ -197,13 +197,7 @@ export class App {
     // Streamed text goes out on one clock for every card: every STREAM_INTERVAL_MS all cards with new text
     // update together, so the page is styled, laid out and painted once per interval, not once per card and
     // again for its scroll.
-    if (frameStart - this.streamTickAt >= STREAM_INTERVAL_MS) {
-      this.streamTickAt = frameStart;
-      for (const id of this.streamDue) changes.agents.add(id);
-      this.streamDue.clear();
-      this.tickDone.clear();
-      this.streamTick = true;
-    }
+    if (frameStart - this.streamTickAt >= STREAM_INTERVAL_MS) this.startStreamTick(frameStart, changes);
     let deferred = false;
     let streamUpdates = 0;
     // Where readers scrolled to is read first, while the layout is still clean from the last frame.
@@ -232,13 +226,7 @@ export class App {
       const before = card.state;
       card.update(a, review);
       if (card.streamsMarkdown) streamed.push(card);
-      if (announce && before !== a.state) {
-        if (a.state === 'running') announcements.push(t('announceStarted', a.title));
-        else if (a.state === 'done') announcements.push(a.outcome?.findingCount === 1 ? t('announceDoneOne', a.title) : t('announceDone', a.title, a.outcome?.findingCount ?? 0));
-        else if (a.state === 'failed') announcements.push(t('announceFailed', a.title));
-        else if (a.state === 'cancelled') announcements.push(t('announceCancelled', a.title));
-        else announcements.push(`${a.title}: ${t(AGENT_STATE_LABEL[a.state])}`);
-      }
+      if (announce && before !== a.state) announcements.push(announcement(a));
     }
     if (!deferred) this.streamTick = false;
     if (this.streamDue.size > 0) this.scheduleTick();
@@ -253,6 +241,27 @@ export class App {
     for (const c of streamed) c.followTail();
     if (deferred) this.schedule();
     this.tick();
+  }
+
+  /** A card for each agent that has none yet (to be drawn this frame), and the cards in the review's order. */
+  private layOutCards(review: ReviewView, changes: ViewChanges, cardsEl: HTMLElement): void {
+    for (const a of review.agents) {
+      if (!this.cards.has(a.agent)) {
+        const card = new AgentCard(a.agent);
+        this.cards.set(a.agent, card);
+        changes.agents.add(a.agent);
+      }
+    }
+    cardsEl.replaceChildren(...review.agents.flatMap((a) => this.cards.get(a.agent)?.root ?? []));
+  }
+
+  /** The stream's clock ticks: every card whose streamed text waited for it is drawn, each once this tick. */
+  private startStreamTick(now: number, changes: ViewChanges): void {
+    this.streamTickAt = now;
+    for (const id of this.streamDue) changes.agents.add(id);
+    this.streamDue.clear();
+    this.tickDone.clear();
+    this.streamTick = true;
   }
 
   /** A frame when the stream's clock next ticks, for cards whose streamed text is waiting for it. */

@@ -5,7 +5,8 @@ import { scrubStrings } from '../../core/redaction/redactor';
 import { formatUsd } from '../../shared/format';
 import { CallProgress } from './progress';
 import { renderOutcome } from './render';
-import { reviewForMcp, ToolRefusal, type McpTarget } from './reviewBridge';
+import { reviewForMcp, type McpTarget } from './reviewBridge';
+import { ToolRefusal } from './toolRefusal';
 import { changesInput, fileInput, resultOutput, type ChangesInput, type McpResult } from './schemas';
 import type { McpSession } from './session';
 

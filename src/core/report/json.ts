@@ -105,20 +105,19 @@ function marks(f: Finding, hidden: ReadonlyMap<string, HiddenReason>) {
   };
 }
 
+/** Where a finding is, how severe, what it is called and who found it: what every report's finding starts with. */
+export function findingHead(f: Finding) {
+  return { file: f.file, startLine: f.startLine, endLine: f.endLine, severity: f.severity, title: f.title, agents: [...f.agents], ...(f.cwe ? { cwe: f.cwe } : {}) };
+}
+
 function jsonFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonFindingSchema> {
   return {
     id: f.id,
-    file: f.file,
-    severity: f.severity,
-    title: f.title,
+    ...findingHead(f),
     explanation: f.explanation,
-    startLine: f.startLine,
-    endLine: f.endLine,
-    agents: [...f.agents],
     confidence: f.confidence,
     ...(f.suggestion !== undefined ? { suggestion: f.suggestion } : {}),
     ...(f.advice !== undefined ? { advice: f.advice } : {}),
-    ...(f.cwe ? { cwe: f.cwe } : {}),
     ...(f.clamped ? { clamped: true as const } : {}),
     ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
     ...marks(f, hidden),
@@ -126,18 +125,7 @@ function jsonFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>): z.i
 }
 
 function jsonMergedFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonMergedFindingSchema> {
-  return {
-    file: f.file,
-    startLine: f.startLine,
-    endLine: f.endLine,
-    severity: f.severity,
-    title: f.title,
-    agents: [...f.agents],
-    ...(f.cwe ? { cwe: f.cwe } : {}),
-    confidence: f.confidence,
-    ...(f.outsideChanges ? { outsideChanges: true as const } : {}),
-    ...marks(f, hidden),
-  };
+  return { ...findingHead(f), confidence: f.confidence, ...(f.outsideChanges ? { outsideChanges: true as const } : {}), ...marks(f, hidden) };
 }
 
 /** Numbers from a gateway are not trusted to be finite and non-negative. */

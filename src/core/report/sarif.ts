@@ -76,50 +76,62 @@ function sentence(text: string): string {
   return /[.!?。]$/.test(t) ? t : `${t}.`;
 }
 
-export function toSarif(summary: ReviewSummary, options: SarifOptions): Log {
-  const rules = new Map<string, { index: number; first: Finding; severity: Finding['severity'] }>();
+type RuleSeen = { index: number; first: Finding; severity: Finding['severity'] };
+
+/** One rule per rule id, in order of first use, at the highest severity of its findings. */
+function rulesOf(summary: ReviewSummary): Map<string, RuleSeen> {
+  const rules = new Map<string, RuleSeen>();
   for (const f of summary.findings) {
     const id = ruleIdOf(f);
     const known = rules.get(id);
     if (!known) rules.set(id, { index: rules.size, first: f, severity: f.severity });
     else if (compareSeverity(f.severity, known.severity) < 0) known.severity = f.severity;
   }
-  const counter = new FingerprintCounter();
-  const linesCache = new Map<string, readonly string[] | undefined>();
-  const linesOf = (file: string) => {
-    if (!linesCache.has(file)) linesCache.set(file, options.linesOf(file));
-    return linesCache.get(file);
-  };
-  const results: Result[] = summary.findings.map((f) => {
-    const id = ruleIdOf(f);
-    const file = findingFile(summary, f);
-    const path = options.pathOf(file);
-    const ref = pathToUriReference(path);
-    const lines = linesOf(file);
-    const hash = lineHash(id, lines, f.startLine, f.endLine, f.title);
-    const explanation = f.explanation.trim();
-    return {
-      ruleId: id,
-      ruleIndex: rules.get(id)?.index ?? 0,
-      level: ciLevel(f.severity),
-      message: { text: sentence(explanation ? `${f.title}: ${explanation}` : f.title) },
-      locations: [{
-        physicalLocation: {
-          artifactLocation: ref.relative ? { uri: ref.uri, uriBaseId: '%SRCROOT%' } : { uri: ref.uri },
-          ...regions(lines, f.startLine, f.endLine),
-        },
-      }],
-      partialFingerprints: { primaryLocationLineHash: counter.next(path, hash) },
-      properties: {
-        severity: f.severity,
-        agents: [...f.agents],
-        confidence: f.confidence,
-        ...(f.cwe ? { cwe: f.cwe } : {}),
-        ...(f.clamped ? { clamped: true } : {}),
+  return rules;
+}
+
+/** What a finding's result needs besides the finding: the rules, the fingerprint counter, each file's lines (read once). */
+interface ResultContext {
+  summary: ReviewSummary;
+  options: SarifOptions;
+  rules: ReadonlyMap<string, RuleSeen>;
+  counter: FingerprintCounter;
+  linesOf: (file: string) => readonly string[] | undefined;
+}
+
+function resultOf(f: Finding, { summary, options, rules, counter, linesOf }: ResultContext): Result {
+  const id = ruleIdOf(f);
+  const file = findingFile(summary, f);
+  const path = options.pathOf(file);
+  const ref = pathToUriReference(path);
+  const lines = linesOf(file);
+  const hash = lineHash(id, lines, f.startLine, f.endLine, f.title);
+  const explanation = f.explanation.trim();
+  return {
+    ruleId: id,
+    ruleIndex: rules.get(id)?.index ?? 0,
+    level: ciLevel(f.severity),
+    message: { text: sentence(explanation ? `${f.title}: ${explanation}` : f.title) },
+    locations: [{
+      physicalLocation: {
+        artifactLocation: ref.relative ? { uri: ref.uri, uriBaseId: '%SRCROOT%' } : { uri: ref.uri },
+        ...regions(lines, f.startLine, f.endLine),
       },
-    };
-  });
-  const failures: Notification[] = summary.agents
+    }],
+    partialFingerprints: { primaryLocationLineHash: counter.next(path, hash) },
+    properties: {
+      severity: f.severity,
+      agents: [...f.agents],
+      confidence: f.confidence,
+      ...(f.cwe ? { cwe: f.cwe } : {}),
+      ...(f.clamped ? { clamped: true } : {}),
+    },
+  };
+}
+
+/** An agent that failed or was cancelled, as a notification of the invocation. */
+function agentFailures(summary: ReviewSummary): Notification[] {
+  return summary.agents
     .filter((a) => a.status === 'error' || a.status === 'cancelled')
     .map((a) => ({
       level: a.status === 'error' ? 'error' : 'warning',
@@ -127,6 +139,18 @@ export function toSarif(summary: ReviewSummary, options: SarifOptions): Log {
       descriptor: { id: `quorum/agent-${a.status === 'error' ? 'failed' : 'cancelled'}` },
       properties: { agent: a.agent, model: a.model, code: a.error?.code ?? a.status },
     }));
+}
+
+export function toSarif(summary: ReviewSummary, options: SarifOptions): Log {
+  const rules = rulesOf(summary);
+  const linesCache = new Map<string, readonly string[] | undefined>();
+  const linesOf = (file: string) => {
+    if (!linesCache.has(file)) linesCache.set(file, options.linesOf(file));
+    return linesCache.get(file);
+  };
+  const context: ResultContext = { summary, options, rules, counter: new FingerprintCounter(), linesOf };
+  const results = summary.findings.map((f) => resultOf(f, context));
+  const failures = agentFailures(summary);
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { escapeIcons } from '../../shared/untrustedText';
-import type { Prompter } from '../prompter';
+import { messageWithSettings, type Prompter } from '../prompter';
 import { chooseRepository } from './changesDecisions';
 import { lookUpGitApi, type GitApi, type GitRepository } from './gitApi';
 
@@ -23,15 +23,13 @@ export class RepositoryPicker {
     if (this.override) return this.override;
     const found = await lookUpGitApi();
     if (found.ok) return found.api;
-    const settings = vscode.l10n.t('Open Settings');
     const text =
       found.problem === 'disabled'
         ? vscode.l10n.t('Quorum reviews changes through the built-in Git extension, and Git is disabled. Turn on the setting git.enabled, then try again.')
         : found.problem === 'missing'
           ? vscode.l10n.t('Quorum reviews changes through the built-in Git extension (vscode.git), which is not available here. Enable it in the Extensions view (search @builtin git), then try again.')
           : vscode.l10n.t('The built-in Git extension did not start, so Quorum cannot read the changes. Check the Git output channel, then try again.');
-    const choice = await this.prompter.message('warning', text, { id: `changes.git.${found.problem}` }, ...(found.problem === 'disabled' ? [settings] : []));
-    if (choice === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled');
+    await messageWithSettings(this.prompter, 'warning', text, `changes.git.${found.problem}`, found.problem === 'disabled' ? 'git.enabled' : undefined);
     return undefined;
   }
 

@@ -5,7 +5,7 @@ import { formatMs } from '../../shared/format';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import type { ApiKeyStore } from '../apiKeys';
 import type { QuorumLog } from '../log';
-import type { Prompter } from '../prompter';
+import { messageWithSettings, type Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import { checkApiKey, displayHost, isInsecureRemote, type ApiKeyProblem } from '../../core/gateway/baseUrl';
 import { errorData, showGatewayError } from './gatewayErrors';
@@ -120,14 +120,8 @@ export class ApiKeyCommands {
     if (!isInsecureRemote(url) || this.warnedInsecure.has(url)) return;
     this.warnedInsecure.add(url);
     this.log.warn(`The gateway ${url} uses plain http: the API key is sent unencrypted`);
-    const open = vscode.l10n.t('Open Settings');
-    const choice = await this.prompter.message(
-      'warning',
-      vscode.l10n.t('The gateway {0} uses plain http://: your API key and code cross the network unencrypted. Use https:// if the gateway supports it.', displayHost(url)),
-      { id: 'gateway.insecure' },
-      open,
-    );
-    if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'quorum.gateway.baseUrl');
+    const text = vscode.l10n.t('The gateway {0} uses plain http://: your API key and code cross the network unencrypted. Use https:// if the gateway supports it.', displayHost(url));
+    await messageWithSettings(this.prompter, 'warning', text, 'gateway.insecure', 'quorum.gateway.baseUrl');
   }
 
   /** Lists the gateway's models (or, where `/models` is missing, sends one tiny request) and reports. */

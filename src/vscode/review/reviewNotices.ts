@@ -5,7 +5,7 @@ import type { ReviewSummary } from '../../core/review/types';
 import { Commands } from '../commands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
-import type { Prompter } from '../prompter';
+import { messageWithSettings, type Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import { asksBeforeWholeFile, worstFailure } from './reviewDecisions';
 import { MAX_REVIEW_CHARS, type TargetProblem } from './reviewTarget';
@@ -122,14 +122,12 @@ export class ReviewNotices {
       return;
     }
     this.log.warn(`Review not started: ${error.code}: ${error.message}`);
-    const open = vscode.l10n.t('Open Settings');
     const text =
       error.code === 'no-agents'
         ? vscode.l10n.t('Every agent is disabled. Enable one in the settings (quorum.agents.*.enabled).')
         : error.code === 'empty-target'
           ? vscode.l10n.t('There is nothing to review here: the selection (or file) is empty.')
           : vscode.l10n.t('The agent settings are invalid: {0}', error.message);
-    const choice = await this.prompter.message('error', text, { id: `review.config.${error.code}` }, open);
-    if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', error.code === 'no-agents' ? 'quorum.agents' : 'quorum.customAgents');
+    await messageWithSettings(this.prompter, 'error', text, `review.config.${error.code}`, error.code === 'no-agents' ? 'quorum.agents' : 'quorum.customAgents');
   }
 }

@@ -4,6 +4,7 @@ import type { ChangesPlan } from '../../core/changes/plan';
 import type { PlannedReview } from '../../core/review/reviewRequest';
 import type { ReviewTarget } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
+import { linesKey, linesOfKey } from './targetKeys';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */
 export const MAX_REVIEW_CHARS = 400_000;
@@ -22,13 +23,13 @@ export class LinesTarget implements TargetRef {
   ) {}
 
   key(): string {
-    return `${this.uri.toString()}#L${this.startLine}-L${this.endLine}`;
+    return linesKey({ uri: this.uri.toString(), startLine: this.startLine, endLine: this.endLine });
   }
 
   /** The lines a key names (a panel restored after a reload knows only its key); undefined for other keys. */
   static fromKey(key: string): LinesTarget | undefined {
-    const [, uri, start, end] = /^(.*)#L(\d+)-L(\d+)$/.exec(key) ?? [];
-    return uri && start && end ? new LinesTarget(vscode.Uri.parse(uri), Number(start), Number(end)) : undefined;
+    const named = linesOfKey(key);
+    return named ? new LinesTarget(vscode.Uri.parse(named.uri), named.startLine, named.endLine) : undefined;
   }
 }
 
