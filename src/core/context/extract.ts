@@ -1,6 +1,6 @@
 import type * as TreeSitter from '@vscode/tree-sitter-wasm';
 import type { LineRange } from '../review/types';
-import { grammarFor, walkTree, type LoadedGrammar } from './parser';
+import { walkTree, withTree, type LoadedGrammar } from './parser';
 
 /** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
 
@@ -138,25 +138,12 @@ export async function fileSymbols(text: string, language: string): Promise<FileS
 
 /** The identifiers on `lines` of a file whose symbols are known (the index holds them); undefined without a grammar. */
 export async function identifiersIn(text: string, language: string, lines: readonly LineRange[]): Promise<[string, number][] | undefined> {
-  const loading = grammarFor(language);
-  if (!loading) return undefined;
-  const tree = (await loading).parser.parse(text);
-  if (!tree) return undefined;
-  try {
-    return identifiersOf(tree.rootNode, lines);
-  } finally {
-    tree.delete();
-  }
+  return withTree(text, language, (tree) => identifiersOf(tree.rootNode, lines));
 }
 
 /** The symbols of a file and the identifiers on `identifiersOn` (none by default); undefined without a grammar. */
 export async function parseFile(text: string, language: string, identifiersOn: readonly LineRange[] = []): Promise<ParsedFile | undefined> {
-  const loading = grammarFor(language);
-  if (!loading) return undefined;
-  const grammar = await loading;
-  const tree = grammar.parser.parse(text);
-  if (!tree) return undefined;
-  try {
+  return withTree(text, language, (tree, grammar) => {
     const root = tree.rootNode;
     const lines = text.split('\n');
     return {
@@ -165,7 +152,5 @@ export async function parseFile(text: string, language: string, identifiersOn: r
       aliases: aliasesOf(grammar, root),
       identifiers: identifiersOf(root, identifiersOn),
     };
-  } finally {
-    tree.delete();
-  }
+  });
 }

@@ -56,7 +56,7 @@ async function loadGrammar(grammar: Grammar): Promise<LoadedGrammar> {
 }
 
 /** The loaded grammar of a VS Code language id; undefined for a language without one. */
-export function grammarFor(language: string): Promise<LoadedGrammar> | undefined {
+function grammarFor(language: string): Promise<LoadedGrammar> | undefined {
   const grammar = grammarOf(language);
   if (!grammar) return undefined;
   let loaded = grammars.get(grammar.wasm);
@@ -67,6 +67,23 @@ export function grammarFor(language: string): Promise<LoadedGrammar> | undefined
     loaded.catch(() => grammars.delete(grammar.wasm));
   }
   return loaded;
+}
+
+/**
+ * Parses `text` with the grammar of `language` and hands the tree (and the grammar) to `use`, freeing the tree after;
+ * undefined for a language without a grammar or a text the parser gives up on.
+ */
+export async function withTree<T>(text: string, language: string, use: (tree: TreeSitter.Tree, grammar: LoadedGrammar) => T): Promise<T | undefined> {
+  const loading = grammarFor(language);
+  if (!loading) return undefined;
+  const grammar = await loading;
+  const tree = grammar.parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    return use(tree, grammar);
+  } finally {
+    tree.delete();
+  }
 }
 
 /**

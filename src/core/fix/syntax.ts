@@ -1,4 +1,4 @@
-import { grammarFor, walkTree } from '../context/parser';
+import { walkTree, withTree } from '../context/parser';
 
 /**
  * Syntax errors of a file's text, from the same tree-sitter grammars as the review's context (syntax only: no type
@@ -7,12 +7,7 @@ import { grammarFor, walkTree } from '../context/parser';
  * Ruby, Rust). `undefined` for other languages.
  */
 export async function syntaxErrorCount(text: string, language: string): Promise<number | undefined> {
-  const loading = grammarFor(language);
-  if (!loading) return undefined;
-  const grammar = await loading;
-  const tree = grammar.parser.parse(text);
-  if (!tree) return undefined;
-  try {
+  return withTree(text, language, (tree) => {
     if (!tree.rootNode.hasError) return 0;
     let count = 0;
     walkTree(tree, (cursor) => {
@@ -22,7 +17,5 @@ export async function syntaxErrorCount(text: string, language: string): Promise<
       return !node.isError && node.hasError;
     });
     return count;
-  } finally {
-    tree.delete();
-  }
+  });
 }
