@@ -1,32 +1,9 @@
 // Takes the README's screenshots of the VS Code side (status bar tooltip, Problems with a quick fix, the
 // model picker) in the real workbench (shared/toolchain/workbench.cjs), against the loopback test gateway.
 // Run: npm run build && npx tsx scripts/vscode-screenshots.ts [outDir]   (default docs/screenshots)
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { startTestGateway } from '../test/fixtures/gateway/server';
-
-interface Page {
-  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
-  locator(selector: string, options?: { hasText?: string }): Locator;
-  waitForTimeout(ms: number): Promise<void>;
-  screenshot(options: { path: string }): Promise<void>;
-}
-interface Locator {
-  first(): Locator;
-  hover(): Promise<void>;
-  click(): Promise<void>;
-  fill(text: string): Promise<void>;
-  waitFor(options?: { timeout?: number }): Promise<void>;
-}
-interface Workbench {
-  page: Page;
-  runCommand(title: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-const require = createRequire(import.meta.url);
-const toolchain = resolve(process.env.QUORUM_TOOLCHAIN ?? join(__dirname, '..', '..', 'shared', 'toolchain'));
-const { openWorkbench } = require(join(toolchain, 'workbench.cjs')) as { openWorkbench(o: object): Promise<Workbench> };
+import { openWorkbench, quickOpen, setApiKey } from './walkKit';
 
 const KEY = 'sk-screenshot-demo-key-000000';
 const out = resolve(process.argv[2] ?? 'docs/screenshots');
@@ -49,18 +26,9 @@ async function main(): Promise<void> {
   const { page } = wb;
   try {
     await page.waitForTimeout(4000);
-    await wb.runCommand('Quorum: Set Gateway API Key');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(KEY);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(800);
+    await setApiKey(wb, KEY);
 
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('orders.py');
-    await page.waitForTimeout(800);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(1500);
+    await quickOpen(wb, 'orders.py');
     await wb.runCommand('Go to Line/Column...');
     await page.keyboard.type('4');
     await page.keyboard.press('Enter');

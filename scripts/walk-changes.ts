@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openWorkbench, walkLog } from './walkKit';
+import { openWorkbench, setApiKey, untilQuorumActive, walkLog } from './walkKit';
 import { startTestGateway, type RecordedRequest, type Reply } from '../test/fixtures/gateway/server';
 
 
@@ -71,14 +71,9 @@ async function main(): Promise<void> {
   const shot = async (name: string) => page.screenshot({ path: join(out, `${name}.png`) });
   const toasts = async () => (await page.locator('.notifications-toasts').innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
   try {
-    for (let waited = 0; waited < 90_000 && !/\$\d/.test(await wb.statusBarText()); waited += 1000) await page.waitForTimeout(1000);
+    await untilQuorumActive(wb);
     say(`status bar at start: ${JSON.stringify((await wb.statusBarText()).replace(/\s+/g, ' '))}`);
-    await wb.runCommand('Quorum: Set Gateway API Key');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(KEY);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(800);
+    await setApiKey(wb, KEY);
 
     await step('review changes', async () => {
       await wb.runCommand('Quorum: Review Changes…');

@@ -6,7 +6,7 @@
 // Run: npm run package && npx tsx scripts/walk-compare.ts [outDir]   (default /tmp/quorum-walk-compare)
 import { join, resolve } from 'node:path';
 import { corpusOracles } from '../test/fixtures/gateway/oracle';
-import { openWorkbench, walkLog } from './walkKit';
+import { openWorkbench, setApiKey, walkLog } from './walkKit';
 import { startTestGateway } from '../test/fixtures/gateway/server';
 
 const KEY = 'sk-walk-compare-key-0123456789abcdef';
@@ -54,10 +54,7 @@ async function main(): Promise<void> {
     await page.locator('.statusbar-item', { hasText: '$0' }).first().waitFor({ timeout: 120000 });
     await page.waitForTimeout(2000);
     await shot('00-start');
-    await wb.runCommand('Quorum: Set Gateway API Key');
-    await page.locator('.quick-input-widget input').first().fill(KEY);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(800);
+    await setApiKey(wb, KEY);
 
     await step('hostile ids', async () => {
       await pickAgent();

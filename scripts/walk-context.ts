@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openWorkbench, walkLog } from './walkKit';
+import { openWorkbench, setApiKey, untilQuorumActive, walkLog } from './walkKit';
 import { startTestGateway, type RecordedRequest, type Reply } from '../test/fixtures/gateway/server';
 
 const KEY = 'sk-walkthrough-key-0123456789abcdef';
@@ -81,13 +81,8 @@ async function main(): Promise<void> {
   const { page } = wb;
   const shot = async (name: string) => page.screenshot({ path: join(out, `${name}.png`) });
   try {
-    for (let waited = 0; waited < 90_000 && !/\$\d/.test(await wb.statusBarText()); waited += 1000) await page.waitForTimeout(1000);
-    await wb.runCommand('Quorum: Set Gateway API Key');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(KEY);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(800);
+    await untilQuorumActive(wb);
+    await setApiKey(wb, KEY);
 
     await step('review changes', async () => {
       await wb.runCommand('Quorum: Review Changes…');

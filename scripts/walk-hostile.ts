@@ -5,7 +5,7 @@
 // Run: npm run package && npx tsx scripts/walk-hostile.ts [outDir]   (default /tmp/quorum-walk)
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openWorkbench, walkLog } from './walkKit';
+import { openWorkbench, quickOpen, setApiKey, walkLog } from './walkKit';
 import { startTestGateway, type Reply } from '../test/fixtures/gateway/server';
 
 const KEY = 'sk-walkthrough-key-0123456789abcdef';
@@ -87,11 +87,7 @@ async function main(): Promise<void> {
     // Earlier steps leave review threads open over the code and the editor scrolled sideways: close the threads,
     // open the file from Quick Open (the focus goes to its editor) and go to its start.
     await wb.runCommand('Comments: Collapse All Comments').catch(() => undefined);
-    await page.keyboard.press('Control+P');
-    await page.keyboard.type('sample.ts');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
+    await quickOpen(wb, 'sample.ts');
     await page.keyboard.press('Control+Home');
     await page.locator('.monaco-editor .view-lines', { hasText: 'findUser' }).first().waitFor({ timeout: 15000 });
     await wb.runCommand('Go to Line/Column...');
@@ -99,21 +95,13 @@ async function main(): Promise<void> {
     await page.keyboard.press('Enter');
     for (let i = 0; i < 14; i++) await page.keyboard.press('Shift+ArrowDown');
   };
-  const setKey = async (key: string) => {
-    await wb.runCommand('Quorum: Set Gateway API Key');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(key);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(800);
-  };
   try {
     // The .vsix is installed and activated once the workbench is up: wait for Quorum's cost item (slow under load).
     for (let waited = 0; waited < 90_000 && !/\$\d/.test(await wb.statusBarText()); waited += 1000) await page.waitForTimeout(1000);
     say(`status bar at start: ${JSON.stringify((await wb.statusBarText()).replace(/\s+/g, ' '))}`);
 
     await step('wrong key', async () => {
-      await setKey('sk-wrong-key-0000000000');
+      await setApiKey(wb, 'sk-wrong-key-0000000000');
       await selectSample();
       await wb.runCommand('Quorum: Review Selection');
       await page.waitForTimeout(6000);
@@ -123,7 +111,7 @@ async function main(): Promise<void> {
     });
 
     await step('hostile review', async () => {
-      await setKey(KEY);
+      await setApiKey(wb, KEY);
       await page.locator('.editor-group-container').first().click();
       await selectSample();
       await wb.runCommand('Quorum: Review Selection');

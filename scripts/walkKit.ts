@@ -62,3 +62,27 @@ export function walkLog(fallback: string): { out: string; say(line: string): voi
     save: () => writeFileSync(join(out, 'walk.log'), lines.join('\n') + '\n'),
   };
 }
+
+/** Waits until Quorum is active: its cost item is in the status bar (a loaded machine takes a while). */
+export async function untilQuorumActive(wb: Workbench, timeoutMs = 90_000): Promise<void> {
+  for (let waited = 0; waited < timeoutMs && !/\$\d/.test(await wb.statusBarText()); waited += 1000) await wb.page.waitForTimeout(1000);
+}
+
+/** Sets the gateway's API key the way a user does: the command, the input box, Enter. */
+export async function setApiKey(wb: Workbench, key: string): Promise<void> {
+  await wb.runCommand('Quorum: Set Gateway API Key');
+  const input = wb.page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(key);
+  await wb.page.keyboard.press('Enter');
+  await wb.page.waitForTimeout(800);
+}
+
+/** Opens a file from Quick Open, so that the focus is in its editor. */
+export async function quickOpen(wb: Workbench, file: string): Promise<void> {
+  await wb.page.keyboard.press('Control+P');
+  await wb.page.locator('.quick-input-widget input').fill(file);
+  await wb.page.waitForTimeout(800);
+  await wb.page.keyboard.press('Enter');
+  await wb.page.waitForTimeout(1500);
+}
