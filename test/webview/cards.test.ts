@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { closeBrowser, openReady, settle, type PanelPage } from './harness';
+import { closeBrowser, closeChecked, openReady, type PanelPage, settle } from './harness';
 import { ANSWERS, FINDINGS, IMPROVED, baseReview, doneReview, events, outcome, queuedAll, snapshot } from './fixtures';
 
 const card = (p: PanelPage, agent: string) => p.page.locator(`section.card[data-agent="${agent}"]`);
@@ -14,12 +14,7 @@ function pieces(text: string, size: number): string[] {
 
 describe('webview: agent cards show findings, not JSON', () => {
   let panel: PanelPage;
-  afterEach(async () => {
-    if (panel) {
-      assert.deepEqual(await panel.violations(), [], 'no CSP violations');
-      await panel.close();
-    }
-  });
+  afterEach(() => closeChecked(panel));
   after(closeBrowser);
 
   it('a finished reviewer shows its findings as the list does, with the raw answer behind a closed disclosure', async () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { closeBrowser, openReady, settle, type PanelPage } from './harness';
+import { closeBrowser, closeChecked, openReady, type PanelPage, settle } from './harness';
 import { doneReview, FINDINGS, snapshot } from './fixtures';
 
 /** A finished review of uncommitted changes across three files, two more skipped. */
@@ -18,12 +18,7 @@ function changesReview() {
 
 describe('webview: a review of changes', () => {
   let panel: PanelPage;
-  afterEach(async () => {
-    if (panel) {
-      assert.deepEqual(await panel.violations(), [], 'no CSP violations');
-      await panel.close();
-    }
-  });
+  afterEach(() => closeChecked(panel));
   after(closeBrowser);
 
   it('the header says what was reviewed: the changes, files, lines added and removed, and each skipped file with its reason', async () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ContextView } from '../../src/shared/protocol';
-import { actions, closeBrowser, openReady, settle, type PanelPage } from './harness';
+import { actions, closeBrowser, closeChecked, openReady, type PanelPage, settle } from './harness';
 import { doneReview, snapshot, STRINGS } from './fixtures';
 
 /** Six definitions, three callers, from five files, 1,900 tokens: the header's example. */
@@ -22,12 +22,7 @@ function sixAndThree(): ContextView {
 
 describe('webview: the context sent, in the header', () => {
   let panel: PanelPage;
-  afterEach(async () => {
-    if (panel) {
-      assert.deepEqual(await panel.violations(), [], 'no CSP violations');
-      await panel.close();
-    }
-  });
+  afterEach(() => closeChecked(panel));
   after(closeBrowser);
 
   it('says what went out in one line, lists it on click, and opens an entry through the host', async () => {

@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -185,4 +186,11 @@ export async function openReady(options: OpenOptions = {}): Promise<PanelPage> {
 /** The messages posted after `ready`, without the `ready` itself. */
 export async function actions(panel: PanelPage): Promise<unknown[]> {
   return (await panel.posted()).filter((m) => (m as { type?: string }).type !== 'ready');
+}
+
+/** Ends a test's panel: the page broke no CSP rule, then it closes (nothing when the test opened none). */
+export async function closeChecked(panel: PanelPage | undefined): Promise<void> {
+  if (!panel) return;
+  assert.deepEqual(await panel.violations(), [], 'no CSP violations');
+  await panel.close();
 }

@@ -1,15 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { closeBrowser, openReady, settle, type PanelPage } from './harness';
+import { closeBrowser, closeChecked, openReady, type PanelPage, settle } from './harness';
 import { doneReview, snapshot } from './fixtures';
 
 describe('webview: what shaped the prompts, in the header', () => {
   let panel: PanelPage;
-  afterEach(async () => {
-    if (panel) {
-      assert.deepEqual(await panel.violations(), [], 'no CSP violations');
-      await panel.close();
-    }
-  });
+  afterEach(() => closeChecked(panel));
   after(closeBrowser);
 
   it('names the rule files used and left out, and the secrets redacted by kind and lines (never a value)', async () => {
