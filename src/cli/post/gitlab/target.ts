@@ -20,7 +20,7 @@ export interface GitlabTarget {
 }
 
 const urlSchema = z.string().trim().url().refine((u) => /^https?:\/\//i.test(u));
-const projectSchema = z.string().trim().regex(/^(\d+|[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+)$/);
+const projectSchema = z.string().trim().regex(/^(\d+|[A-Za-z0-9_][A-Za-z0-9_.-]*(\/[A-Za-z0-9_][A-Za-z0-9_.-]*)+)$/);
 const iidSchema = z.string().trim().regex(/^[1-9]\d{0,9}$/).transform(Number);
 
 const JOB_TOKEN_CANNOT = 'CI_JOB_TOKEN cannot post merge request notes or threads (a job token reaches only a few API endpoints): add a project access token with the api scope as the masked CI/CD variable GITLAB_TOKEN';
