@@ -7,7 +7,8 @@ import { jsonOutputSchema } from '../../../../src/core/report/json';
 import { dismissFinding } from '../../../../src/core/review/dismissed';
 import { startTestGateway, type TestGateway } from '../../../fixtures/gateway/server';
 import { BOT, diffLinesOf, mrDiffsFromGit, PERSON, startFakeGitlab, type FakeGitlab, type RecordedCall, type StoredDiscussion } from '../../../fixtures/gitlab/server';
-import { numbered, TempRepo } from '../../changes/gitRepo';
+import { numbered, type TempRepo } from '../../changes/gitRepo';
+import { featureRepo, scriptRaised, type Raised } from '../postFixture';
 
 /**
  * `quorum review --changes --base <diff base> --post gitlab` against the loopback test gateway and a loopback fake
@@ -21,16 +22,6 @@ const KEY = 'sk-test-gitlab-post-0123456789';
 const TOKEN = 'glpat-testGitlabToken0123456789abc';
 const JOB_TOKEN = 'glcbt-64_jobTokenJobTokenJobToken0123';
 
-interface Raised {
-  file: string;
-  startLine: number;
-  endLine: number;
-  severity: string;
-  title: string;
-  explanation?: string;
-  suggestion?: string;
-  cwe?: string;
-}
 
 interface Posted {
   body: string;
@@ -76,22 +67,12 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
 
   before(async () => {
     tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 0 });
-    tg.script((req) => {
-      if (req.model === 'deepseek-v3.2') return { text: JSON.stringify({ rationale: 'r', replacements: [] }) };
-      if (req.model !== 'gpt-4.1') return { text: '{"findings":[]}' };
-      const sent = JSON.stringify(req.body?.messages ?? []);
-      return { text: JSON.stringify({ findings: raised.filter((f) => sent.includes(f.file)).map((f) => ({ confidence: 0.9, explanation: 'Explained.', ...f })) }) };
-    });
+    scriptRaised(tg, () => raised);
   });
   after(() => tg.close());
   beforeEach(async () => {
     cacheHome = mkdtempSync(join(tmpdir(), 'quorum-gl-cache-'));
-    repo = new TempRepo();
-    repo.write('src/app.py', numbered(40)).write('src/keep.py', 'print("same")\n').commit('base');
-    repo.git('checkout', '-q', '-b', 'feature');
-    repo.write('src/app.py', numbered(40, (i) => (i === 10 ? 'os.system("sh -c " + cmd)' : `line ${i}`)));
-    repo.write('src/new.js', 'const a = 1;\nexec(process.argv[2]);\nmodule.exports = a;\n');
-    repo.commit('feature');
+    repo = featureRepo();
     gl = await startFakeGitlab({ token: TOKEN, jobToken: JOB_TOKEN, refs: refs(), diffs: mrDiffsFromGit(repo.dir, 'main', 'HEAD') });
     raised = [
       { file: 'src/app.py', startLine: 10, endLine: 10, severity: 'high', title: 'Command injection', cwe: 'CWE-78', suggestion: 'subprocess.run(["sh", "-c", cmd], check=True)' },
