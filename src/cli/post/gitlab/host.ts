@@ -80,7 +80,13 @@ export class GitlabHost implements ReviewHost {
     return { inline, unplaced };
   }
 
+  /**
+   * Resolves, replies, and resolves again (the reply is a note of its own, which GitLab may count as unresolved):
+   * a token whose role cannot resolve (403) writes nothing, and once replied the thread is done (a person who
+   * reopens it is not overruled on the next push).
+   */
   async resolve(thread: PreviousThread, body: string): Promise<void> {
+    await this.api.resolveDiscussion(thread.id);
     await this.api.reply(thread.id, body);
     await this.api.resolveDiscussion(thread.id);
   }

@@ -150,7 +150,7 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
     assert.deepEqual(replies.map((c) => c.path), [`${MR}/discussions/${unchangedThread.id}/notes`]);
     assert.match(posted(replies[0]).body, new RegExp(`^<!-- quorum:resolved -->\nResolved in ${rev('HEAD').slice(0, 7)}$`));
     const resolves = calls(gl, 'PUT', /\/discussions\/[0-9a-f]+$/, before);
-    assert.deepEqual(resolves.map((c) => [c.path, c.query.get('resolved')]), [[`${MR}/discussions/${unchangedThread.id}`, 'true']]);
+    assert.deepEqual(resolves.map((c) => [c.path, c.query.get('resolved')]), [[`${MR}/discussions/${unchangedThread.id}`, 'true'], [`${MR}/discussions/${unchangedThread.id}`, 'true']], 'resolved, and again with the reply in it');
     assert.ok(unchangedThread.notes.every((n) => n.resolved), 'GitLab shows the thread resolved');
     assert.deepEqual(calls(gl, 'PUT', /\/notes\/\d+$/, before).map((c) => c.path), [`${MR}/notes/${summaryId}`]);
     assert.match(summaryNote()?.notes[0]?.body ?? '', /\*\*Since the last run \([0-9a-f]{7}\):\*\* 0 new \(0 inline\), 4 already posted, 1 resolved/);
@@ -255,7 +255,7 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
     assert.ok(gl.calls.every((c) => c.path === '/api/v4/user' || c.path.startsWith(MR)));
   });
 
-  it('exits 3 naming the api scope on 401 and 403, with the review still on stdout and no token printed', async () => {
+  it('exits 3 naming the api scope on 401 and 403 (and the role when it cannot resolve), with the review still on stdout and no token printed', async () => {
     const wrong = await quorum(['review', '--changes', '--base', diffBase(), '--post', 'gitlab', '--format', 'json'], env({ GITLAB_TOKEN: 'glpat-wrongWrongWrong012345' }));
     assert.equal(wrong.code, 3);
     assert.match(wrong.stderr, /quorum: GitLab refused GITLAB_TOKEN \(401 on GET \/projects\/42\/merge_requests\/7\): the token is invalid, expired or revoked; --post gitlab needs a project or personal access token with the api scope\n$/);
@@ -266,5 +266,20 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
     assert.match(readOnly.stderr, /GitLab refused POST \/projects\/42\/merge_requests\/7\/discussions \(403 insufficient_scope\): GITLAB_TOKEN lacks the api scope/);
     assert.ok(!readOnly.stderr.includes('glpat-readApiOnly'));
     assert.equal(gl.discussions.length, 0);
+    // A Reporter's token posts but cannot resolve: exit 3 naming the role, and nothing half done.
+    assert.equal((await review()).code, 0);
+    raised = raised.filter((f) => f.title !== 'Unchanged lines');
+    repo.write('src/app.py', numbered(40, (i) => (i === 10 ? 'os.system("sh -c " + cmd)' : i === 12 ? 'fixed' : `line ${i}`))).commit('fix');
+    pushed();
+    gl.addToken('glpat-reporterRole0123456789', { role: 'reporter' });
+    const before = gl.calls.length;
+    const reporter = await quorum(['review', '--changes', '--base', diffBase(), '--post', 'gitlab', '--all-findings', '--format', 'json'], env({ GITLAB_TOKEN: 'glpat-reporterRole0123456789' }));
+    assert.equal(reporter.code, 3);
+    assert.match(reporter.stderr, /GitLab refused PUT \/projects\/42\/merge_requests\/7\/discussions\/[0-9a-f]+ \(403\): GITLAB_TOKEN needs the api scope and a role that may comment on and resolve merge request threads \(Developer\)/);
+    assert.equal(calls(gl, 'POST', /\/discussions\/[0-9a-f]+\/notes$/, before).length, 0, 'no "Resolved" reply on a thread left open');
+    const developer = gl.calls.length;
+    assert.equal((await review()).code, 0);
+    assert.equal(calls(gl, 'PUT', /\/discussions\/[0-9a-f]+$/, developer).length, 2, 'the Developer token resolves it next time');
+    assert.equal(calls(gl, 'POST', /\/discussions\/[0-9a-f]+\/notes$/, developer).length, 1);
   });
 });
