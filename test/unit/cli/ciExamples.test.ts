@@ -9,7 +9,8 @@ import type { Log } from 'sarif';
 import * as z from 'zod';
 import { startTestGateway, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 import { pullFilesFromGit, startFakeGithub } from '../../fixtures/github/server';
-import { mrDiffsFromGit, startFakeGitlab } from '../../fixtures/gitlab/server';
+import { mrDiffsFromGit } from '../../fixtures/gitlab/diffs';
+import { startFakeGitlab } from '../../fixtures/gitlab/server';
 import { ensureBuilt, root } from './ensureBuilt';
 
 /**

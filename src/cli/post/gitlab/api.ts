@@ -40,7 +40,7 @@ const noteSchema = z.looseObject({
   resolvable: z.boolean().optional(),
   resolved: z.boolean().nullish(),
 });
-const discussionSchema = z.looseObject({ id: z.string().regex(/^[0-9a-f]{1,64}$/, 'a discussion id'), individual_note: z.boolean().optional(), notes: z.array(noteSchema) });
+const discussionSchema = z.looseObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a discussion id'), individual_note: z.boolean().optional(), notes: z.array(noteSchema) });
 export type Discussion = z.infer<typeof discussionSchema>;
 const createdSchema = z.looseObject({ id: z.union([z.number().int(), z.string()]) });
 
@@ -93,11 +93,11 @@ export class GitlabApi {
   }
 
   async reply(discussion: string, body: string): Promise<void> {
-    await this.client.request('POST', `${this.mr}/discussions/${discussion}/notes`, createdSchema, { body: { body } });
+    await this.client.request('POST', `${this.mr}/discussions/${encodeURIComponent(discussion)}/notes`, createdSchema, { body: { body } });
   }
 
   async resolveDiscussion(discussion: string): Promise<void> {
-    await this.client.request('PUT', `${this.mr}/discussions/${discussion}`, createdSchema, { query: { resolved: 'true' } });
+    await this.client.request('PUT', `${this.mr}/discussions/${encodeURIComponent(discussion)}`, createdSchema, { query: { resolved: 'true' } });
   }
 
   async createNote(body: string): Promise<void> {

@@ -63,6 +63,20 @@ function waitSeconds(headers: Headers, attempt: number, now: number): number {
 
 type Query = Record<string, string | number>;
 
+/** The next page: `x-next-page`, else the `page` of `Link: <…>; rel="next"` (GitLab sends both for offset pagination). */
+function nextPage(headers: Headers, page: number): number | undefined {
+  const header = headers.get('x-next-page')?.trim();
+  const link = /<([^>]+)>\s*;\s*rel="next"/.exec(headers.get('link') ?? '')?.[1];
+  let fromLink: number | undefined;
+  try {
+    fromLink = link ? Number(new URL(link).searchParams.get('page')) : undefined;
+  } catch {
+    fromLink = undefined;
+  }
+  const next = header ? Number(header) : fromLink;
+  return next !== undefined && Number.isInteger(next) && next > page ? next : undefined;
+}
+
 export class GitlabClient {
   constructor(
     private readonly target: GitlabTarget,
@@ -130,8 +144,8 @@ export class GitlabClient {
       const parsed = list.safeParse(json);
       if (!parsed.success) throw new GitlabShapeError('GET', path, parsed.error.issues[0]?.message ?? 'not a list');
       out.push(...parsed.data);
-      const next = Number(headers.get('x-next-page') ?? '');
-      if (!Number.isInteger(next) || next <= page) return out;
+      const next = nextPage(headers, page);
+      if (next === undefined) return out;
       page = next;
     }
     return out;

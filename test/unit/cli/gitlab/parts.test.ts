@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { fileLines, lineCode, positionOf } from '../../../../src/cli/post/gitlab/positions';
 import { gitlabTarget } from '../../../../src/cli/post/gitlab/target';
-import { diffLinesOf, mrDiffsFromGit, startFakeGitlab } from '../../../fixtures/gitlab/server';
+import { GitlabClient } from '../../../../src/cli/post/gitlab/client';
+import * as z from 'zod';
+import { sendJson, startLoopback } from '../../../fixtures/http/loopback';
+import { diffLinesOf, mrDiffsFromGit } from '../../../fixtures/gitlab/diffs';
+import { startFakeGitlab } from '../../../fixtures/gitlab/server';
 import { numbered, TempRepo } from '../../changes/gitRepo';
 
 const TOKEN = 'glpat-partsToken0123456789abcdef';
@@ -85,6 +89,26 @@ describe('--post gitlab: its parts, and the fake GitLab refusing what GitLab ref
       assert.equal(gl.discussions.length, 2);
     } finally {
       await gl.close();
+    }
+  });
+
+  it('lists: every page, by x-next-page or by Link rel="next"', async () => {
+    const gl = await startFakeGitlab({ token: TOKEN, refs: refs(), diffs: [] });
+    const linkOnly = await startLoopback(({ url }, res, base) => {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      sendJson(res, 200, [{ page }], page < 3 ? { link: `<${base}${url.pathname}?page=${page + 1}&per_page=100>; rel="next"` } : {});
+    });
+    try {
+      for (let i = 0; i < 130; i++) gl.personNote(`note ${i}`);
+      const client = new GitlabClient({ token: TOKEN, apiUrl: gl.apiUrl, project: '42', mr: 7 }, '0', () => undefined);
+      const all = await client.all(`${client.mrPath}/discussions`, z.looseObject({ id: z.string() }));
+      assert.equal(all.length, 130);
+      assert.deepEqual(gl.calls.map((c) => c.query.get('page')), ['1', '2']);
+      const other = new GitlabClient({ token: TOKEN, apiUrl: linkOnly.url, project: '42', mr: 7 }, '0', () => undefined);
+      assert.deepEqual(await other.all('/x', z.object({ page: z.number() })), [{ page: 1 }, { page: 2 }, { page: 3 }]);
+    } finally {
+      await gl.close();
+      await linkOnly.close();
     }
   });
 });

@@ -6,7 +6,8 @@ import { runCli } from '../../../../src/cli/run';
 import { jsonOutputSchema } from '../../../../src/core/report/json';
 import { dismissFinding } from '../../../../src/core/review/dismissed';
 import { startTestGateway, type TestGateway } from '../../../fixtures/gateway/server';
-import { BOT, diffLinesOf, mrDiffsFromGit, PERSON, startFakeGitlab, type FakeGitlab, type RecordedCall, type StoredDiscussion } from '../../../fixtures/gitlab/server';
+import { diffLinesOf, mrDiffsFromGit } from '../../../fixtures/gitlab/diffs';
+import { BOT, PERSON, startFakeGitlab, type FakeGitlab, type RecordedCall, type StoredDiscussion } from '../../../fixtures/gitlab/server';
 import { numbered, type TempRepo } from '../../changes/gitRepo';
 import { featureRepo, scriptRaised, type Raised } from '../postFixture';
 
