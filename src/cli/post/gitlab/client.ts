@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { errorCode, field } from '../../../shared/guards';
 import { terminalText } from '../../../shared/untrustedText';
 import type { GitlabTarget } from './target';
 
@@ -14,6 +15,7 @@ import type { GitlabTarget } from './target';
 /** The longest wait for a rate limit before giving up (a CI job should not sleep for an hour). */
 const MAX_WAIT_SECONDS = 15 * 60;
 const RETRIES = 3;
+const NETWORK_RETRIES = 2;
 const MAX_PAGES = 200;
 const TIMEOUT_MS = 60_000;
 
@@ -39,6 +41,21 @@ export class GitlabShapeError extends Error {
   constructor(readonly method: string, readonly path: string, readonly issue: string) {
     super(`GitLab's answer to ${method} ${path} is not what Quorum expects: ${issue}`);
   }
+}
+
+/** No answer from GitLab at all. */
+export class GitlabUnreachable extends Error {
+  override readonly name = 'GitlabUnreachable';
+  constructor(readonly method: string, readonly path: string, readonly code: string) {
+    super(`GitLab did not answer ${method} ${path} (${code})`);
+  }
+}
+
+/** `ECONNREFUSED`, `TimeoutError`, …: why fetch got no answer (its cause's code), never a URL or a header. */
+function networkCode(e: unknown): string {
+  const cause = field(e, 'cause');
+  const said = cause instanceof Error && cause.message ? terminalText(cause.message.split('\n')[0] ?? '').slice(0, 80) : undefined;
+  return errorCode(cause) ?? errorCode(e) ?? (e instanceof Error && e.name !== 'TypeError' ? e.name : said ?? 'no answer');
 }
 
 const errorBodySchema = z.looseObject({ message: z.unknown().optional(), error: z.string().optional(), error_description: z.string().optional() });
@@ -105,7 +122,16 @@ export class GitlabClient {
   /** One request with its retries; the answer's JSON and headers, or a GitlabError. */
   private async send(method: string, path: string, query?: Query, body?: unknown): Promise<{ json: unknown; headers: Headers }> {
     for (let attempt = 0; ; attempt++) {
-      const res = await this.fetchOnce(method, path, query, body);
+      let res: Response;
+      try {
+        res = await this.fetchOnce(method, path, query, body);
+      } catch (e) {
+        // No answer (refused, reset, timed out): a read or an edit is tried again; a create may have gone through.
+        if (method === 'POST' || attempt >= NETWORK_RETRIES) throw new GitlabUnreachable(method, path, networkCode(e));
+        this.log(`GitLab did not answer ${method} ${path} (${networkCode(e)}): trying again in ${2 ** attempt}s`);
+        await this.sleep(2 ** attempt * 1000);
+        continue;
+      }
       const text = await res.text();
       let json: unknown;
       try {

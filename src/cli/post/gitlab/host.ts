@@ -4,7 +4,7 @@ import { errorCode } from '../../../shared/guards';
 import { intersect, type Commentable } from '../diffLines';
 import type { Draft, HostNouns, PostItem, Previous, PreviousThread, ReviewHost } from '../host';
 import { GitlabApi, type DiffRefs } from './api';
-import { GitlabClient, GitlabError, GitlabShapeError } from './client';
+import { GitlabClient, GitlabError, GitlabShapeError, GitlabUnreachable } from './client';
 import { fileLines, positionOf, type FileLines } from './positions';
 import { readPrevious } from './previous';
 import type { GitlabTarget } from './target';
@@ -99,6 +99,7 @@ export class GitlabHost implements ReviewHost {
   explain(e: unknown): string {
     const t = this.target;
     if (e instanceof GitlabShapeError) return e.message;
+    if (e instanceof GitlabUnreachable) return `could not post to GitLab (${t.apiUrl}): no answer to ${e.method} ${e.path} (${e.code}); check CI_API_V4_URL`;
     if (!(e instanceof GitlabError)) {
       const code = errorCode(e);
       return `could not post to GitLab (${t.apiUrl}): ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`;

@@ -8,6 +8,7 @@ import { dismissFinding } from '../../../../src/core/review/dismissed';
 import { startTestGateway, type TestGateway } from '../../../fixtures/gateway/server';
 import { diffLinesOf, mrDiffsFromGit } from '../../../fixtures/gitlab/diffs';
 import { BOT, PERSON, startFakeGitlab, type FakeGitlab, type RecordedCall, type StoredDiscussion } from '../../../fixtures/gitlab/server';
+import { startLoopback } from '../../../fixtures/http/loopback';
 import { numbered, type TempRepo } from '../../changes/gitRepo';
 import { featureRepo, scriptRaised, type Raised } from '../postFixture';
 
@@ -250,6 +251,13 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
     assert.match((await quorum([...argv, '--pr', '7'])).stderr, /--pr goes with --post github/);
     assert.equal(gl.calls.length, 0);
     assert.equal(tg.requests.length, sent, 'nothing was sent to the gateway');
+    // A GitLab that does not answer: exit 3 naming the API, after trying again.
+    const gone = await startLoopback(() => undefined);
+    await gone.close();
+    const down = await quorum([...argv, '--format', 'json'], env({ CI_API_V4_URL: `${gone.url}/api/v4` }));
+    assert.equal(down.code, 3, down.stderr);
+    assert.match(down.stderr, /quorum: could not post to GitLab \(http:\/\/127\.0\.0\.1:\d+\/api\/v4\): no answer to GET \/projects\/42\/merge_requests\/7 \(ECONNREFUSED\); check CI_API_V4_URL\n$/);
+    assert.match(down.stderr, /GitLab did not answer GET \/projects\/42\/merge_requests\/7 \(ECONNREFUSED\): trying again in 1s/);
     // --mr wins over CI_MERGE_REQUEST_IID; CI_SERVER_URL gives the API when CI_API_V4_URL is not set.
     const withMr = await quorum([...argv, '--mr', '7', '--format', 'json'], env({ CI_MERGE_REQUEST_IID: '99', CI_API_V4_URL: '', CI_SERVER_URL: gl.url }));
     assert.equal(withMr.code, 0, withMr.stderr);
