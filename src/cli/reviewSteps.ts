@@ -18,8 +18,8 @@ import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
 import { renderReport, renderStepSummary } from '../core/report/render';
 import { cliReportContext } from './reports';
-import { postFromCli } from './github/fromCli';
-import type { GithubTarget } from './github/target';
+import { postFromCli } from './post/fromCli';
+import type { PostTarget } from './post/target';
 
 /**
  * `quorum review` once the target is read: the review use case (core's runReview) with the command line's
@@ -40,8 +40,8 @@ export interface CliReview {
   pipeline: ReviewPipeline;
   progress: ProgressReporter;
   cache: DiskCache | undefined;
-  /** `--post github`: where the review is posted once printed. */
-  github?: GithubTarget;
+  /** `--post github|gitlab`: where the review is posted once printed. */
+  post?: PostTarget;
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
@@ -133,7 +133,7 @@ function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, i
       return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
     }
   }
-  return r.github ? postFromCli(r, r.github, { summary, noise, regions }, code) : code;
+  return r.post ? postFromCli(r, r.post, { summary, noise, regions }, code) : code;
 }
 
 /**
