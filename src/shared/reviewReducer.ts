@@ -168,7 +168,7 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
 }
 
 /** A review before its first event: the target, the estimate and what shaped the prompts (rules, redactions, the context sent). */
-export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes' | 'estimateUsd' | 'likelyUsd' | 'uri' | 'privacy' | 'context'>>): ReviewView {
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes' | 'estimateUsd' | 'likelyUsd' | 'uri' | 'privacy' | 'context' | 'tools'>>): ReviewView {
   return {
     ...init,
     status: 'running',
