@@ -77,7 +77,7 @@ export interface ReviewArgs {
   /** `--verify`: how the merged findings are verified (default: quorum.review.verify's default, cross-model). */
   verify?: VerifyMode;
   /** `--tool-results FILE` (repeatable): SARIF files of the project's tools, read beside `.quorum/tool-results/*.sarif`. */
-  toolResults: string[];
+  toolResults?: string[];
 }
 
 
@@ -344,6 +344,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.post ? { post: a.post } : {}),
     ...(a.pr !== undefined ? { pr: a.pr } : {}),
     ...(a.verify !== undefined ? { verify: a.verify } : {}),
-    toolResults: a.toolResults,
+    ...(a.toolResults.length > 0 ? { toolResults: a.toolResults } : {}),
   };
 }
