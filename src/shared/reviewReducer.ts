@@ -161,6 +161,8 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
     case 'hidden': {
       view.hidden = event.findings.slice();
       changes.findings = true;
+      // The header counts the findings the tool results made redundant.
+      if (view.tools) changes.header = true;
       for (const a of view.agents) if (a.state === 'done') changes.agents.add(a.agent);
       break;
     }

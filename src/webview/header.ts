@@ -3,7 +3,7 @@ import { REVIEW_STATE_LABEL } from '../shared/labels';
 import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
 import type { SkipReason } from '../shared/reviewCodes';
-import { estimatedSpentUsd, spentUsd, streamsText } from '../shared/reviewReducer';
+import { estimatedSpentUsd, hiddenFindings, spentUsd, streamsText } from '../shared/reviewReducer';
 import { STREAMING_ICON } from './agentCard';
 import { ContextList } from './contextList';
 import { button, h, icon, setAttr, setText } from './dom';
@@ -112,7 +112,7 @@ export class ReviewHeader {
       this.tools.hidden = true;
       return;
     }
-    const redundant = (view.hidden ?? []).filter((x) => x.reason === 'reported-by-tool').length;
+    const redundant = [...hiddenFindings(view).values()].filter((reason) => reason === 'reported-by-tool').length;
     const parts = [t(tools.results === 1 ? 'toolsSentOne' : 'toolsSent', tools.results, tools.tools.join(', '))];
     if (redundant > 0) parts.push(t(redundant === 1 ? 'toolsRedundantOne' : 'toolsRedundant', redundant));
     setText(this.tools, parts.join(' · '));
