@@ -27,7 +27,7 @@ export const evalRunJsonSchema = z.strictObject({
 const prf = z.strictObject({ precision: ratio, recall: ratio, f1: ratio });
 
 /** When cases carry tool results: each run on every finding (`without`) and less the repeats of tool results (`with`). */
-export const evalToolResultsJsonSchema = z.strictObject({ agent: z.string(), model: z.string(), without: prf, with: prf, repeatsHidden: z.number().int().nonnegative() });
+const evalToolResultsJsonSchema = z.strictObject({ agent: z.string(), model: z.string(), without: prf, with: prf, repeatsHidden: z.number().int().nonnegative() });
 
 export const evalJsonSchema = z.strictObject({ runs: z.array(evalRunJsonSchema), toolResults: z.array(evalToolResultsJsonSchema).optional() });
 export type EvalJson = z.infer<typeof evalJsonSchema>;

@@ -5,7 +5,7 @@ import { toolName, type ToolResult, type ToolResultLevel } from './types';
  * Problems panel (the TypeScript server's `ts` 2322, ESLint's `eslint` no-unused-vars, Ruff's F401, Pylance's
  * reportUndefinedVariable …). Plain data, so that core maps it without VS Code: the adapter hands the fields over.
  */
-export interface PlainDiagnostic {
+interface PlainDiagnostic {
   source: string | undefined;
   /** `vscode.Diagnostic.code`: a string, a number, or `{ value, target }`. */
   code: string | number | { value: string | number } | undefined;
@@ -18,8 +18,8 @@ export interface PlainDiagnostic {
   endCharacter: number;
 }
 
-/** The diagnostics of Quorum's own collection say what Quorum found: never an input to a review. */
-export const QUORUM_DIAGNOSTIC_SOURCE = 'Quorum';
+/** The diagnostics of Quorum's own collection (src/vscode/findings/findingStore.ts sets this source) say what Quorum found: never an input to a review. */
+const QUORUM_DIAGNOSTIC_SOURCE = 'Quorum';
 
 const MAX_MESSAGE = 600;
 

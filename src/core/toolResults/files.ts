@@ -10,7 +10,7 @@ import type { ToolResult } from './types';
 export const TOOL_RESULTS_DIR = join('.quorum', 'tool-results');
 
 /** The SARIF files of `<root>/.quorum/tool-results/`, sorted; none when the folder is missing. */
-export async function projectSarifFiles(root: string): Promise<string[]> {
+async function projectSarifFiles(root: string): Promise<string[]> {
   try {
     const entries = await readdir(join(root, TOOL_RESULTS_DIR), { withFileTypes: true });
     return entries.filter((e) => e.isFile() && /\.sarif(?:\.json)?$/i.test(e.name)).map((e) => join(root, TOOL_RESULTS_DIR, e.name)).sort();

@@ -13,10 +13,10 @@ import { toolName, type ToolResult, type ToolResultLevel } from './types';
  */
 
 /** A SARIF file larger than this is not read. */
-export const MAX_SARIF_BYTES = 50 * 1024 * 1024;
+const MAX_SARIF_BYTES = 50 * 1024 * 1024;
 const MAX_MESSAGE = 600;
 
-export type SarifRead = { ok: true; results: ToolResult[] } | { ok: false; problem: string };
+type SarifRead = { ok: true; results: ToolResult[] } | { ok: false; problem: string };
 
 /** Reads and parses a SARIF file; `name` is how the file is called in its problem line. */
 export async function readSarifFile(path: string, root: string, name = path): Promise<SarifRead> {

@@ -10,7 +10,7 @@ import type { ToolResult } from './types';
  * MAX_PER_REQUEST (errors first when there are more).
  */
 
-export const MAX_PER_REQUEST = 60;
+const MAX_PER_REQUEST = 60;
 
 const LEVEL_ORDER = { error: 0, warning: 1, note: 2 } as const;
 

@@ -8,7 +8,7 @@ import * as z from 'zod';
  */
 
 /** How severe the tool says it is: SARIF's levels (a diagnostic's Information and Hint are `note`). */
-export const TOOL_RESULT_LEVELS = ['error', 'warning', 'note'] as const;
+const TOOL_RESULT_LEVELS = ['error', 'warning', 'note'] as const;
 export type ToolResultLevel = (typeof TOOL_RESULT_LEVELS)[number];
 
 export const toolResultSchema = z.strictObject({
