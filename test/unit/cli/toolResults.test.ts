@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
+import { isVerifierRequest } from '../../fixtures/gateway/verifier';
 
 /**
  * `quorum review --tool-results`: the project's linter's SARIF (ESLint's, as its formatter writes it; see
@@ -90,6 +91,18 @@ describe('quorum review --tool-results (SARIF of the project\'s tools)', functio
     assert.equal(r.code, 0);
     assert.deepEqual(r.stderr.split('\n').filter((l) => /tool results/.test(l)), ['quorum: warning: tool results: broken.sarif: not JSON (is it a SARIF file?); ignored']);
     assert.equal(json(r.stdout).totals.toolResultsHidden, 1);
+  });
+
+  it('the verifier sees the tool results on the lines of the finding it checks; a repeat is not sent to it', async () => {
+    const before = tg.requests.length;
+    tg.enqueue({ text: JSON.stringify({ findings: [REPEAT, { ...OWN, title: 'Branch is never taken for NaN', startLine: 5, endLine: 5 }] }) });
+    const r = await review('--no-cache', '--verify', 'cross-model', '--format', 'json', '--tool-results', 'eslint.sarif');
+    assert.equal(r.code, 0, r.stderr);
+    const verifier = tg.requests.slice(before).filter((q) => q.path.endsWith('/chat/completions') && isVerifierRequest(q));
+    assert.equal(verifier.length, 1);
+    const sent = ((verifier[0]?.body?.messages ?? []) as { content: string }[]).map((m) => m.content).join('\n');
+    assert.match(sent, /Already reported on these lines by the project's tools[^\n]*\n`{3,}\n\S*src\/app\.js:5 eslint eqeqeq \(error\)/);
+    assert.doesNotMatch(sent, /Unused variable total/, 'the repeat is hidden, not verified');
   });
 
   it('--dry-run shows the block; the cache key has it (other tool results are another answer)', async () => {
