@@ -35,16 +35,24 @@ const FAMILIES: readonly { rules: RegExp; words: RegExp }[] = [
   { rules: /no-console|no-debugger|\/(?:T201|T203|T100)$/i, words: /console\.|print\(|debug(?:ger| output| statement)|leftover log/i },
 ];
 
-function escapeRule(rule: string): RegExp | undefined {
-  if (rule.length < 3) return undefined;
-  return new RegExp(`(?:^|[^\\w-])${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`, 'i');
+/**
+ * How a finding may name a tool's rule: as written, by its last segment (`…audit.dangerous-system-call`); a number
+ * (tsc's 2322) only as `TS2322` or `ts(2322)`, never as a bare number.
+ */
+function ruleNames(rule: string): RegExp | undefined {
+  const last = rule.split(/[./]/).pop() ?? '';
+  const numbered = /^\d+$/.test(rule);
+  const names = [...new Set(numbered ? [`TS${rule}`, `ts(${rule})`] : [rule, ...(last.length >= 6 ? [last] : [])])].filter((n) => n.length >= 3);
+  if (names.length === 0) return undefined;
+  const alternatives = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return new RegExp(`(?:^|[^\\w-])(?:${alternatives})(?:$|[^\\w-])`, 'i');
 }
 
 /** Whether the finding and the tool result say the same thing (their lines apart). */
 export function saysTheSame(f: Pick<Finding, 'title' | 'explanation' | 'cwe'>, r: Pick<ToolResult, 'tool' | 'rule' | 'message' | 'cwe'>): boolean {
   if (f.cwe && (r.cwe ?? []).some((c) => sameCweFamily(c, f.cwe))) return true;
   const said = `${f.title}\n${f.explanation}`;
-  const named = escapeRule(r.rule);
+  const named = ruleNames(r.rule);
   if (named && named.test(said)) return true;
   const key = `${r.tool}/${r.rule}`;
   const ofTool = (fam: (typeof FAMILIES)[number]) => (r.rule !== '' && fam.rules.test(key)) || fam.words.test(r.message);

@@ -26,6 +26,11 @@ describe('the duplicate rule: a finding that repeats a tool result', () => {
     assert.ok(saysTheSame(finding({ title: 'Shell injection through cmd', cwe: 'CWE-78' }), semgrep));
     assert.ok(saysTheSame(finding({ title: 'Shell injection through cmd', cwe: 'CWE-77' }), semgrep), 'CWE-77 is of the family of CWE-78');
     assert.ok(saysTheSame(finding({ title: 'Violates no-unused-vars' }), result({ message: 'x' })));
+    assert.ok(saysTheSame(finding({ title: 'TS2322 on the assignment' }), result({ tool: 'ts', rule: '2322', message: 'x' })));
+    assert.ok(saysTheSame(finding({ title: 'Flagged as dangerous-system-call' }), result({ tool: 'semgrep', rule: 'python.lang.security.audit.dangerous-system-call.dangerous-system-call', message: 'x' })));
+    assert.ok(saysTheSame(finding({ title: 'The compiler says ts(2322) here' }), result({ tool: 'ts', rule: '2322', message: 'x' })));
+    assert.equal(saysTheSame(finding({ title: 'Magic number 2322' }), result({ tool: 'ts', rule: '2322', message: 'x' })), false, 'a bare number is not the rule');
+    assert.equal(saysTheSame(finding({ title: 'Magic number TS23220' }), result({ tool: 'ts', rule: '2322', message: 'x' })), false, 'only whole names');
     assert.ok(saysTheSame(finding({ title: 'Found user-controlled data used in a system call' }), result({ tool: 'bandit', rule: 'B605', message: 'Found user-controlled data used in a system call.' })));
   });
 
