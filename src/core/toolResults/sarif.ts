@@ -105,8 +105,9 @@ function fileOf(run: SarifRun, r: SarifResult, root: string): string | undefined
     if (/^file:/i.test(loc.uri)) path = fileURLToPath(loc.uri);
     else if (/^[a-z][a-z0-9+.-]+:/i.test(loc.uri)) return undefined;
     else {
+      // SARIF §3.14.14: a base is an absolute file URI, or relative to the root (the folder the tool ran in).
       const base = loc.uriBaseId ? run.originalUriBaseIds?.[loc.uriBaseId]?.uri : undefined;
-      const from = base && /^file:/i.test(base) ? fileURLToPath(base.endsWith('/') ? base : `${base}/`) : root;
+      const from = !base ? root : /^file:/i.test(base) ? fileURLToPath(base.endsWith('/') ? base : `${base}/`) : resolve(root, decodeURIComponent(base));
       path = resolve(from, decodeURIComponent(loc.uri));
     }
   } catch {

@@ -65,6 +65,10 @@ describe('tool results from SARIF files', () => {
     const read = parseSarif(JSON.stringify(log), root, 'codeql.sarif');
     assert.ok(read.ok);
     assert.deepEqual(read.results, [{ tool: 'codeql', rule: 'js/sql-injection', severity: 'warning', file: 'src/db query.js', startLine: 12, endLine: 12, message: 'This query depends on a user-provided value.', cwe: ['CWE-89'] }]);
+    // A base given relative to the folder the tool ran in.
+    const relativeBase = parseSarif(JSON.stringify({ ...log, runs: [{ ...log.runs[0], originalUriBaseIds: { '%SRCROOT%': { uri: 'packages/web/' } } }] }), root, 'codeql.sarif');
+    assert.ok(relativeBase.ok);
+    assert.deepEqual(relativeBase.results.map((r) => r.file), ['packages/web/src/db query.js']);
   });
 
   it('a broken file, a file of another format or version, and a missing file are one line each, and give nothing', async () => {
