@@ -5,7 +5,7 @@ import type { QuorumApi } from '../../src/vscode/api';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
 import { AGENT_OF_MODEL, ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
 
-const KEY = 'sk-quorum-tools-test-7d1e3a9c5b';
+const KEY = 'sk-qrm-diagnostics-7d1e3a9c5b';
 
 /** The security agent repeats what the linter says of line 5; the analyst finds what no linter does. */
 const ANSWERS = {
