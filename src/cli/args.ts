@@ -78,6 +78,8 @@ export interface ReviewArgs {
   mr?: number;
   /** `--verify`: how the merged findings are verified (default: quorum.review.verify's default, cross-model). */
   verify?: VerifyMode;
+  /** `--tool-results FILE` (repeatable): SARIF files of the project's tools, read beside `.quorum/tool-results/*.sarif`. */
+  toolResults?: string[];
 }
 
 
@@ -121,6 +123,9 @@ Options:
   --min-confidence 0..1    hide findings below this confidence (default 0)
   --min-severity LEVEL     hide findings less severe than critical|high|medium|low|info (default info)
   --show-hidden            list hidden findings too (hidden ones, and dismissed ones, never trigger --fail-on)
+  --tool-results FILE      a SARIF 2.1.0 file of the project's linter, compiler or scanner (ESLint, tsc, Ruff,
+                           Semgrep, CodeQL, Bandit, golangci-lint; repeatable; .quorum/tool-results/*.sarif are read
+                           too): results on the reviewed lines are sent read-only, findings repeating them hidden
   --post github            with --changes --base, also post the review on the pull request: inline comments on
                            the diff's lines (with suggestions), a summary comment edited on each run, nothing
                            posted twice, earlier comments no longer raised marked resolved
@@ -201,6 +206,7 @@ const schema = z.object({
   mr: z.coerce.number({ message: '--mr takes a merge request number' }).int('--mr takes a whole number').min(1, '--mr is at least 1').optional(),
   pr: z.coerce.number({ message: '--pr takes a pull request number' }).int('--pr takes a whole number').min(1, '--pr is at least 1').optional(),
   verify: z.enum(VERIFY_MODES, { message: `--verify is one of ${VERIFY_MODES.join(', ')}` }).optional(),
+  toolResults: z.array(z.string().trim().min(1, '--tool-results needs a SARIF file')).default([]),
 });
 
 const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -226,6 +232,7 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--post': 'post',
   '--pr': 'pr',
   '--mr': 'mr',
+  '--tool-results': 'toolResults',
 };
 
 const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden' | 'changes' | 'staged' | 'lastCommit' | 'allFindings'> = {
@@ -268,7 +275,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const [command, ...rest] = argv;
   if (command !== 'review') throw new UsageError(`unknown command "${command}"; try "quorum review <file>"`);
   const modelFlags: string[] = [];
-  const raw: Record<string, unknown> = { models: modelFlags };
+  const toolFlags: string[] = [];
+  const raw: Record<string, unknown> = { models: modelFlags, toolResults: toolFlags };
   const positional: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -295,6 +303,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         i += 1;
       }
       if (key === 'models') modelFlags.push(value);
+      else if (key === 'toolResults') toolFlags.push(value);
       else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
       else raw[key] = value;
       continue;
@@ -346,5 +355,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ...(a.pr !== undefined ? { pr: a.pr } : {}),
     ...(a.mr !== undefined ? { mr: a.mr } : {}),
     ...(a.verify !== undefined ? { verify: a.verify } : {}),
+    ...(a.toolResults.length > 0 ? { toolResults: a.toolResults } : {}),
   };
 }

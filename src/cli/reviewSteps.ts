@@ -1,5 +1,6 @@
 import { targetInfo } from '../core/review/target';
 import { contextLine } from '../core/report/contextLine';
+import { toolsLine } from '../core/report/toolsLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
@@ -59,6 +60,8 @@ function sayPlan(r: CliReview, plan: PlannedReview): void {
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
   const context = contextLine(targetInfo(shaped.target), shaped.target.contextCut);
   if (context) progress.line(context);
+  const tools = toolsLine(shaped.target, 0);
+  if (tools) progress.line(tools);
   const estimated = `via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`;
   if (changes) {
     const skipped = target.skipped ?? [];

@@ -1,3 +1,4 @@
+import { cliToolResults } from './toolResults';
 import type { CodeContextSource } from '../core/review/reviewRequest';
 import type { ChangesPlan } from '../core/changes/plan';
 import { defaultCacheDir } from './cacheDir';
@@ -144,10 +145,12 @@ export async function runCli(io: CliIo): Promise<number> {
       }
     : undefined;
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
+  // The project's tools' SARIF files (--tool-results, .quorum/tool-results/): a bad one is said in one line and ignored.
+  const toolResults = await cliToolResults({ files: args.toolResults ?? [], root, cwd: io.cwd ?? process.cwd(), target, reviewed: changes ? undefined : args.file, warn: (line) => io.stderr.write(`quorum: warning: ${scrub(line)}\n`) });
   // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
   const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
   try {
-    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}) });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}), ...(toolResults.length > 0 ? { toolResults } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -7,6 +7,7 @@ import { toJsonOutput } from './json';
 import { formatMarkdown, formatText } from './readable';
 import { toSarif } from './sarif';
 import { toStepSummary } from './stepSummary';
+import { repeatsCount } from '../toolResults/repeats';
 
 /**
  * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF, GitHub annotations and
@@ -38,9 +39,11 @@ export function renderReport(all: ReviewSummary, format: ReportFormat, ctx: Repo
   const hiddenIds = new Set(hidden.map((h) => h.finding.id));
   const summary = showHidden ? all : { ...all, findings: all.findings.filter((f) => !hiddenIds.has(f.id)) };
   const note = () => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden) : '');
+  // Counted over the whole review: hidden findings are left out of `summary` unless shown.
+  const toolResultsHidden = ctx.noise ? hidden.filter((h) => h.reason === 'reported-by-tool').length : repeatsCount(all.findings);
   switch (format) {
     case 'json':
-      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hidden: new Map(hidden.map((h) => [h.finding.id, h.reason])) } : {}) }), null, 2) + '\n';
+      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, toolResultsHidden, ...(showHidden ? { hidden: new Map(hidden.map((h) => [h.finding.id, h.reason])) } : {}) }), null, 2) + '\n';
     case 'markdown':
       // The whole review: the renderer leaves the hidden findings out or lists them apart, and counts them.
       return formatMarkdown(all, ctx.noise);
@@ -51,7 +54,7 @@ export function renderReport(all: ReviewSummary, format: ReportFormat, ctx: Repo
     case 'codequality':
       return JSON.stringify(toCodeQuality(summary, { pathOf: ctx.pathOf, linesOf: ctx.linesOf }), null, 2) + '\n';
     case 'text':
-      return formatText(summary) + note();
+      return formatText(summary, toolResultsHidden) + note();
   }
 }
 
