@@ -71,6 +71,8 @@ export const PANEL_STRINGS = {
   cost: 'Cost',
   tokensValue: '{0} in · {1} out',
   tokensCached: '{0} cached',
+  /** Reasoning tokens: part of the completion tokens, priced as output. */
+  tokensReasoning: '{0} of them reasoning',
   costSourceReported: 'reported by the gateway',
   costSourceUsage: 'priced from reported usage',
   costSourceEstimated: 'estimated',

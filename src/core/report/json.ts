@@ -56,7 +56,13 @@ const jsonAgentSchema = z.strictObject({
   text: z.string(),
   improvedCode: z.string().optional(),
   replacements: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), code: z.string() })).optional(),
-  usage: z.strictObject({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), cachedTokens: z.number().int().nonnegative() }),
+  usage: z.strictObject({
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    cachedTokens: z.number().int().nonnegative(),
+    /** Part of completionTokens (priced as output): the tokens a reasoning model thought in; absent when none were reported. */
+    reasoningTokens: z.number().int().positive().optional(),
+  }),
   costUsd: z.number().nonnegative(),
   costSource: z.enum(COST_SOURCES),
   latencyMs: z.number().nonnegative(),
@@ -147,7 +153,7 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<stri
     text: r.text,
     ...(r.improvedCode !== undefined ? { improvedCode: r.improvedCode } : {}),
     ...(r.replacements !== undefined && r.replacements.length > 0 ? { replacements: r.replacements.map((x) => ({ file: x.file, startLine: x.startLine, endLine: x.endLine, code: x.code })) } : {}),
-    usage: { promptTokens: count(r.usage.promptTokens), completionTokens: count(r.usage.completionTokens), cachedTokens: count(r.usage.cachedTokens) },
+    usage: { promptTokens: count(r.usage.promptTokens), completionTokens: count(r.usage.completionTokens), cachedTokens: count(r.usage.cachedTokens), ...(r.usage.reasoningTokens > 0 ? { reasoningTokens: count(r.usage.reasoningTokens) } : {}) },
     costUsd: nonNegative(r.costUsd),
     costSource: r.costSource,
     latencyMs: Math.round(nonNegative(r.latencyMs)),

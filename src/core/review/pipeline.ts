@@ -60,8 +60,9 @@ export class ReviewPipeline {
    */
   estimate(target: ReviewTarget, options: ReviewOptions): ReviewPlan {
     const settings = this.deps.settings();
-    const listed = this.deps.listedPrices?.for(settings.gateway.baseUrl) ?? {};
-    return planReview(target, options, settings, (key) => this.cached(key, settings) !== undefined, listed);
+    const base = settings.gateway.baseUrl;
+    const listed = this.deps.listedPrices;
+    return planReview(target, options, settings, (key) => this.cached(key, settings) !== undefined, listed?.for(base) ?? {}, listed?.windowsFor(base) ?? {});
   }
 
   /**
@@ -83,7 +84,7 @@ export class ReviewPipeline {
       await this.deps.gateway.listModels({ signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS)]) : AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS) });
       return true;
     } catch {
-      listed.learn(baseUrl, []); // no list from this gateway: not asked again for a while
+      listed.unlisted(baseUrl); // no list from this gateway: not asked again for a while
       return false;
     }
   }
