@@ -330,6 +330,8 @@ export class AgentCard {
     } else if (o?.unparsed) {
       notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', t('unparsed')));
     }
+    // The verifier's note: it checked on the model that raised the findings, or had no other model to check on.
+    if (o?.notice) notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', t(o.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel', o.notice.model ?? '?')));
     this.notice.replaceChildren(...notices);
     this.notice.hidden = notices.length === 0;
     setAttr(this.notice, 'class', `notice${o?.error && a.state === 'failed' ? ' error' : ''}`);

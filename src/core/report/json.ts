@@ -2,7 +2,7 @@ import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 import { CONTEXT_KINDS } from '../../shared/codeContext';
 import type { AgentResult, Finding, ReviewSummary } from '../review/types';
-import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, type HiddenReason } from '../../shared/reviewCodes';
+import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
@@ -68,6 +68,8 @@ const jsonAgentSchema = z.strictObject({
   latencyMs: z.number().nonnegative(),
   attempts: z.number().int().nonnegative(),
   error: z.strictObject({ code: z.enum(AGENT_ERROR_CODES), message: z.string() }).optional(),
+  /** The verifier's note: `same-model` (checked on the model that raised the findings), `no-other-model` (not checked: the gateway has no other). */
+  notice: z.strictObject({ code: z.enum(VERIFIER_NOTICES), model: z.string().optional() }).optional(),
 });
 
 const rangeSchema = z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive() });
@@ -159,6 +161,7 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<stri
     latencyMs: Math.round(nonNegative(r.latencyMs)),
     attempts: count(r.attempts),
     ...(status !== 'ok' ? { error: { code: r.error?.code || (status === 'cancelled' ? 'cancelled' : 'internal'), message: r.error?.message ?? '' } } : {}),
+    ...(r.notice ? { notice: { code: r.notice.code, ...(r.notice.model ? { model: r.notice.model } : {}) } } : {}),
   };
 }
 

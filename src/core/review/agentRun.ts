@@ -20,6 +20,8 @@ export interface AgentRunDeps {
   cached: (key: string) => CachedAnswer | undefined;
   /** Whether answers are stored at all. */
   storesAnswers: boolean;
+  /** The model ids the gateway lists in `/models` (read at most every half hour), undefined when it gives none. */
+  listedModels?: (signal?: AbortSignal) => Promise<readonly string[] | undefined>;
 }
 
 /** One review as it runs: its plan, id, signal and event sink. */
