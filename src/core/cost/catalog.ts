@@ -22,12 +22,15 @@ type CatalogModel = NonNullable<ReturnType<GenaiPrices['calcPrice']>>;
 let library: GenaiPrices | undefined;
 
 function catalogue(): GenaiPrices {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-  library ??= require('@pydantic/genai-prices') as GenaiPrices;
+  if (!library) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
+    const loaded: GenaiPrices = require('@pydantic/genai-prices');
+    library = loaded;
+  }
   return library;
 }
 
-export interface CatalogEntry {
+interface CatalogEntry {
   /** The catalogue's id of the model that matched (`gpt-4.1` for `openai/gpt-4.1-2025-04-14`). */
   matched: string;
   /** The catalogue's provider of that model (`openai`, `openrouter`…). */
@@ -39,7 +42,7 @@ export interface CatalogEntry {
 
 /** A price field at its base tier, or undefined when absent or not a usable number. */
 function perMTok(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'object' && value !== null && 'base' in value ? (value as { base: unknown }).base : undefined;
+  const n = typeof value === 'number' ? value : typeof value === 'object' && value !== null && 'base' in value ? value.base : undefined;
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 

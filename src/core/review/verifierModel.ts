@@ -14,7 +14,7 @@ import type { AgentResult, Finding } from './types';
 
 type Reviewer = Pick<AgentResult, 'agent' | 'model'> & Partial<Pick<AgentResult, 'status'>>;
 
-export type VerifierChoice =
+type VerifierChoice =
   | { model: string; sameModel: boolean }
   /** No model but the ones that raised the finding (`only` is the gateway's one model, when it lists one). */
   | { skipped: 'no-other-model'; only?: string };
