@@ -42,3 +42,39 @@ export function parseModels(json: unknown): ModelInfo[] | undefined {
   }
   return out;
 }
+
+/**
+ * LiteLLM's `/model/info` (docs.litellm.ai/docs/proxy/model_management; BerriAI/litellm#16878 shows an answer):
+ * `{data: [{model_name, litellm_params, model_info: {input_cost_per_token, output_cost_per_token,
+ * cache_read_input_token_cost, max_input_tokens, …}}]}`, `model_name` being the id clients send. The price and
+ * context window of each, by that id; undefined when the answer is not that list.
+ */
+const modelInfoSchema = z.looseObject({ data: z.array(z.unknown()) });
+const modelInfoEntrySchema = z.looseObject({
+  model_name: z.string().min(1).max(300),
+  model_info: z.looseObject({ max_input_tokens: z.number().int().positive().nullish().catch(undefined) }).nullish().catch(undefined),
+});
+
+export function parseModelInfo(json: unknown): Map<string, Pick<ModelInfo, 'price' | 'contextWindow'>> | undefined {
+  const parsed = modelInfoSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const out = new Map<string, Pick<ModelInfo, 'price' | 'contextWindow'>>();
+  for (const raw of parsed.data.data) {
+    const entry = modelInfoEntrySchema.safeParse(raw);
+    if (!entry.success || out.has(entry.data.model_name)) continue;
+    const info = entry.data.model_info;
+    const price = info ? parseListedPrice(info) : undefined;
+    const window = info?.max_input_tokens ?? undefined;
+    out.set(entry.data.model_name, { ...(price ? { price } : {}), ...(window ? { contextWindow: window } : {}) });
+  }
+  return out;
+}
+
+/** `models` with what `/model/info` adds where `/models` gave no price or window (its own figures first). */
+export function withModelInfo(models: readonly ModelInfo[], info: ReadonlyMap<string, Pick<ModelInfo, 'price' | 'contextWindow'>>): ModelInfo[] {
+  return models.map((m) => {
+    const more = info.get(m.id);
+    if (!more) return m;
+    return { ...m, ...(!m.price && more.price ? { price: more.price } : {}), ...(!m.contextWindow && more.contextWindow ? { contextWindow: more.contextWindow } : {}) };
+  });
+}

@@ -102,6 +102,45 @@ describe('the price and context-window catalogue', () => {
     assert.equal(entry?.costUsd, (1000 * 2 + 3000 * 8) / 1e6);
   });
 
+  describe('LiteLLM: prices and context windows from /model/info (loopback gateway)', () => {
+    const KEY = 'sk-test-litellm-0123456789';
+    let tg: TestGateway;
+    let gateway: GatewayClient | undefined;
+    before(async () => {
+      // LiteLLM's /v1/models lists bare ids; /model/info has the figures (docs.litellm.ai/docs/proxy/model_management,
+      // the answer's shape as in BerriAI/litellm#16878).
+      tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, models: ['team-gpt', 'team-claude', 'gpt-4.1'], modelFields: { 'gpt-4.1': { pricing: { prompt: '0.000004', completion: '0.000004' } } } });
+      const info = {
+        data: [
+          { model_name: 'team-gpt', litellm_params: { model: 'azure/gpt-4o-eu' }, model_info: { id: 'a1', max_input_tokens: 128000, max_output_tokens: 16384, input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5, cache_read_input_token_cost: 1.25e-6 } },
+          { model_name: 'team-claude', litellm_params: { model: 'anthropic/claude-sonnet-4-5' }, model_info: { id: 'b2', max_input_tokens: 200000, input_cost_per_token: null, output_cost_per_token: null } },
+          { model_name: 'gpt-4.1', litellm_params: { model: 'openai/gpt-4.1' }, model_info: { id: 'c3', max_input_tokens: 1047576, input_cost_per_token: 2e-6, output_cost_per_token: 8e-6 } },
+          { litellm_params: { model: 'no-name' } },
+        ],
+      };
+      tg.script((rec) => (rec.path.endsWith('/model/info') ? { kind: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(info) } : undefined));
+    });
+    after(() => tg.close());
+    afterEach(() => gateway?.dispose());
+
+    it('adds what /models lacks, keeps what /models says, and prices at it', async () => {
+      const settings = parseSettings({ gateway: { baseUrl: tg.url } }).settings;
+      const listedPrices = new ListedPrices();
+      gateway = createGateway({ settings: () => settings, apiKey: () => KEY, listedPrices });
+      const models = await gateway.listModels();
+      assert.deepEqual(models.map((m) => [m.id, m.price, m.contextWindow]), [
+        ['team-gpt', { input: 2.5, cachedInput: 1.25, output: 10 }, 128000],
+        ['team-claude', undefined, 200000],
+        ['gpt-4.1', { input: 4, cachedInput: 4, output: 4 }, 1047576],
+      ]);
+      assert.equal(tg.requests.filter((r) => r.path.endsWith('/model/info')).length, 1);
+      const table = listedPrices.for(tg.url);
+      assert.deepEqual(priceFor('team-gpt', {}, table), { matched: 'team-gpt', price: { input: 2.5, cachedInput: 1.25, output: 10 }, source: 'listed' });
+      assert.equal(priceFor('team-claude', {}, table), undefined, 'a null price is no price');
+      assert.equal(contextWindowFor('team-claude', listedPrices.windowsFor(tg.url)), 200000);
+    });
+  });
+
   describe('a review against a local server that lists its own context window (loopback gateway)', () => {
     const KEY = 'sk-test-catalog-0123456789';
     let tg: TestGateway;
