@@ -9,6 +9,8 @@ import { GatewayError, type ModelInfo } from './types';
 /** The gateway's `/models`: fetched on demand, kept a while for the "did you mean" of an unknown model. */
 export class ModelDirectory {
   private cache: { at: number; baseUrl: string; ids: string[] } | undefined;
+  /** Gateways that answered `/model/info` with no list (all but LiteLLM): not asked again in this session. */
+  private readonly withoutModelInfo = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
@@ -37,7 +39,9 @@ export class ModelDirectory {
     }
     const listed = parseModels(json);
     if (!listed) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
-    const info = listed.some((m) => !m.price) ? await this.modelInfo(client, signal, timeout) : undefined;
+    const base = settings.gateway.baseUrl;
+    const info = listed.some((m) => !m.price) && !this.withoutModelInfo.has(base) ? await this.modelInfo(client, signal, timeout) : undefined;
+    if (info === undefined && !signal.aborted) this.withoutModelInfo.add(base);
     const out = info ? withModelInfo(listed, info) : listed;
     this.cache = { at: Date.now(), baseUrl: settings.gateway.baseUrl, ids: out.map((m) => m.id) };
     this.onListed(settings.gateway.baseUrl, out);
@@ -46,8 +50,8 @@ export class ModelDirectory {
 
   /**
    * LiteLLM's `/model/info` (its prices and context windows, from its model cost map and the proxy's config), read
-   * beside `/models` when that lists a model without a price; undefined from any other gateway (a 404) or on any
-   * failure: it only adds figures, it never fails the list.
+   * beside `/models` when that lists a model without a price; undefined from any other gateway (a 404, then not
+   * asked again in this session) or on any failure: it only adds figures, it never fails the list.
    */
   private async modelInfo(client: Awaited<ReturnType<Connection['sdkFor']>>, signal: AbortSignal, timeout: number): Promise<ReturnType<typeof parseModelInfo>> {
     this.stats.httpRequests++;
