@@ -26,6 +26,8 @@ import { loadPromptContext } from '../core/prompt/shape';
 import { githubTarget } from './github/target';
 import { splitModelOverrides } from '../core/agents/verifier';
 import { RegionMemory } from '../core/review/regionMemory';
+import { runStatsCommand } from './stats';
+import { cliOutcomes } from './outcomes';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -92,6 +94,7 @@ export async function runCli(io: CliIo): Promise<number> {
 
   if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
   if (io.argv[0] === 'mcp') return runMcpCommand(io, fail);
+  if (io.argv[0] === 'stats') return runStatsCommand(io, fail);
 
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
@@ -146,8 +149,10 @@ export async function runCli(io: CliIo): Promise<number> {
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
   // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
   const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
+  // What became of each finding shown before in this repository, kept in the cache folder (core/outcomes).
+  const outcomes = root ? cliOutcomes(root, args.cacheDir ?? defaultCacheDir(io.env), [key, ...urlSecrets(baseUrl)], (line) => progress.line(scrub(line))) : undefined;
   try {
-    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}) });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}), ...(outcomes ? { outcomes } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -94,6 +94,17 @@ function locate(code: string, n: number, lines: readonly { line: number; code: s
   return byHash.get(code) ?? [];
 }
 
+/** Where `n` non-blank lines whose normalised code hashes to `code` stand in `text` (whose first line is `firstLine`). */
+export function locateCode(code: string, n: number, text: string, firstLine: number): { start: number; end: number }[] {
+  if (n <= 0) return [];
+  return locate(code, n, normalisedLines(text, firstLine), new Map());
+}
+
+/** A fingerprint's key in pull-request comment markers: a digest of agent, rule and code (one source for every host). */
+export function fingerprintKey(p: { agent: string; rule: string; code: string }): string {
+  return createHash('sha256').update(`${p.agent}\0${p.rule}\0${p.code}`).digest('hex').slice(0, 24);
+}
+
 /**
  * The same finding: the same rule (by any agent, in any file with that code), or — in the file it was dismissed
  * in — in other words: by the same agent (a renamed title) or with a similar title.

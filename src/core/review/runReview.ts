@@ -14,6 +14,7 @@ import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './
 import type { ChangesPlan } from '../changes/plan';
 import type { ReviewPlan } from './plan';
 import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory';
+import { recordReview } from '../outcomes/observe';
 
 /**
  * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs
@@ -77,8 +78,14 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
   return { ...draft, noise: split };
 };
 
+/** What became of each finding shown before, and the new ones, kept in the outcome store (core/outcomes). */
+const outcomes: AfterRunStep = async (draft, { request, original }) => {
+  if (request.outcomes) await recordReview(request.outcomes, { target: original, summary: draft.summary, noise: draft.noise, ...(request.work.relativeFile !== undefined ? { relativeFile: request.work.relativeFile } : {}) });
+  return draft;
+};
+
 /** The steps after the run, in order. A step (verification, carry-over from earlier reviews) is one entry here. */
-const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, verify, filterNoise, remember];
+const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, verify, filterNoise, remember, outcomes];
 
 async function afterRun(summary: ReviewSummary, at: StepContext): Promise<Draft> {
   let draft: Draft = { summary, noise: { shown: [], hidden: [] } };
