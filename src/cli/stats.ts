@@ -95,7 +95,8 @@ export function runStatsCommand(io: CliIo, fail: (message: string) => number): n
     throw e;
   }
   const dir = resolve(io.cwd ?? process.cwd(), args.repo ?? '.');
-  const root = findRepositoryRoot(join(dir, '.'));
+  // The repository of the folder: findRepositoryRoot looks from a file's folder up.
+  const root = findRepositoryRoot(join(dir, 'any-file'));
   if (!root) return fail(`${dir} is not in a repository (no .git or .quorum above it); give --repo DIR`);
   const store = new OutcomeStore({ dir: args.cacheDir ?? defaultCacheDir(io.env), root });
   const records = readOutcomes(store, (p) => io.stderr.write(`quorum: ${outcomeProblemLine(p)}\n`));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fingerprintKey, locateCode } from '../review/dismissed';
+import { fingerprintKey, isDismissed, locateCode, type DismissedEntry } from '../review/dismissed';
 import { raisedAgain } from '../review/regionMemory';
 import type { Finding, LineRange } from '../review/types';
 import type { OutcomeRecord, OutcomeSource, OutcomeStatus } from './record';
@@ -48,6 +48,8 @@ export interface Observation {
   at: number;
   files: readonly ObservedFile[];
   raised: readonly RaisedFinding[];
+  /** The project's dismissals (`.quorum/dismissed.json`): a record not raised again whose code they dismiss is dismissed. */
+  dismissed?: readonly DismissedEntry[];
 }
 
 /** A pull-request thread resolved since: by a push (the finding not raised on the new head) or by a person. */
@@ -124,10 +126,12 @@ function raisedRecord(f: RaisedFinding, at: number, n: number): OutcomeRecord {
 }
 
 /** What a record not raised again becomes in a file the review looked at; undefined: unchanged. */
-function unraised(r: OutcomeRecord, file: ObservedFile, at: number): OutcomeRecord | undefined {
+function unraised(r: OutcomeRecord, file: ObservedFile, at: number, dismissed: readonly DismissedEntry[]): OutcomeRecord | undefined {
   if (file.text === null) return r.status === 'gone' ? undefined : snapshot(r, at, 'gone', 'review');
   const own = { start: r.startLine, end: r.endLine };
   const found = r.lines > 0 ? locateCode(r.code, r.lines, file.text, 1) : [own];
+  const text = file.text;
+  if (found.some((l) => isDismissed({ ...told(r), startLine: l.start, endLine: l.end }, text, 1, dismissed))) return snapshot(r, at, 'dismissed', 'project');
   const inReview = found.find((at) => file.reviewed.some((l) => overlaps(at, l)));
   if (inReview) {
     if (inReview.start === r.startLine && inReview.end === r.endLine) return undefined;
@@ -158,7 +162,7 @@ export function decideOutcomes(records: readonly OutcomeRecord[], obs: Observati
   for (const r of live) {
     const file = files.get(r.file);
     if (matched.has(r.id) || !file) continue;
-    const next = unraised(r, file, obs.at);
+    const next = unraised(r, file, obs.at, obs.dismissed ?? []);
     if (next) out.push(next);
   }
   return out;

@@ -1,4 +1,4 @@
-import { fingerprintsOf } from '../review/dismissed';
+import { fingerprintsOf, type DismissedEntry } from '../review/dismissed';
 import { regionOf, type NoiseSplit } from '../review/noise';
 import type { Finding, Region, ReviewSummary, ReviewTarget } from '../review/types';
 import { decideOutcomes, type ObservedFile, type RaisedFinding } from './decide';
@@ -36,6 +36,8 @@ export interface ReviewSeen {
   relativeFile?: string;
   summary: ReviewSummary;
   noise: NoiseSplit;
+  /** The project's dismissals, as the noise step read them. */
+  dismissed?: readonly DismissedEntry[];
 }
 
 /** Each agent's cost per finding it raised in this review (a finding carried over cost nothing). */
@@ -88,7 +90,7 @@ export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen):
   const name = (file: string) => (seen.target.kind !== 'changes' && seen.relativeFile !== undefined ? seen.relativeFile : file);
   const records = readOutcomes(recorder.store, recorder.onProblem);
   const at = (recorder.now ?? Date.now)();
-  const decided = decideOutcomes(records, { at, raised: raisedOf(seen, name), files: await filesOf(seen, name, recorder.readFile) });
+  const decided = decideOutcomes(records, { at, raised: raisedOf(seen, name), files: await filesOf(seen, name, recorder.readFile), ...(seen.dismissed ? { dismissed: seen.dismissed } : {}) });
   if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
   return decided;
 }

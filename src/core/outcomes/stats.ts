@@ -32,7 +32,7 @@ function count(into: Record<string, OutcomeCounts>, key: string, r: OutcomeRecor
   c.raised++;
   c[r.status satisfies OutcomeStatus]++;
   if (r.verdict === 'refuted') c.refuted++;
-  c.costUsd = round(c.costUsd + costUsd);
+  c.costUsd += costUsd;
 }
 
 /** The figures of the records raised at or after `since` (ms since the epoch). */
@@ -46,11 +46,13 @@ export function outcomeStats(records: readonly OutcomeRecord[], options: { since
     for (const [model, usd] of models) count(stats.byModel, model, r, usd);
     count(stats.bySeverity, r.severity, r, r.agents.reduce((s, a) => s + a.costUsd, 0));
   }
+  // Rounded once, at the end (rounding each share would drift: four findings of 2⁻⁶ would not sum to 2⁻⁶).
+  for (const group of [stats.byAgent, stats.byModel, stats.bySeverity]) for (const c of Object.values(group)) c.costUsd = round(c.costUsd);
   const order = Object.fromEntries(SEVERITIES.filter((s) => stats.bySeverity[s]).map((s) => [s, stats.bySeverity[s] as OutcomeCounts]));
   return { ...stats, bySeverity: order };
 }
 
-/** Addressed of the findings decided by a person or a later review (open and gone ones have no outcome yet); undefined: none decided. */
+/** Addressed of the findings raised; undefined: none raised. */
 export function addressedRate(c: OutcomeCounts): number | undefined {
   return c.raised === 0 ? undefined : c.addressed / c.raised;
 }

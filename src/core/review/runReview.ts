@@ -15,6 +15,7 @@ import type { ChangesPlan } from '../changes/plan';
 import type { ReviewPlan } from './plan';
 import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory';
 import { recordReview } from '../outcomes/observe';
+import type { DismissedEntry } from './dismissed';
 
 /**
  * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs
@@ -31,6 +32,8 @@ import { recordReview } from '../outcomes/observe';
 interface Draft {
   summary: ReviewSummary;
   noise: NoiseSplit;
+  /** The project's dismissals the noise step read (the outcomes step reads them too). */
+  dismissed?: readonly DismissedEntry[];
 }
 
 /** What a step after the run may read: the request, the target as read (before redaction), and the run. */
@@ -75,12 +78,13 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
   if (!noise) return { ...draft, noise: { shown: [...draft.summary.findings], hidden: [] } };
   const entries = noise.dismissed ? await noise.dismissed() : [];
   const split = splitByNoise(draft.summary.findings, { minConfidence: noise.minConfidence, minSeverity: noise.minSeverity, dismissed: { entries, regions: original.regions } });
-  return { ...draft, noise: split };
+  return { ...draft, noise: split, dismissed: entries };
 };
 
 /** What became of each finding shown before, and the new ones, kept in the outcome store (core/outcomes). */
 const outcomes: AfterRunStep = async (draft, { request, original }) => {
-  if (request.outcomes) await recordReview(request.outcomes, { target: original, summary: draft.summary, noise: draft.noise, ...(request.work.relativeFile !== undefined ? { relativeFile: request.work.relativeFile } : {}) });
+  if (!request.outcomes) return draft;
+  await recordReview(request.outcomes, { target: original, summary: draft.summary, noise: draft.noise, dismissed: draft.dismissed ?? [], ...(request.work.relativeFile !== undefined ? { relativeFile: request.work.relativeFile } : {}) });
   return draft;
 };
 
