@@ -20,6 +20,7 @@ import { renderReport, renderStepSummary } from '../core/report/render';
 import { cliReportContext } from './reports';
 import { postFromCli } from './github/fromCli';
 import type { GithubTarget } from './github/target';
+import type { OutcomeRecorder } from '../core/outcomes/observe';
 
 /**
  * `quorum review` once the target is read: the review use case (core's runReview) with the command line's
@@ -42,6 +43,8 @@ export interface CliReview {
   cache: DiskCache | undefined;
   /** `--post github`: where the review is posted once printed. */
   github?: GithubTarget;
+  /** Where what became of each finding is kept (core/outcomes); the review request carries it too. */
+  outcomes?: OutcomeRecorder;
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */

@@ -135,7 +135,9 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(Object.keys(reviewerModels).length > 0 ? { modelOverrides: reviewerModels } : {}),
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(github ? { github } : {}) };
+  // What became of each finding shown before in this repository, kept in the cache folder (core/outcomes).
+  const outcomes = root ? cliOutcomes(root, args.cacheDir ?? defaultCacheDir(io.env), [key, ...urlSecrets(baseUrl)], (line) => progress.line(scrub(line))) : undefined;
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(github ? { github } : {}), ...(outcomes ? { outcomes } : {}) };
   // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
   const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
     ? {
@@ -149,8 +151,6 @@ export async function runCli(io: CliIo): Promise<number> {
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
   // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
   const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
-  // What became of each finding shown before in this repository, kept in the cache folder (core/outcomes).
-  const outcomes = root ? cliOutcomes(root, args.cacheDir ?? defaultCacheDir(io.env), [key, ...urlSecrets(baseUrl)], (line) => progress.line(scrub(line))) : undefined;
   try {
     return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}), ...(outcomes ? { outcomes } : {}) });
   } catch (e) {

@@ -16,6 +16,7 @@ export const Commands = {
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
   compareModels: 'quorum.compareModels',
+  showOutcomes: 'quorum.showOutcomes',
   reviewChanges: 'quorum.reviewChanges',
   reviewChangedFiles: 'quorum.reviewChangedFiles',
   reviewStagedFiles: 'quorum.reviewStagedFiles',

@@ -38,6 +38,8 @@ import { ReviewThreads } from './threads/reviewThreads';
 import { chatHandler } from './chat/chatParticipant';
 import { ReviewTool } from './tools/reviewTool';
 import { McpServerSettings } from './tools/mcpServer';
+import { OutcomeService } from './outcomes/outcomeService';
+import { OutcomesView } from './outcomes/outcomesView';
 import type { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
@@ -77,10 +79,11 @@ interface CommandTargets {
   compare: CompareModels;
   changes: ChangesCommands;
   fixes: FixService;
+  outcomesView: OutcomesView;
 }
 
 /** What runs for every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
-function commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): Record<QuorumCommandId, CommandCallback> {
+function commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes, outcomesView }: CommandTargets): Record<QuorumCommandId, CommandCallback> {
   return {
     [Commands.reviewSelection]: () => controller.reviewEditor(),
     [Commands.cancelReview]: () => controller.cancelAll(),
@@ -93,6 +96,7 @@ function commandHandlers({ controller, panels, threads, switcher, keyCommands, c
     [Commands.resetCost]: () => cost.reset(),
     [Commands.showWhatWillBeSent]: () => sent.showForEditor(),
     [Commands.compareModels]: () => compare.run(),
+    [Commands.showOutcomes]: () => outcomesView.show(),
     [Commands.reviewChanges]: (scm?: unknown) => changes.reviewChanges(scm),
     [Commands.reviewChangedFiles]: (...states: unknown[]) => changes.reviewFiles('working-tree', states),
     [Commands.reviewStagedFiles]: (...states: unknown[]) => changes.reviewFiles('index', states),
@@ -163,7 +167,10 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
   // The panels ask the controller for actions only once a page sends a message (after the engine is built).
   const panels = new ReviewPanels(context, { log, actions: (): PanelActions => controller });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels });
+  // What became of each finding, kept in the workspace's storage (the global storage without a workspace).
+  const outcomes = new OutcomeService((context.storageUri ?? context.globalStorageUri).fsPath, log);
+  const outcomesView = new OutcomesView(outcomes);
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels, outcomes });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
@@ -192,13 +199,15 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
     comparePanel,
     measured,
     threads,
+    outcomes,
+    outcomesView,
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),
   );
 
   return {
-    commands: commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
+    commands: commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes, outcomesView }),
     codeActions: new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined),
     chat,
     reviewTool,
@@ -222,6 +231,7 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
       threads,
       chat,
       reviewTool,
+      outcomes: { service: outcomes, view: outcomesView },
     },
   };
 }

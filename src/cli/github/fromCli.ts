@@ -5,6 +5,8 @@ import { EXIT } from '../exit';
 import type { CliReview } from '../reviewSteps';
 import { postToGithub } from './post';
 import type { GithubTarget } from './target';
+import { recordThreads } from '../../core/outcomes/observe';
+import type { ThreadResolution } from '../../core/outcomes/decide';
 
 /**
  * The CLI's hook for `--post github`, called once the review is printed: posts the findings the noise controls
@@ -17,6 +19,7 @@ export async function postFromCli(r: CliReview, github: GithubTarget, { summary,
   }
   // Progress lines go through the CLI's scrub, which removes the GitHub token as well as the gateway key.
   const log = (line: string) => r.progress.line(line);
+  const recorder = r.outcomes;
   const posted = await postToGithub({
     target: github,
     root: r.root ?? r.io.cwd ?? process.cwd(),
@@ -30,6 +33,8 @@ export async function postFromCli(r: CliReview, github: GithubTarget, { summary,
     // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
     complete: !summary.cancelled && reviewerResults(summary.agents).every((a) => a.status === 'ok'),
     log,
+    // What became of the findings: a thread resolved by this push is addressed (core/outcomes).
+    ...(recorder ? { onThreads: (threads: ThreadResolution[]) => void recordThreads(recorder, threads) } : {}),
   });
   if (!posted.ok) return r.fail(posted.problem, EXIT.agentFailed);
   log(posted.line);

@@ -8,6 +8,7 @@ import { findingKeys } from './fingerprints';
 import { commentBody, resolvedBody, reviewBody, summaryBody } from '../../core/report/pullRequest';
 import { planSync, readPrevious } from './sync';
 import type { GithubTarget } from './target';
+import type { ThreadResolution } from '../../core/outcomes/decide';
 
 /**
  * `--post github`: the finished review as one pull request review (inline comments on the diff's lines, the rest
@@ -31,6 +32,8 @@ interface PostInput {
   complete: boolean;
   /** A progress line on stderr. */
   log: (line: string) => void;
+  /** Told the threads this run marked resolved (their findings not raised on the new head: resolved by a push). */
+  onThreads?: (threads: ThreadResolution[]) => void;
 }
 
 interface Item {
@@ -132,6 +135,7 @@ async function post(input: PostInput): Promise<string> {
   let inline = 0;
   if (plan.fresh.length > 0) inline = (await postReview(api, headSha, drafts, outside, log)).inline;
   for (const c of plan.resolve) await api.reply(c.id, resolvedBody(headSha));
+  input.onThreads?.(plan.resolve.map((c) => ({ keys: c.keys, by: 'push' })));
 
   const body = summaryBody(headSha, input.base, summary, input.shown, {
     posted: plan.fresh.length, inline, alreadyPosted: plan.alreadyPosted.length, resolved: plan.resolve.length,

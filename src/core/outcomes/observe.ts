@@ -1,7 +1,7 @@
 import { fingerprintsOf, type DismissedEntry } from '../review/dismissed';
 import { regionOf, type NoiseSplit } from '../review/noise';
 import type { Finding, Region, ReviewSummary, ReviewTarget } from '../review/types';
-import { decideOutcomes, type ObservedFile, type RaisedFinding } from './decide';
+import { decideOutcomes, threadOutcomes, type ObservedFile, type RaisedFinding, type ThreadResolution } from './decide';
 import type { OutcomeRecord } from './record';
 import type { OutcomeStore } from './store';
 
@@ -19,6 +19,8 @@ export interface OutcomeRecorder {
   readFile(file: string): Promise<string | null | undefined>;
   now?: () => number;
   onProblem?(problem: OutcomeProblem): void;
+  /** Told the snapshots written (a view follows the store through it). */
+  onRecorded?(records: readonly OutcomeRecord[]): void;
 }
 
 /** The store's records, its problems told. */
@@ -92,5 +94,18 @@ export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen):
   const at = (recorder.now ?? Date.now)();
   const decided = decideOutcomes(records, { at, raised: raisedOf(seen, name), files: await filesOf(seen, name, recorder.readFile), ...(seen.dismissed ? { dismissed: seen.dismissed } : {}) });
   if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
+  else if (decided.length > 0) recorder.onRecorded?.(decided);
+  return decided;
+}
+
+/**
+ * Pull-request threads resolved (the host adapter tells: GitHub's sync, later GitLab's): their findings addressed
+ * (by a push) or dismissed (by a person, lines unchanged). Returns the snapshots written.
+ */
+export function recordThreads(recorder: OutcomeRecorder, threads: readonly ThreadResolution[]): OutcomeRecord[] {
+  if (threads.length === 0) return [];
+  const decided = threadOutcomes(readOutcomes(recorder.store, recorder.onProblem), threads, (recorder.now ?? Date.now)());
+  if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
+  else if (decided.length > 0) recorder.onRecorded?.(decided);
   return decided;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { scrubKey } from '../redaction/redactor';
 import { withFileLock } from './lock';
@@ -75,9 +75,14 @@ export class OutcomeStore {
   readonly path: string;
   private readonly secrets: string[];
 
-  constructor(options: { dir: string; root: string; secrets?: readonly (string | undefined)[] }) {
-    this.path = outcomePath(options.dir, options.root);
-    this.secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length > 0);
+  constructor(options: { dir: string; root: string; secrets?: readonly (string | undefined)[] } | { path: string }) {
+    this.path = 'path' in options ? options.path : outcomePath(options.dir, options.root);
+    this.secrets = 'path' in options ? [] : (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length > 0);
+  }
+
+  /** The store in the file `path` (to read it: `readOutcomeFolder`). */
+  static atPath(path: string): OutcomeStore {
+    return new OutcomeStore({ path });
   }
 
   private lock<T>(work: () => T): T {
@@ -129,4 +134,22 @@ export class OutcomeStore {
       return false;
     }
   }
+}
+
+/** Every record of every repository's store in a cache folder (the editor's storage of one workspace). */
+export function readOutcomeFolder(dir: string): OutcomeRead {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, OUTCOMES_FOLDER)).filter((n) => /^[0-9a-f]{32}\.jsonl$/.test(n));
+  } catch {
+    return { records: [], corrupt: 0 };
+  }
+  const all: OutcomeRead = { records: [], corrupt: 0 };
+  for (const name of names.sort()) {
+    const read = OutcomeStore.atPath(join(dir, OUTCOMES_FOLDER, name)).read();
+    all.records.push(...read.records);
+    all.corrupt += read.corrupt;
+    if (read.problem) all.problem = read.problem;
+  }
+  return all;
 }

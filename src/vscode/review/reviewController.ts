@@ -38,6 +38,8 @@ import { isChangesKey } from '../changes/changesDecisions';
 import { ChangesTarget } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
+import type { OutcomeService } from '../outcomes/outcomeService';
+import type { OutcomeRecorder } from '../../core/outcomes/observe';
 
 interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
@@ -62,6 +64,15 @@ interface ReviewControllerDeps {
   memoryDir?: string;
   /** The review panels: each session shows in its target's panel; closing a panel cancels its target's reviews. */
   panels: ReviewPanelsLike;
+  /** What became of each finding (core/outcomes): reviews record into it, dismissals mark it. */
+  outcomes?: OutcomeService;
+}
+
+/** The recorder of a review's outcomes: in its repository's (or workspace folder's) store, when it has one. */
+function outcomesOf(service: OutcomeService | undefined, prepared: PreparedTarget, reviewId: string): { outcomes?: OutcomeRecorder } {
+  const root = service?.rootOf(prepared.uri, prepared.root);
+  const recorder = root && service?.recorder(root, reviewId);
+  return recorder ? { outcomes: recorder } : {};
 }
 
 /**
@@ -93,6 +104,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
         if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
+        if (how === 'dismissed') this.dismissedOutcome(sessionId, id);
       }),
       // A fix refused because the code changed offers to review the lines again.
       deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
@@ -108,6 +120,13 @@ export class ReviewController implements PanelActions, vscode.Disposable {
 
   session(id: string): ReviewSession | undefined {
     return this.sessions.get(id);
+  }
+
+  /** A finding dismissed in the editor (any of its ways): its outcome record says so. */
+  private dismissedOutcome(sessionId: string, id: string): void {
+    const session = this.sessions.get(sessionId);
+    const finding = this.deps.store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id);
+    if (session && finding) this.deps.outcomes?.dismissed(session, finding);
   }
 
   runningSessions(): ReviewSession[] {
@@ -152,6 +171,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
         ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
+        ...outcomesOf(this.deps.outcomes, prepared, options.reviewId),
         confirm: editorConfirm({
           ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
           tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
