@@ -20,8 +20,9 @@ export class OutcomeService implements vscode.Disposable {
   /** Problems already logged, so that each is told once. */
   private readonly told = new Set<string>();
 
+  /** `dir`: the folder the stores go in (their `outcomes-v1` sub-folder). */
   constructor(
-    private readonly dir: string | undefined,
+    readonly dir: string | undefined,
     private readonly log: QuorumLog,
   ) {}
 

@@ -92,7 +92,12 @@ export class OutcomesTree implements vscode.TreeDataProvider<OutcomeNode>, vscod
       if (stats.findings === 0) return [{ kind: 'empty' }];
       return [{ kind: 'summary', findings: stats.findings }, { kind: 'group', group: 'byAgent' }, { kind: 'group', group: 'byModel' }, { kind: 'group', group: 'bySeverity' }];
     }
-    if (node.kind === 'group') return Object.entries(stats[node.group]).map(([key, counts]) => ({ kind: 'key', group: node.group, key, counts }));
+    if (node.kind === 'group') {
+      // Agents and models most raised first; severities most severe first (as the figures hold them).
+      const entries = Object.entries(stats[node.group]);
+      if (node.group !== 'bySeverity') entries.sort((a, b) => b[1].raised - a[1].raised || a[0].localeCompare(b[0]));
+      return entries.map(([key, counts]) => ({ kind: 'key', group: node.group, key, counts }));
+    }
     if (node.kind === 'key') return figures(node.counts);
     return [];
   }
@@ -130,6 +135,21 @@ export class OutcomesTree implements vscode.TreeDataProvider<OutcomeNode>, vscod
   }
 }
 
+const SHOW_WAIT_MS = 5_000;
+
+/** Resolves when `view` becomes visible, or after SHOW_WAIT_MS. */
+function onScreen(view: vscode.TreeView<OutcomeNode>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const sub = view.onDidChangeVisibility((e) => e.visible && done());
+    const timer = setTimeout(done, SHOW_WAIT_MS);
+  });
+}
+
 /** The command: the view made (once), shown and focused. */
 export class OutcomesView implements vscode.Disposable {
   private view: vscode.TreeView<OutcomeNode> | undefined;
@@ -139,11 +159,19 @@ export class OutcomesView implements vscode.Disposable {
     this.tree = new OutcomesTree(service);
   }
 
+  /** Whether the view is on screen. */
+  get visible(): boolean {
+    return this.view?.visible === true;
+  }
+
+  /** Shows and focuses the view; resolves once it is on screen (or after a few seconds, whatever the workbench did). */
   async show(): Promise<void> {
-    this.view ??= vscode.window.createTreeView(OUTCOMES_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true });
+    const view = (this.view ??= vscode.window.createTreeView(OUTCOMES_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
     this.tree.refresh();
+    const shown = view.visible ? Promise.resolve() : onScreen(view);
     await vscode.commands.executeCommand('setContext', OUTCOMES_SHOWN_CONTEXT, true);
     await vscode.commands.executeCommand(`${OUTCOMES_VIEW_ID}.focus`);
+    await shown;
   }
 
   dispose(): void {
