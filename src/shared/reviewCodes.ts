@@ -41,7 +41,7 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
  * Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, dismissed in the
  * project, or `refuted` by the verifier (its reason is the finding's `verification`).
  */
-export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted'] as const;
+export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted', 'learned'] as const;
 export type HiddenReason = (typeof HIDDEN_REASONS)[number];
 
 /**

@@ -32,6 +32,8 @@ const findingFields = {
   unverified: z.literal(true).optional(),
   /** Carried over at $0 from an earlier review of the same region content. */
   carried: z.literal(true).optional(),
+  /** The learning (`.quorum/learnings.md`) that hid it or lowered its severity, by its title. */
+  learning: z.string().optional(),
 };
 
 /** One agent's finding, as it reported it. */
@@ -102,6 +104,7 @@ function marks(f: Finding, hidden: ReadonlyMap<string, HiddenReason>) {
     ...(f.verification ? { verification: { verdict: f.verification.verdict, by: f.verification.by, reason: f.verification.reason } } : {}),
     ...(f.unverified ? { unverified: true as const } : {}),
     ...(f.carried ? { carried: true as const } : {}),
+    ...(f.learning !== undefined ? { learning: f.learning } : {}),
   };
 }
 

@@ -44,7 +44,7 @@ const dismissedFileSchema = z.looseObject({
 });
 
 /** The rule of a finding: its CWE, else its title as a slug. */
-function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
+export function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
   if (f.cwe && /^CWE-\d+$/.test(f.cwe)) return f.cwe;
   const slug = f.title.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80);
   return slug || 'finding';

@@ -40,6 +40,8 @@ export const findingSchema = z.object({
   unverified: z.boolean().optional(),
   /** Carried over at $0 from an earlier review of the same region content (a re-review of changes). */
   carried: z.boolean().optional(),
+  /** The learning (`.quorum/learnings.md`) that hid it or lowered its severity: its title (repository text). */
+  learning: z.string().max(200).optional(),
 });
 
 export type Finding = z.infer<typeof findingSchema>;

@@ -4,7 +4,8 @@ import { whatWillBeSent } from '../prompt/dryRun';
 import { rulesReport, shapeReview } from '../prompt/shape';
 import { planBatches, runBatches, type PlannedBatches } from './batches';
 import { mergeFindings } from './merge';
-import { splitByNoise, type NoiseSplit } from './noise';
+import { splitByNoise, withLearnings, type NoiseSplit } from './noise';
+import { learningsForWork } from '../prompt/learnings';
 import type { ReviewPipeline } from './pipeline';
 import type { PlannedReview, ReviewOutcome, ReviewRequest, ShapedWork } from './reviewRequest';
 import { targetInfo } from './target';
@@ -77,7 +78,8 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
   const noise = request.noise;
   if (!noise) return { ...draft, noise: { shown: [...draft.summary.findings], hidden: [] } };
   const entries = noise.dismissed ? await noise.dismissed() : [];
-  const split = splitByNoise(draft.summary.findings, { minConfidence: noise.minConfidence, minSeverity: noise.minSeverity, dismissed: { entries, regions: original.regions } });
+  const learnings = learningsFor(request);
+  const split = splitByNoise(draft.summary.findings, { minConfidence: noise.minConfidence, minSeverity: noise.minSeverity, dismissed: { entries, regions: original.regions }, ...(learnings.length > 0 ? { learnings } : {}) });
   return { ...draft, noise: split, dismissed: entries };
 };
 
@@ -88,8 +90,16 @@ const outcomes: AfterRunStep = async (draft, { request, original }) => {
   return draft;
 };
 
+const learningsFor = (request: ReviewRequest) => learningsForWork(request.context.repository.learnings, request.work);
+
+/** The learnings' marks: a finding a learning hides or caps says which (and a capped one gets its severity). */
+const learn: AfterRunStep = (draft, { request }) => {
+  const learnings = learningsFor(request);
+  return learnings.length === 0 ? draft : { ...draft, summary: { ...draft.summary, findings: withLearnings(draft.summary.findings, learnings) } };
+};
+
 /** The steps after the run, in order. A step (verification, carry-over from earlier reviews) is one entry here. */
-const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, verify, filterNoise, remember, outcomes];
+const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, verify, learn, filterNoise, remember, outcomes];
 
 async function afterRun(summary: ReviewSummary, at: StepContext): Promise<Draft> {
   let draft: Draft = { summary, noise: { shown: [], hidden: [] } };

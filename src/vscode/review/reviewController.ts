@@ -40,6 +40,7 @@ import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } f
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 import type { OutcomeService } from '../outcomes/outcomeService';
 import type { OutcomeRecorder } from '../../core/outcomes/observe';
+import { learningsForWork } from '../../core/prompt/learnings';
 
 interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
@@ -179,7 +180,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
           budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
           proceeding: async (plan) => {
             dismissed = await this.deps.dismissals.entries(prepared.uri);
-            session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise: { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions } } }, language);
+            session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise: { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions }, learnings: learningsForWork(context.repository.learnings, { changes: prepared.plan, relativeFile }) } }, language);
             progress = showProgress(session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
           },
         }),
