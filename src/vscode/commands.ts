@@ -36,6 +36,8 @@ export const InternalCommands = {
   applyFix: 'quorum.internal.applyFix',
   dismissFinding: 'quorum.internal.dismissFinding',
   dismissInProject: 'quorum.internal.dismissInProject',
+  /** Asks why, dismisses in the project, offers a rule for `.quorum/learnings.md`. */
+  dismissWithReason: 'quorum.internal.dismissWithReason',
   /** Opens (or reveals) the review panel of a review (the chat's button). */
   showReview: 'quorum.internal.showReview',
 } as const;

@@ -40,6 +40,7 @@ import { ReviewTool } from './tools/reviewTool';
 import { McpServerSettings } from './tools/mcpServer';
 import { OutcomeService } from './outcomes/outcomeService';
 import { OutcomesView } from './outcomes/outcomesView';
+import { LearningOffer } from './outcomes/learningOffer';
 import type { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
@@ -105,6 +106,7 @@ function commandHandlers({ controller, panels, threads, switcher, keyCommands, c
     [InternalCommands.applyFix]: (session: string, id: string) => fixes.apply(session, id),
     [InternalCommands.dismissFinding]: (session: string, id: string) => fixes.dismiss(session, id),
     [InternalCommands.dismissInProject]: (session: string, id: string) => controller.dismissInProject(session, id),
+    [InternalCommands.dismissWithReason]: (session: string, id: string) => controller.dismissWithReason(session, id),
     [InternalCommands.showReview]: (session: string) => {
       const found = controller.session(session);
       if (found) panels.show(found);
@@ -170,7 +172,8 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   // What became of each finding, kept in the workspace's storage (the global storage without a workspace).
   const outcomes = new OutcomeService((context.storageUri ?? context.globalStorageUri).fsPath, log);
   const outcomesView = new OutcomesView(outcomes);
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels, outcomes });
+  const learning = new LearningOffer({ prompter, log, outcomes, dismissals });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels, outcomes, learning });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,

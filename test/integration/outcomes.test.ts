@@ -5,6 +5,7 @@ import type { QuorumApi } from '../../src/vscode/api';
 import type { OutcomeNode } from '../../src/vscode/outcomes/outcomesView';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
 import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
+import { readOutcomeFolder } from '../../src/core/outcomes/store';
 
 const KEY = 'sk-quorum-outcomes-test-8d2f4a6c1e';
 
@@ -59,6 +60,8 @@ describe('Show Review Outcomes: what became of each finding, in the editor', fun
   });
 
   after(async () => {
+    api.useWorkspaceTrust(undefined);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(sample(), '..', '.quorum'), { recursive: true }).then(undefined, () => undefined);
     await closeAll();
     await vscode.workspace.fs.delete(sample()).then(undefined, () => undefined);
     await vscode.commands.executeCommand('quorum.clearApiKey');
@@ -104,5 +107,42 @@ describe('Show Review Outcomes: what became of each finding, in the editor', fun
     const figures = items(tree().getChildren(security));
     assert.deepEqual(figures.slice(0, 4), [['Addressed', '0  ░░░░░░░░░░  0%'], ['Dismissed', '1  █████░░░░░  50%'], ['Open', '1  █████░░░░░  50%'], ['Gone', '0  ░░░░░░░░░░  0%']]);
     assert.equal(figures.find(([l]) => l === 'Cost per addressed finding')?.[1], '–');
+  });
+
+  it('Dismiss with a reason…: the reason kept with the outcome; the rule proposed from it is seen and edited before it is written, and it hides the finding later, naming itself', async () => {
+    api.useWorkspaceTrust(true);
+    answers = FIRST;
+    const prompter = new ScriptedPrompter()
+      .onInput('apiKey.input', () => KEY)
+      .onInput('dismiss.reason', () => 'the query is built from a constant table of ids')
+      .onMessage('learning.offer', (actions) => actions[0])
+      .onInput('learning.rule', (o) => `${o.value ?? ''} Do not report it again.`)
+      .onInput('learning.applyTo', (o) => o.value);
+    api.usePrompter(prompter);
+    const first = await review();
+    const uri = vscode.Uri.joinPath(sample());
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(4, 0, 4, 0));
+    const reasoned = actions.find((a) => a.title === 'Quorum: Dismiss with a reason… — SQL injection in find_order');
+    assert.ok(reasoned?.command, actions.map((a) => a.title).join(' | '));
+    assert.equal(await vscode.commands.executeCommand(reasoned.command.command, ...(reasoned.command.arguments ?? [])), true);
+
+    // The user saw the proposed rule (the offer's detail, the input's value) before anything was written.
+    const offer = prompter.calls.find((c) => c.id === 'learning.offer');
+    assert.equal(offer?.detail, 'Findings like "SQL injection in find_order" were dismissed here: the query is built from a constant table of ids');
+    assert.equal(prompter.calls.find((c) => c.id === 'learning.applyTo')?.options?.value, '*.py');
+    const folder = vscode.Uri.joinPath(sample(), '..');
+    const learnings = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.quorum', 'learnings.md')));
+    assert.match(learnings, /^## the query is built from a constant table of ids\napplyTo: \*\.py\nhides: CWE-89\n\nFindings like "SQL injection in find_order" were dismissed here: the query is built from a constant table of ids Do not report it again\.\n/m);
+    const record = readOutcomeFolder(api.outcomes.service.dir ?? '').records.find((r) => r.title === 'SQL injection in find_order' && r.raisedAt >= Date.now() - 60_000 && r.status === 'dismissed');
+    assert.deepEqual([record?.by, record?.reason], ['editor', 'the query is built from a constant table of ids']);
+    assert.ok(first.reviewId);
+
+    // Without the project dismissal, the learning alone hides it — and says which learning.
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, '.quorum', 'dismissed.json'));
+    const later = await review();
+    const sql = later.findings.find((f) => f.cwe === 'CWE-89');
+    assert.ok(sql);
+    assert.equal(api.controller.session(later.reviewId)?.hidden.get(sql.id), 'learned');
+    assert.equal(sql.learning, 'the query is built from a constant table of ids');
   });
 });

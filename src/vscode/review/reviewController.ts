@@ -39,6 +39,7 @@ import { ChangesTarget } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 import type { OutcomeService } from '../outcomes/outcomeService';
+import type { LearningOffer } from '../outcomes/learningOffer';
 import type { OutcomeRecorder } from '../../core/outcomes/observe';
 import { learningsForWork } from '../../core/prompt/learnings';
 
@@ -67,6 +68,8 @@ interface ReviewControllerDeps {
   panels: ReviewPanelsLike;
   /** What became of each finding (core/outcomes): reviews record into it, dismissals mark it. */
   outcomes?: OutcomeService;
+  /** "Dismiss with a reason…" and the learning it offers. */
+  learning?: LearningOffer;
 }
 
 /** The recorder of a review's outcomes: in its repository's (or workspace folder's) store, when it has one. */
@@ -342,6 +345,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);
   readonly dismissFinding = (sessionId: string, findingId: string): void => this.findings.dismiss(sessionId, findingId);
   readonly dismissInProject = (sessionId: string, findingId: string): Promise<boolean> => this.findings.dismissInProject(sessionId, findingId, this.deps.dismissals);
+
+  readonly dismissWithReason = async (sessionId: string, findingId: string): Promise<boolean> =>
+    this.deps.learning ? this.findings.dismissWithReason(sessionId, findingId, this.deps.dismissals, this.deps.learning) : false;
   readonly previewImprovedCode = (sessionId: string): void => void this.findings.previewImprovedCode(sessionId);
   readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
   readonly setApiKey = (): void => void this.deps.keys.setKey();
