@@ -177,6 +177,7 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
+    outcomes: (agent) => outcomes.stats(agent).byModel,
   });
   const compare = new CompareModels({
     settings, gateway: () => gateway, ledger, listedPrices, prompter, keys: keyCommands, log, measured, panel: comparePanel,

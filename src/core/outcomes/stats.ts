@@ -35,9 +35,18 @@ function count(into: Record<string, OutcomeCounts>, key: string, r: OutcomeRecor
   c.costUsd += costUsd;
 }
 
-/** The figures of the records raised at or after `since` (ms since the epoch). */
-export function outcomeStats(records: readonly OutcomeRecord[], options: { since?: number } = {}): OutcomeStats {
-  const kept = records.filter((r) => options.since === undefined || r.raisedAt >= options.since);
+/**
+ * Findings with an outcome (addressed or dismissed) a model needs for this agent before Compare Models shows its
+ * figures on the user's repository beside the corpus figures: fewer say more about chance than about the model.
+ */
+export const ENOUGH_OUTCOMES = 10;
+
+/** The figures of the records raised at or after `since` (ms since the epoch); `agent`: only that agent's part of them. */
+export function outcomeStats(records: readonly OutcomeRecord[], options: { since?: number; agent?: string } = {}): OutcomeStats {
+  const kept = records
+    .filter((r) => options.since === undefined || r.raisedAt >= options.since)
+    .map((r) => (options.agent === undefined ? r : { ...r, agents: r.agents.filter((a) => a.agent === options.agent) }))
+    .filter((r) => r.agents.length > 0);
   const stats: OutcomeStats = { findings: kept.length, byAgent: {}, byModel: {}, bySeverity: {} };
   for (const r of kept) {
     for (const a of r.agents) count(stats.byAgent, a.agent, r, a.costUsd);

@@ -81,12 +81,12 @@ export class OutcomeService implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** The figures of every repository reviewed in this workspace, and how many records they come from. */
-  stats(): OutcomeStats {
+  /** The figures of every repository reviewed in this workspace (`agent`: that agent's part only). */
+  stats(agent?: string): OutcomeStats {
     if (!this.dir) return outcomeStats([]);
     const read = readOutcomeFolder(this.dir);
     if (read.corrupt > 0) this.problem({ code: 'corrupt', lines: read.corrupt, path: this.dir });
-    return outcomeStats(read.records);
+    return outcomeStats(read.records, agent !== undefined ? { agent } : {});
   }
 
   dispose(): void {

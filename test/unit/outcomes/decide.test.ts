@@ -119,5 +119,8 @@ describe('the outcome rule: what became of each finding', () => {
     assert.equal(stats.bySeverity.high?.costUsd, 0.02);
     assert.deepEqual(Object.keys(stats.byModel).sort(), ['analyst-model', 'architecture-model', 'security-model']);
     assert.equal(outcomeStats(records, { since: 11 }).findings, 0);
+    // One agent's part (Compare Models): the findings it told, under its own model only.
+    const security = outcomeStats(records, { agent: 'security' });
+    assert.deepEqual([security.findings, Object.keys(security.byModel), security.byModel['security-model']?.costUsd], [1, ['security-model'], 0.01]);
   });
 });
