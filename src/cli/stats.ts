@@ -16,7 +16,7 @@ import { findRepositoryRoot } from './repository';
  * severity, as a table or as JSON (`{"findings", "byAgent", "byModel", "bySeverity"}`, documented in the README).
  */
 
-export const STATS_USAGE = `usage: quorum stats [--since DATE] [--format text|json] [--repo DIR] [--cache-dir DIR]
+const STATS_USAGE = `usage: quorum stats [--since DATE] [--format text|json] [--repo DIR] [--cache-dir DIR]
 
 What became of the findings Quorum showed in the repository (kept in the cache folder after each review):
 raised, addressed (its lines changed and it was not raised again, or its pull-request thread resolved by a
@@ -39,12 +39,12 @@ const statsSchema = z.object({
   repo: z.string().min(1, '--repo needs a folder').optional(),
   cacheDir: z.string().min(1, '--cache-dir needs a folder').optional(),
 });
-export type StatsArgs = z.infer<typeof statsSchema>;
+type StatsArgs = z.infer<typeof statsSchema>;
 
 const FLAGS: Record<string, keyof StatsArgs> = { '--since': 'since', '--format': 'format', '--repo': 'repo', '--cache-dir': 'cacheDir' };
 
 /** Parses the arguments after `stats`; throws `UsageError`. */
-export function parseStatsArgs(argv: readonly string[]): StatsArgs {
+function parseStatsArgs(argv: readonly string[]): StatsArgs {
   const raw: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -76,7 +76,7 @@ function table(title: string, rows: Record<string, OutcomeCounts>): string[] {
   return [head, ...lines];
 }
 
-export function renderStatsText(stats: OutcomeStats): string {
+function renderStatsText(stats: OutcomeStats): string {
   return [`${stats.findings} finding${stats.findings === 1 ? '' : 's'}`, '', ...table('agent', stats.byAgent), '', ...table('model', stats.byModel), '', ...table('severity', stats.bySeverity), ''].join('\n');
 }
 

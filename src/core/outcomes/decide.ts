@@ -44,7 +44,7 @@ export interface ObservedFile {
   whole: boolean;
 }
 
-export interface Observation {
+interface Observation {
   at: number;
   files: readonly ObservedFile[];
   raised: readonly RaisedFinding[];

@@ -32,7 +32,7 @@ export function readOutcomes(store: OutcomeStore, onProblem?: (p: OutcomeProblem
 }
 
 /** What a review looked at: its target as read (before redaction), the summary and the noise split. */
-export interface ReviewSeen {
+interface ReviewSeen {
   target: ReviewTarget;
   /** A selection's or file's path from the repository root (a review of changes names its files so already). */
   relativeFile?: string;

@@ -8,11 +8,11 @@ import { VERDICTS } from '../../shared/reviewCodes';
  * never the reviewed code.
  */
 
-export const OUTCOME_STATUSES = ['open', 'addressed', 'dismissed', 'gone'] as const;
+const OUTCOME_STATUSES = ['open', 'addressed', 'dismissed', 'gone'] as const;
 export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
 /** Who or what decided the status: a later review, the editor, `.quorum/dismissed.json`, a pull-request thread. */
-export const OUTCOME_SOURCES = ['review', 'editor', 'project', 'thread-push', 'thread-person'] as const;
+const OUTCOME_SOURCES = ['review', 'editor', 'project', 'thread-push', 'thread-person'] as const;
 export type OutcomeSource = (typeof OUTCOME_SOURCES)[number];
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);

@@ -13,9 +13,9 @@ import { outcomeRecordSchema, type OutcomeRecord } from './record';
  * reading never throws.
  */
 
-export const OUTCOMES_FOLDER = 'outcomes-v1';
+const OUTCOMES_FOLDER = 'outcomes-v1';
 
-export interface OutcomeRead {
+interface OutcomeRead {
   /** The latest snapshot of every record, in the order they were first written. */
   records: OutcomeRecord[];
   /** Lines that were not valid records: reported, and left out of the rebuilt file. */

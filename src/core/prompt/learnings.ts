@@ -25,7 +25,7 @@ const learningSchema = z.object({
 });
 export type Learning = z.infer<typeof learningSchema>;
 
-export interface LearningsRead {
+interface LearningsRead {
   learnings: Learning[];
   /** Sections that could not be used, by title and why. */
   issues: { title: string; message: string }[];
@@ -86,7 +86,7 @@ export function learningRule(l: Learning): RuleFile {
 }
 
 /** Whether a learning applies to a repository-relative file. */
-export function learningApplies(l: Pick<Learning, 'applyTo'>, file: string): boolean {
+function learningApplies(l: Pick<Learning, 'applyTo'>, file: string): boolean {
   return l.applyTo.length === 0 || picomatch(l.applyTo, { dot: true })(file.replace(/\\/g, '/'));
 }
 
@@ -128,12 +128,12 @@ export function proposeLearning(d: { file: string; title: string; rule: string; 
 }
 
 /** The section of a learning in `.quorum/learnings.md`. */
-export function renderLearning(l: Learning): string {
+function renderLearning(l: Learning): string {
   const keys = [`applyTo: ${l.applyTo.join(', ')}`, ...(l.hides ? [`hides: ${l.hides}`] : []), ...(l.severity ? [`severity: ${l.severity}`] : [])];
   return `## ${l.title.replace(/\s+/g, ' ')}\n${keys.join('\n')}\n\n${l.body.trim()}\n`;
 }
 
-export const LEARNINGS_HEADER = `# Learnings\n\n<!-- Rules learned from dismissed findings (Quorum). Each "## " section is one learning: applyTo globs, optionally\nhides (the rule of the findings it hides) and severity (the most a matching finding may be), a blank line, then the\nrule in words. They go to the reviewers with the repository's rules. Edit or delete any. -->\n`;
+const LEARNINGS_HEADER = `# Learnings\n\n<!-- Rules learned from dismissed findings (Quorum). Each "## " section is one learning: applyTo globs, optionally\nhides (the rule of the findings it hides) and severity (the most a matching finding may be), a blank line, then the\nrule in words. They go to the reviewers with the repository's rules. Edit or delete any. -->\n`;
 
 /** `.quorum/learnings.md` with `l` added (the file's existing text kept as it is). */
 export function withLearning(existing: string | undefined, l: Learning): string {

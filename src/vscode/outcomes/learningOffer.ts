@@ -44,7 +44,7 @@ export class LearningOffer {
     if (!folder) return;
     const file = relativePath(folder.uri, uri) ?? finding.file;
     const proposal = proposeLearning({ file, title: finding.title, rule: ruleOf(finding), reason });
-    const review = vscode.l10n.t('Review Rule…');
+    const review = vscode.l10n.t('Show Rule…');
     const choice = await prompter.message('info', vscode.l10n.t('Add a rule to {0} so that later reviews know this?', LEARNINGS_FILE), { id: 'learning.offer', detail: proposal.body }, review);
     if (choice !== review) return;
     const body = (await prompter.input({ id: 'learning.rule', value: proposal.body, prompt: vscode.l10n.t('The rule as the reviewers will read it. Edit it, then press Enter to add it.'), ignoreFocusOut: true }))?.trim();

@@ -11,9 +11,9 @@ import type { OutcomeService } from './outcomeService';
  * plain text, the tooltip's Markdown escapes them.
  */
 
-export const OUTCOMES_VIEW_ID = 'quorum.outcomes';
+const OUTCOMES_VIEW_ID = 'quorum.outcomes';
 /** Context key that shows the view (once the command ran). */
-export const OUTCOMES_SHOWN_CONTEXT = 'quorum.outcomesShown';
+const OUTCOMES_SHOWN_CONTEXT = 'quorum.outcomesShown';
 
 type Group = 'byAgent' | 'byModel' | 'bySeverity';
 export type OutcomeNode =
@@ -27,7 +27,7 @@ const BAR_CELLS = 10;
 const percent = (r: number | undefined) => (r === undefined ? '–' : `${Math.round(r * 100)}%`);
 
 /** A plain bar of `share` (0..1) in ten cells. */
-export function bar(share: number): string {
+function bar(share: number): string {
   const full = Math.round(Math.min(1, Math.max(0, share)) * BAR_CELLS);
   return '█'.repeat(full) + '░'.repeat(BAR_CELLS - full);
 }
@@ -66,7 +66,7 @@ function tooltip(key: string, c: OutcomeCounts): vscode.MarkdownString {
   return md;
 }
 
-export class OutcomesTree implements vscode.TreeDataProvider<OutcomeNode>, vscode.Disposable {
+class OutcomesTree implements vscode.TreeDataProvider<OutcomeNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<OutcomeNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private stats: OutcomeStats | undefined;

@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { runCli } from '../../../src/cli/run';
 import { jsonOutputSchema } from '../../../src/core/report/json';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
 import { TempRepo } from '../changes/gitRepo';
+import { messagesOf, runQuorum } from './cliKit';
 
 const KEY = 'sk-test-learnings-0123456789abcd';
-const messages = (r: RecordedRequest) => (r.body?.messages ?? []) as { role: string; content: string }[];
 
 describe('learnings travel with the prompts like the repository\'s rules, and a finding they hide or cap says which (a real repository, the test gateway)', function () {
   this.timeout(60_000);
@@ -16,7 +15,7 @@ describe('learnings travel with the prompts like the repository\'s rules, and a 
     tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 0 });
     tg.script((r) => {
       if (!r.path.endsWith('/chat/completions')) return undefined;
-      const file = /^File: (.+)$/m.exec(messages(r).find((m) => m.role === 'user')?.content ?? '')?.[1] ?? 'x';
+      const file = /^File: (.+)$/m.exec(messagesOf(r).find((m) => m.role === 'user')?.content ?? '')?.[1] ?? 'x';
       return { text: JSON.stringify({ findings: [{ file, severity: 'high', title: 'Missing input validation', explanation: 'req.body is used as is.', startLine: 2, endLine: 2, confidence: 0.9 }] }) };
     });
   });
@@ -30,15 +29,7 @@ describe('learnings travel with the prompts like the repository\'s rules, and a 
   });
   afterEach(() => repo.dispose());
 
-  async function quorum(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli({
-      argv, cwd: repo.dir, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url }, version: '0.0.0', signal: new AbortController().signal,
-      stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
-    });
-    return { code, stdout, stderr };
-  }
+  const quorum = (...argv: string[]) => runQuorum(repo.dir, KEY, tg.url, argv);
 
   it('What Will Be Sent lists the learning for the files in its scope only, and the agents get it as a rule', async () => {
     const inScope = await quorum('review', `${repo.dir}/src/api/users.ts`, '--agents', 'security', '--dry-run', '--no-cache');
@@ -49,7 +40,7 @@ describe('learnings travel with the prompts like the repository\'s rules, and a 
     tg.requests.length = 0;
     const run = await quorum('review', `${repo.dir}/src/api/users.ts`, '--agents', 'security', '--format', 'json', '--no-cache', '--show-hidden');
     assert.equal(run.code, 0, run.stderr);
-    const system = messages(tg.requests.find((r) => r.path.endsWith('/chat/completions')) as RecordedRequest).find((m) => m.role === 'system')?.content ?? '';
+    const system = messagesOf(tg.requests.find((r) => r.path.endsWith('/chat/completions')) as RecordedRequest).find((m) => m.role === 'system')?.content ?? '';
     assert.match(system, /Request bodies are validated by the API gateway before handlers run\./);
     assert.match(run.stderr, /repository rules: .*learnings\.md § We validate at the boundary/);
     const out = jsonOutputSchema.parse(JSON.parse(run.stdout));

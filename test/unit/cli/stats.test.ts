@@ -2,30 +2,19 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../../src/cli/run';
 import { dismissFinding } from '../../../src/core/review/dismissed';
 import { outcomePath } from '../../../src/core/outcomes/store';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
 import { verifierPersona } from '../../fixtures/gateway/verifier';
 import { TempRepo } from '../changes/gitRepo';
+import { messagesOf, runQuorum, shellSections } from './cliKit';
 
 const KEY = 'sk-test-stats-0123456789abcdef';
 const clean = (name: string) => ['import os', '', `def ${name}(cmd):`, '    return cmd', ''].join('\n');
 const risky = (name: string) => ['import os', '', `def ${name}(cmd):`, '    return os.system("sh -c " + cmd)', ''].join('\n');
 
-const messages = (r: RecordedRequest) => (r.body?.messages ?? []) as { role: string; content: string }[];
 /** The agent of a reviewer request, by its system prompt (core/agents/prompts.ts). */
-const agentOf = (r: RecordedRequest) => (/security auditor/.test(messages(r).find((m) => m.role === 'system')?.content ?? '') ? 'security' : 'analyst');
-
-/** Each file a reviewer request sends, with the line that builds the shell command. */
-function sections(r: RecordedRequest): { file: string; line: number }[] {
-  const user = messages(r).find((m) => m.role === 'user')?.content ?? '';
-  return user.split(/^File: /m).slice(1).flatMap((part) => {
-    const file = part.slice(0, part.indexOf('\n'));
-    const line = /^[+ ]?\s*(\d+) \| .*sh -c/m.exec(part)?.[1];
-    return line ? [{ file, line: Number(line) }] : [];
-  });
-}
+const agentOf = (r: RecordedRequest) => (/security auditor/.test(messagesOf(r).find((m) => m.role === 'system')?.content ?? '') ? 'security' : 'analyst');
 
 const counts = (raised: number, addressed: number, dismissed: number, open: number, gone: number, refuted: number) => ({ raised, addressed, dismissed, open, gone, refuted });
 
@@ -46,7 +35,7 @@ describe('quorum stats: what became of the findings over a repository\'s history
       const v = verifier(r);
       if (v) return v;
       const agent = agentOf(r);
-      const findings = sections(r)
+      const findings = shellSections(r)
         .filter(({ file }) => agent === 'security' || analystToo.has(file))
         .map(({ file, line }) => ({ file, severity: file === 'd.py' ? 'low' : 'high', title: titles[file] ?? 'Issue', explanation: 'cmd reaches a shell.', startLine: line, endLine: line, confidence: 0.9 }));
       return { text: JSON.stringify({ findings }), cost: 2 ** -6 };
@@ -62,15 +51,7 @@ describe('quorum stats: what became of the findings over a repository\'s history
     rmSync(cache, { recursive: true, force: true });
   });
 
-  async function quorum(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli({
-      argv, cwd: repo.dir, env: { LANG: 'en_US.UTF-8', QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url }, version: '0.0.0', signal: new AbortController().signal,
-      stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) },
-    });
-    return { code, stdout, stderr };
-  }
+  const quorum = (...argv: string[]) => runQuorum(repo.dir, KEY, tg.url, argv);
   async function review(): Promise<void> {
     const r = await quorum('review', '--changes', '--last-commit', '--agents', 'security,analyst', '--format', 'json', '--cache-dir', cache);
     assert.equal(r.code, 0, r.stderr);
