@@ -74,14 +74,18 @@ async function main(): Promise<void> {
       await reviewChanges();
     });
     await step('show review outcomes', async () => {
+      await wb.runCommand('View: Close All Editors');
       await wb.runCommand('Quorum: Show Review Outcomes');
       await page.waitForTimeout(2500);
-      const view = page.locator('.pane', { hasText: 'Review Outcomes' }).first();
+      // The folder's own section folded away: the view gets the Explorer's height.
+      await page.locator('.pane-header', { hasText: 'quorum-walk-outcomes' }).first().click();
+      await page.waitForTimeout(800);
+      const view = page.locator('.pane', { hasText: 'Review Outcomes' }).last();
       say(`view: ${JSON.stringify((await view.innerText()).replace(/\s+/g, ' '))}`);
       await shot('01-outcomes');
-      await view.locator('.monaco-list-row', { hasText: 'security' }).first().click();
+      await view.locator('.monaco-list-row', { hasText: 'security' }).first().click({ timeout: 10000 });
       await page.waitForTimeout(800);
-      await view.locator('.monaco-list-row', { hasText: 'analyst' }).first().click();
+      await view.locator('.monaco-list-row', { hasText: 'analyst' }).first().click({ timeout: 10000 });
       await page.waitForTimeout(800);
       say(`expanded: ${JSON.stringify((await view.innerText()).replace(/\s+/g, ' '))}`);
       await shot('02-expanded');
