@@ -54,6 +54,13 @@ export class OutcomeService implements vscode.Disposable {
     return { store, readFile: (file) => this.text(vscode.Uri.joinPath(root, file)), onProblem: (p) => this.problem(p), onRecorded: () => this.changed.fire() };
   }
 
+  /** The part of a review request that records its outcomes: in its repository's (or workspace folder's) store, when it has one. */
+  forReview(uri: vscode.Uri, root: vscode.Uri | undefined, reviewId: string): { outcomes?: OutcomeRecorder } {
+    const found = this.rootOf(uri, root);
+    const recorder = found && this.recorder(found, reviewId);
+    return recorder ? { outcomes: recorder } : {};
+  }
+
   /** A file's text now: the open document's, else the file's; null when it is not there. */
   private async text(uri: vscode.Uri): Promise<string | null | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

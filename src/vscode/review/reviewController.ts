@@ -40,7 +40,6 @@ import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } f
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 import type { OutcomeService } from '../outcomes/outcomeService';
 import type { LearningOffer } from '../outcomes/learningOffer';
-import type { OutcomeRecorder } from '../../core/outcomes/observe';
 import { learningsForWork } from '../../core/prompt/learnings';
 
 interface ReviewControllerDeps {
@@ -70,13 +69,6 @@ interface ReviewControllerDeps {
   outcomes?: OutcomeService;
   /** "Dismiss with a reason…" and the learning it offers. */
   learning?: LearningOffer;
-}
-
-/** The recorder of a review's outcomes: in its repository's (or workspace folder's) store, when it has one. */
-function outcomesOf(service: OutcomeService | undefined, prepared: PreparedTarget, reviewId: string): { outcomes?: OutcomeRecorder } {
-  const root = service?.rootOf(prepared.uri, prepared.root);
-  const recorder = root && service?.recorder(root, reviewId);
-  return recorder ? { outcomes: recorder } : {};
 }
 
 /**
@@ -175,7 +167,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
         ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
-        ...outcomesOf(this.deps.outcomes, prepared, options.reviewId),
+        ...this.deps.outcomes?.forReview(prepared.uri, prepared.root, options.reviewId),
         confirm: editorConfirm({
           ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
           tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
