@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       // The folder's own section folded away: the view gets the Explorer's height.
       await page.locator('.pane-header', { hasText: 'quorum-walk-outcomes' }).first().click();
       await page.waitForTimeout(800);
-      const view = page.locator('.pane', { hasText: 'Review Outcomes' }).last();
+      const view = page.locator('.pane', { hasText: 'Review Outcomes' }).nth(-1);
       say(`view: ${JSON.stringify((await view.innerText()).replace(/\s+/g, ' '))}`);
       await shot('01-outcomes');
       await view.locator('.monaco-list-row', { hasText: 'security' }).first().click({ timeout: 10000 });

@@ -18,8 +18,8 @@ import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
 import { renderReport, renderStepSummary } from '../core/report/render';
 import { cliReportContext } from './reports';
-import { postFromCli } from './github/fromCli';
-import type { GithubTarget } from './github/target';
+import { postFromCli } from './post/fromCli';
+import type { PostTarget } from './post/target';
 import type { OutcomeRecorder } from '../core/outcomes/observe';
 
 /**
@@ -41,8 +41,8 @@ export interface CliReview {
   pipeline: ReviewPipeline;
   progress: ProgressReporter;
   cache: DiskCache | undefined;
-  /** `--post github`: where the review is posted once printed. */
-  github?: GithubTarget;
+  /** `--post github|gitlab`: where the review is posted once printed. */
+  post?: PostTarget;
   /** Where what became of each finding is kept (core/outcomes); the review request carries it too. */
   outcomes?: OutcomeRecorder;
 }
@@ -136,7 +136,7 @@ function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, i
       return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
     }
   }
-  return r.github ? postFromCli(r, r.github, { summary, noise, regions }, code) : code;
+  return r.post ? postFromCli(r, r.post, { summary, noise, regions }, code) : code;
 }
 
 /**

@@ -23,7 +23,7 @@ import { cliPipeline, readChanges } from './reviewSetup';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
-import { githubTarget } from './github/target';
+import { postTarget, postTokens } from './post/target';
 import { splitModelOverrides } from '../core/agents/verifier';
 import { RegionMemory } from '../core/review/regionMemory';
 import { runStatsCommand } from './stats';
@@ -85,8 +85,8 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  // Neither the gateway key nor the GitHub token (--post github) is ever printed.
-  const scrub = (text: string) => scrubKey(text, [key || undefined, io.env.GITHUB_TOKEN?.trim() || undefined]);
+  // Neither the gateway key nor a host's token (--post github|gitlab) is ever printed.
+  const scrub = (text: string) => scrubKey(text, [key || undefined, ...postTokens(io.env)]);
   const fail = (message: string, code: number = EXIT.usage) => {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
@@ -99,8 +99,8 @@ export async function runCli(io: CliIo): Promise<number> {
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
 
-  const github = args.post && !args.dryRun ? githubTarget(io.env, args.pr) : undefined;
-  if (github && 'problem' in github) return fail(github.problem);
+  const post = args.post && !args.dryRun ? postTarget(args.post, io.env, args.post === 'github' ? args.pr : args.mr) : undefined;
+  if (post && 'problem' in post) return fail(post.problem);
   if (!key && !args.dryRun) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
   const { settings, issues } = cliSettings(args, baseUrl);
@@ -137,7 +137,7 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   // What became of each finding shown before in this repository, kept in the cache folder (core/outcomes).
   const outcomes = root ? cliOutcomes(root, args.cacheDir ?? defaultCacheDir(io.env), [key, ...urlSecrets(baseUrl)], (line) => progress.line(scrub(line))) : undefined;
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(github ? { github } : {}), ...(outcomes ? { outcomes } : {}) };
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(post ? { post } : {}), ...(outcomes ? { outcomes } : {}) };
   // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
   const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
     ? {

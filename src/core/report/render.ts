@@ -1,5 +1,6 @@
 import type { NoiseSplit } from '../review/noise';
 import type { ReviewSummary } from '../review/types';
+import { toCodeQuality } from './codeQuality';
 import { toGithubAnnotations } from './githubAnnotations';
 import { hiddenNote } from './hiddenNote';
 import { toJsonOutput } from './json';
@@ -8,7 +9,8 @@ import { toSarif } from './sarif';
 import { toStepSummary } from './stepSummary';
 
 /**
- * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF and GitHub annotations
+ * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF, GitHub annotations and
+ * a GitLab Code Quality report
  * (`renderReport`), and the Markdown of a CI job's step summary (`renderStepSummary`). The face supplies the
  * paths as the repository names them, the reviewed files' lines (SARIF's fingerprints) and what the noise
  * controls hid; the renderers read nothing themselves. Beside them in this folder: the pull request poster's
@@ -16,7 +18,7 @@ import { toStepSummary } from './stepSummary';
  * (compactFindings.ts).
  */
 
-export const REPORT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
+export const REPORT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github', 'codequality'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface ReportContext {
@@ -46,6 +48,8 @@ export function renderReport(all: ReviewSummary, format: ReportFormat, ctx: Repo
       return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, pathOf: ctx.pathOf, linesOf: ctx.linesOf }), null, 2) + '\n';
     case 'github':
       return toGithubAnnotations(summary, { pathOf: ctx.pathOf });
+    case 'codequality':
+      return JSON.stringify(toCodeQuality(summary, { pathOf: ctx.pathOf, linesOf: ctx.linesOf }), null, 2) + '\n';
     case 'text':
       return formatText(summary) + note();
   }
