@@ -145,12 +145,14 @@ function unraised(r: OutcomeRecord, file: ObservedFile, at: number, dismissed: r
 /** The snapshots a review's observation writes: records raised again, newly raised, or decided. */
 export function decideOutcomes(records: readonly OutcomeRecord[], obs: Observation): OutcomeRecord[] {
   const live = records.filter(isLive);
+  const dismissed = records.filter((r) => r.status === 'dismissed');
   const matched = new Set<string>();
   const out: OutcomeRecord[] = [];
   obs.raised.forEach((f, n) => {
     const r = matchOf(live, f, matched);
     if (!r) {
-      if (f.shown !== false) out.push(raisedRecord(f, obs.at, n));
+      // Raised again after a person dismissed it (a thread resolved, a Dismiss for one review): still that finding, still dismissed.
+      if (f.shown !== false && !matchOf(dismissed, f, matched)) out.push(raisedRecord(f, obs.at, n));
       return;
     }
     matched.add(r.id);

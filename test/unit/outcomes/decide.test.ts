@@ -96,6 +96,7 @@ describe('the outcome rule: what became of each finding', () => {
     const after = fold(fold(open, editor ? [editor] : []), []);
     const later = decideOutcomes(after, { at: 3, files: [whole('a.py', 'changed = 1')], raised: [] });
     assert.deepEqual(later, [], 'a dismissed finding is not decided again');
+    assert.deepEqual(decideOutcomes(after, { at: 3, files: [whole('a.py', SRC)], raised: [f] }), [], 'raised again, it is still the one dismissed finding');
   });
 
   it('pull-request threads: resolved by a push is addressed; by a person with no change to its lines, dismissed with the reason', () => {
