@@ -205,6 +205,12 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
     threads,
     outcomes,
     outcomesView,
+    // A finding dismissed in the editor, whichever way: its outcome says so.
+    fixes.onDidResolve(({ sessionId, id, how }) => {
+      const session = controller.session(sessionId);
+      const finding = store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id);
+      if (how === 'dismissed' && session && finding) outcomes.dismissed(session, finding);
+    }),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),

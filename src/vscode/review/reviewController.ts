@@ -100,7 +100,6 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.subscriptions.push(
       deps.fixes.onDidResolve(({ sessionId, id, how }) => {
         if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
-        if (how === 'dismissed') this.dismissedOutcome(sessionId, id);
       }),
       // A fix refused because the code changed offers to review the lines again.
       deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
@@ -118,12 +117,6 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     return this.sessions.get(id);
   }
 
-  /** A finding dismissed in the editor (any of its ways): its outcome record says so. */
-  private dismissedOutcome(sessionId: string, id: string): void {
-    const session = this.sessions.get(sessionId);
-    const finding = this.deps.store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id);
-    if (session && finding) this.deps.outcomes?.dismissed(session, finding);
-  }
 
   runningSessions(): ReviewSession[] {
     return this.sessions.running();
