@@ -27,7 +27,7 @@ export interface RaisedFinding {
   code: string;
   lines: number;
   agents: OutcomeRecord['agents'];
-  /** Hidden by the project's dismissals (`.quorum/dismissed.json`). */
+  /** Hidden by the project's dismissals (`.quorum/dismissed.json`, or a learning made from one). */
   dismissed?: boolean;
   /** False: never shown (under the thresholds): it keeps a record of it open but starts none. */
   shown?: boolean;

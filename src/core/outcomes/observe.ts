@@ -62,8 +62,9 @@ function raisedOf(seen: ReviewSeen, name: (file: string) => string): RaisedFindi
       code: print?.code ?? '',
       lines: print?.lines ?? 0,
       agents,
-      ...(reason === 'dismissed' ? { dismissed: true } : {}),
-      ...(reason !== undefined && reason !== 'dismissed' && reason !== 'refuted' ? { shown: false } : {}),
+      // Hidden by the project's dismissals or by a rule learned from one: dismissed in the project.
+      ...(reason === 'dismissed' || reason === 'learned' ? { dismissed: true } : {}),
+      ...(reason === 'confidence' || reason === 'severity' ? { shown: false } : {}),
     };
   });
 }

@@ -85,7 +85,7 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
 
 /** What became of each finding shown before, and the new ones, kept in the outcome store (core/outcomes). */
 const outcomes: AfterRunStep = async (draft, { request, original }) => {
-  if (!request.outcomes) return draft;
+  if (!request.outcomes || request.dryRun) return draft;
   await recordReview(request.outcomes, { target: original, summary: draft.summary, noise: draft.noise, dismissed: draft.dismissed ?? [], ...(request.work.relativeFile !== undefined ? { relativeFile: request.work.relativeFile } : {}) });
   return draft;
 };

@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jsonOutputSchema } from '../../../src/core/report/json';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
 import { TempRepo } from '../changes/gitRepo';
@@ -38,18 +41,25 @@ describe('learnings travel with the prompts like the repository\'s rules, and a 
     const outOfScope = await quorum('review', `${repo.dir}/src/web/form.ts`, '--agents', 'security', '--dry-run', '--no-cache');
     assert.doesNotMatch(outOfScope.stdout, /learnings\.md/);
     tg.requests.length = 0;
-    const run = await quorum('review', `${repo.dir}/src/api/users.ts`, '--agents', 'security', '--format', 'json', '--no-cache', '--show-hidden');
+    const cache = mkdtempSync(join(tmpdir(), 'quorum-learnings-cache-'));
+    const run = await quorum('review', `${repo.dir}/src/api/users.ts`, '--agents', 'security', '--format', 'json', '--no-cache', '--show-hidden', '--cache-dir', cache);
     assert.equal(run.code, 0, run.stderr);
     const system = messagesOf(tg.requests.find((r) => r.path.endsWith('/chat/completions')) as RecordedRequest).find((m) => m.role === 'system')?.content ?? '';
     assert.match(system, /Request bodies are validated by the API gateway before handlers run\./);
     assert.match(run.stderr, /repository rules: .*learnings\.md § We validate at the boundary/);
     const out = jsonOutputSchema.parse(JSON.parse(run.stdout));
     assert.deepEqual(out.findings.map((f) => [f.title, f.hidden, f.hiddenReason, f.learning]), [['Missing input validation', true, 'learned', 'We validate at the boundary']]);
+    // Its outcome: dismissed in the project, by the rule learned from a dismissal.
+    const stats = JSON.parse((await quorum('stats', '--format', 'json', '--cache-dir', cache)).stdout) as { byAgent: Record<string, { raised: number; dismissed: number }> };
+    assert.deepEqual([stats.byAgent.security?.raised, stats.byAgent.security?.dismissed], [1, 1]);
+    rmSync(cache, { recursive: true, force: true });
   });
 
   it('outside its scope the same finding is shown, naming no learning; a broken learning is reported by its title', async () => {
     repo.write('.quorum/learnings.md', '## We validate at the boundary\napplyTo: src/api/**/*.ts\nhides: missing-input-validation\n\nValidated.\n\n## Oops\nseverity: dire\n\nx\n');
-    const run = await quorum('review', `${repo.dir}/src/web/form.ts`, '--agents', 'security', '--format', 'json', '--no-cache');
+    const cache = mkdtempSync(join(tmpdir(), 'quorum-learnings-cache-'));
+    const run = await quorum('review', `${repo.dir}/src/web/form.ts`, '--agents', 'security', '--format', 'json', '--no-cache', '--cache-dir', cache);
+    rmSync(cache, { recursive: true, force: true });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /warning: \.quorum\/learnings\.md: "Oops": severity: /);
     const out = jsonOutputSchema.parse(JSON.parse(run.stdout));
