@@ -7,8 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { openWorkbench, setApiKey, untilQuorumActive, walkLog } from './walkKit';
+import { dirname, join } from 'node:path';
+import { setApiKey, untilQuorumActive, userWorkbench, walkLog } from './walkKit';
 import { startTestGateway, type RecordedRequest, type Reply } from '../test/fixtures/gateway/server';
 
 const KEY = 'sk-walkthrough-key-0123456789abcdef';
@@ -70,14 +70,7 @@ async function main(): Promise<void> {
   const repo = makeRepository();
   const gateway = await startTestGateway({ apiKey: KEY, ttftMs: 100, tokensPerSecond: 800, models: ['gpt-4.1', 'claude-sonnet-4.5', 'gemini-2.5-flash', 'deepseek-v3.2'] });
   gateway.script(reply);
-  const wb = await openWorkbench({
-    vsix: resolve('quorum.vsix'),
-    folder: repo,
-    settings: {
-      'quorum.gateway.baseUrl': gateway.url, 'quorum.cache.ttlMinutes': 0, 'quorum.review.verify': 'off',
-      'workbench.colorTheme': 'Default Dark Modern', 'window.zoomLevel': 0, 'security.workspace.trust.enabled': false,
-    },
-  });
+  const wb = await userWorkbench(repo, gateway.url);
   const { page } = wb;
   const shot = async (name: string) => page.screenshot({ path: join(out, `${name}.png`) });
   try {

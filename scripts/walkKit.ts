@@ -63,6 +63,18 @@ export function walkLog(fallback: string): { out: string; say(line: string): voi
   };
 }
 
+/** A user's workbench: the packaged quorum.vsix installed, `folder` open, Quorum on a loopback gateway (no cache, no verifier), the dark theme. */
+export function userWorkbench(folder: string, gatewayUrl: string): Promise<Workbench> {
+  return openWorkbench({
+    vsix: resolve('quorum.vsix'),
+    folder,
+    settings: {
+      'quorum.gateway.baseUrl': gatewayUrl, 'quorum.cache.ttlMinutes': 0, 'quorum.review.verify': 'off',
+      'workbench.colorTheme': 'Default Dark Modern', 'window.zoomLevel': 0, 'security.workspace.trust.enabled': false,
+    },
+  });
+}
+
 /** Waits until Quorum is active: its cost item is in the status bar (a loaded machine takes a while). */
 export async function untilQuorumActive(wb: Workbench, timeoutMs = 90_000): Promise<void> {
   for (let waited = 0; waited < timeoutMs && !/\$\d/.test(await wb.statusBarText()); waited += 1000) await wb.page.waitForTimeout(1000);

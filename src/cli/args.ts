@@ -89,6 +89,7 @@ export const USAGE = `Usage: quorum review <file> [options]
        quorum review --changes [--staged | --base REF | --last-commit] [--repo DIR] [--all-findings] [options]
        quorum eval [options]     score agents and models on a labelled corpus (quorum eval --help)
        quorum mcp [options]      serve the review as MCP tools over stdio for coding agents (quorum mcp --help)
+       quorum stats [options]    what became of the findings shown in this repository (quorum stats --help)
 
 Reviews a file, or lines of it, with Quorum's agents through an OpenAI-compatible gateway.
 

@@ -21,6 +21,7 @@ import { renderReport, renderStepSummary } from '../core/report/render';
 import { cliReportContext } from './reports';
 import { postFromCli } from './post/fromCli';
 import type { PostTarget } from './post/target';
+import type { OutcomeRecorder } from '../core/outcomes/observe';
 
 /**
  * `quorum review` once the target is read: the review use case (core's runReview) with the command line's
@@ -43,6 +44,8 @@ export interface CliReview {
   cache: DiskCache | undefined;
   /** `--post github|gitlab`: where the review is posted once printed. */
   post?: PostTarget;
+  /** Where what became of each finding is kept (core/outcomes); the review request carries it too. */
+  outcomes?: OutcomeRecorder;
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */

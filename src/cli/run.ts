@@ -27,6 +27,8 @@ import { loadPromptContext } from '../core/prompt/shape';
 import { postTarget, postTokens } from './post/target';
 import { splitModelOverrides } from '../core/agents/verifier';
 import { RegionMemory } from '../core/review/regionMemory';
+import { runStatsCommand } from './stats';
+import { cliOutcomes } from './outcomes';
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand(io: CliIo, key: string, scrub: (t: string) => string, fail: (message: string) => number): Promise<number> {
@@ -93,6 +95,7 @@ export async function runCli(io: CliIo): Promise<number> {
 
   if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
   if (io.argv[0] === 'mcp') return runMcpCommand(io, fail);
+  if (io.argv[0] === 'stats') return runStatsCommand(io, fail);
 
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
@@ -133,7 +136,9 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(Object.keys(reviewerModels).length > 0 ? { modelOverrides: reviewerModels } : {}),
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(post ? { post } : {}) };
+  // What became of each finding shown before in this repository, kept in the cache folder (core/outcomes).
+  const outcomes = root ? cliOutcomes(root, args.cacheDir ?? defaultCacheDir(io.env), [key, ...urlSecrets(baseUrl)], (line) => progress.line(scrub(line))) : undefined;
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(post ? { post } : {}), ...(outcomes ? { outcomes } : {}) };
   // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
   const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
     ? {
@@ -150,7 +155,7 @@ export async function runCli(io: CliIo): Promise<number> {
   // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
   const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
   try {
-    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}), ...(toolResults.length > 0 ? { toolResults } : {}) });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}), ...(toolResults.length > 0 ? { toolResults } : {}), ...(outcomes ? { outcomes } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -34,6 +34,17 @@ export const COMPARE_STRINGS = {
   chartNoF1: '{0}: no F1',
   thresholdsHeading: 'Precision / recall at confidence ≥ t',
   thresholdColumn: 't = {0}',
+  outcomesHeading: 'On your repository: what became of this agent\'s findings',
+  outcomesNote: 'Beside the corpus figures once {0} of a model\'s findings for this agent have an outcome (addressed or dismissed; open and gone ones have none yet). Counted from the reviews of this workspace (Quorum: Show Review Outcomes).',
+  outcomesDecided: 'with an outcome',
+  outcomesNotEnough: 'not enough yet: {0} of {1}',
+  raised: 'raised',
+  addressed: 'addressed',
+  dismissed: 'dismissed',
+  stillOpen: 'open',
+  addressedRate: 'addressed rate',
+  refutedRate: 'refuted',
+  usdPerAddressed: '$/addressed',
   definitions: 'Precision = matched reported ÷ reported; recall = matched expected ÷ expected; F1 = 2PR/(P+R); "-" where a denominator is zero. Cost counts every billed attempt; latency runs from sending to the last byte, nearest-rank percentiles over the cases that succeeded.',
 } as const;
 

@@ -50,7 +50,7 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
  * project, `refuted` by the verifier (its reason is the finding's `verification`), or `reported-by-tool`: the
  * project's compiler, linter or scanner already reports it (the finding's `reportedBy` names the tool and rule).
  */
-export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted', 'reported-by-tool'] as const;
+export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted', 'reported-by-tool', 'learned'] as const;
 export type HiddenReason = (typeof HIDDEN_REASONS)[number];
 
 /**

@@ -14,6 +14,8 @@ import type { GitApi } from './changes/gitApi';
 import type { ReviewThreads } from './threads/reviewThreads';
 import type { chatHandler } from './chat/chatParticipant';
 import type { ReviewTool } from './tools/reviewTool';
+import type { OutcomeService } from './outcomes/outcomeService';
+import type { OutcomesView } from './outcomes/outcomesView';
 
 /**
  * What `activate()` returns: a small API for integration tests and other extensions that integrate with
@@ -54,4 +56,6 @@ export interface EngineApi {
   chat: ReturnType<typeof chatHandler>;
   /** The agent-mode tool `quorum_review` (tests call its `prepareInvocation` for the confirmation). */
   reviewTool: ReviewTool;
+  /** What became of each finding: the stores (core/outcomes) and the Show Review Outcomes view. */
+  outcomes: { service: OutcomeService; view: OutcomesView };
 }

@@ -16,6 +16,7 @@ export const Commands = {
   resetCost: 'quorum.resetCost',
   showWhatWillBeSent: 'quorum.showWhatWillBeSent',
   compareModels: 'quorum.compareModels',
+  showOutcomes: 'quorum.showOutcomes',
   reviewChanges: 'quorum.reviewChanges',
   reviewChangedFiles: 'quorum.reviewChangedFiles',
   reviewStagedFiles: 'quorum.reviewStagedFiles',
@@ -35,6 +36,8 @@ export const InternalCommands = {
   applyFix: 'quorum.internal.applyFix',
   dismissFinding: 'quorum.internal.dismissFinding',
   dismissInProject: 'quorum.internal.dismissInProject',
+  /** Asks why, dismisses in the project, offers a rule for `.quorum/learnings.md`. */
+  dismissWithReason: 'quorum.internal.dismissWithReason',
   /** Opens (or reveals) the review panel of a review (the chat's button). */
   showReview: 'quorum.internal.showReview',
 } as const;

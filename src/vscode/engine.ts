@@ -38,6 +38,9 @@ import { ReviewThreads } from './threads/reviewThreads';
 import { chatHandler } from './chat/chatParticipant';
 import { ReviewTool } from './tools/reviewTool';
 import { McpServerSettings } from './tools/mcpServer';
+import { OutcomeService } from './outcomes/outcomeService';
+import { OutcomesView } from './outcomes/outcomesView';
+import { LearningOffer } from './outcomes/learningOffer';
 import type { Redactor } from '../core/redaction/redactor';
 import { field, isRecord } from '../shared/guards';
 
@@ -77,10 +80,11 @@ interface CommandTargets {
   compare: CompareModels;
   changes: ChangesCommands;
   fixes: FixService;
+  outcomesView: OutcomesView;
 }
 
 /** What runs for every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
-function commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }: CommandTargets): Record<QuorumCommandId, CommandCallback> {
+function commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes, outcomesView }: CommandTargets): Record<QuorumCommandId, CommandCallback> {
   return {
     [Commands.reviewSelection]: () => controller.reviewEditor(),
     [Commands.cancelReview]: () => controller.cancelAll(),
@@ -93,6 +97,7 @@ function commandHandlers({ controller, panels, threads, switcher, keyCommands, c
     [Commands.resetCost]: () => cost.reset(),
     [Commands.showWhatWillBeSent]: () => sent.showForEditor(),
     [Commands.compareModels]: () => compare.run(),
+    [Commands.showOutcomes]: () => outcomesView.show(),
     [Commands.reviewChanges]: (scm?: unknown) => changes.reviewChanges(scm),
     [Commands.reviewChangedFiles]: (...states: unknown[]) => changes.reviewFiles('working-tree', states),
     [Commands.reviewStagedFiles]: (...states: unknown[]) => changes.reviewFiles('index', states),
@@ -101,6 +106,7 @@ function commandHandlers({ controller, panels, threads, switcher, keyCommands, c
     [InternalCommands.applyFix]: (session: string, id: string) => fixes.apply(session, id),
     [InternalCommands.dismissFinding]: (session: string, id: string) => fixes.dismiss(session, id),
     [InternalCommands.dismissInProject]: (session: string, id: string) => controller.dismissInProject(session, id),
+    [InternalCommands.dismissWithReason]: (session: string, id: string) => controller.dismissWithReason(session, id),
     [InternalCommands.showReview]: (session: string) => {
       const found = controller.session(session);
       if (found) panels.show(found);
@@ -163,10 +169,15 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
   // The panels ask the controller for actions only once a page sends a message (after the engine is built).
   const panels = new ReviewPanels(context, { log, actions: (): PanelActions => controller });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels });
+  // What became of each finding, kept in the workspace's storage (the global storage without a workspace).
+  const outcomes = new OutcomeService((context.storageUri ?? context.globalStorageUri).fsPath, log);
+  const outcomesView = new OutcomesView(outcomes);
+  const learning = new LearningOffer({ prompter, log, outcomes, dismissals });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels, outcomes, learning });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
+    outcomes: (agent) => outcomes.stats(agent).byModel,
   });
   const compare = new CompareModels({
     settings, gateway: () => gateway, ledger, listedPrices, prompter, keys: keyCommands, log, measured, panel: comparePanel,
@@ -192,13 +203,21 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
     comparePanel,
     measured,
     threads,
+    outcomes,
+    outcomesView,
+    // A finding dismissed in the editor, whichever way: its outcome says so.
+    fixes.onDidResolve(({ sessionId, id, how }) => {
+      const session = controller.session(sessionId);
+      const finding = store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id);
+      if (how === 'dismissed' && session && finding) outcomes.dismissed(session, finding);
+    }),
     settings.onDidChange((s) => {
       if (s.gateway.baseUrl) void keyCommands.warnIfInsecure();
     }),
   );
 
   return {
-    commands: commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes }),
+    commands: commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes, outcomesView }),
     codeActions: new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined),
     chat,
     reviewTool,
@@ -222,6 +241,7 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
       threads,
       chat,
       reviewTool,
+      outcomes: { service: outcomes, view: outcomesView },
     },
   };
 }

@@ -136,6 +136,9 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
     get threads() {
       return engine('the API: threads').api.threads;
     },
+    get outcomes() {
+      return engine('the API: outcomes').api.outcomes;
+    },
     get chat() {
       return engine('the API: chat').api.chat;
     },

@@ -156,7 +156,7 @@ describe('review selection (real VS Code, loopback gateway)', function () {
       assert.ok(titles.includes(t), `${t} in ${titles.join(' | ')}`);
     }
     // A finding without a suggestion can only be dismissed (for this review, or in the project: the workspace is trusted).
-    assert.deepEqual((await actionsAt(uri, 6)).filter((a) => a.title.includes('Row returned')).map((a) => a.title), ['Quorum: Dismiss — Row returned without a type', 'Quorum: Dismiss in this project — Row returned without a type']);
+    assert.deepEqual((await actionsAt(uri, 6)).filter((a) => a.title.includes('Row returned')).map((a) => a.title), ['Quorum: Dismiss — Row returned without a type', 'Quorum: Dismiss in this project — Row returned without a type', 'Quorum: Dismiss with a reason… — Row returned without a type']);
 
     await run(atSql.find((a) => a.title.startsWith('Quorum: Preview fix')));
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;

@@ -137,8 +137,9 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
       assert.equal(byTitle('Prose fix')?.suggestion, undefined);
       assert.equal(byTitle('Prose fix')?.advice, 'Use a parameterized query: cur.execute(...)');
       assert.equal(byTitle('Far away and unsure'), undefined, 'dropped below the confidence floor');
-      // The fix actions (not "Dismiss in this project", offered too in this trusted workspace; see noise.test.ts).
-      const actionsAt = async (line: number) => (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(line - 1, 0, line - 1, 0))).filter((a) => a.title.startsWith('Quorum') && !a.title.startsWith('Quorum: Dismiss in this project'));
+      // The fix actions (not "Dismiss in this project" nor "Dismiss with a reason…", offered too in this trusted workspace; see noise.test.ts, outcomes.test.ts).
+      const projectWide = (t: string) => t.startsWith('Quorum: Dismiss in this project') || t.startsWith('Quorum: Dismiss with a reason');
+      const actionsAt = async (line: number) => (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(line - 1, 0, line - 1, 0))).filter((a) => a.title.startsWith('Quorum') && !projectWide(a.title));
       const titles = async (line: number, finding: string) => (await actionsAt(line)).filter((a) => a.title.endsWith(finding)).map((a) => a.title);
       assert.deepEqual(await titles(5, 'Prose fix'), ['Quorum: Dismiss — Prose fix']);
       assert.deepEqual(await titles(6, 'Bidi fix'), ['Quorum: Preview fix — Bidi fix', 'Quorum: Dismiss — Bidi fix']);

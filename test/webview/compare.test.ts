@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { comparePageHtml } from '../../src/core/eval/comparePage';
 import type { RunFigures } from '../../src/core/eval/score';
 import { COMPARE_STRINGS, compareToHostSchema } from '../../src/shared/compareProtocol';
-import { ORIGIN, closeBrowser, openPanel, type PanelPage } from './harness';
+import { ORIGIN, closeBrowser, closeChecked, openPanel, type PanelPage } from './harness';
 import { DARK } from './themes';
 
 const figures = (model: string, f1: number | null, costUsd: number, failures = 0): RunFigures => ({
@@ -13,13 +13,15 @@ const figures = (model: string, f1: number | null, costUsd: number, failures = 0
 
 const HOSTILE = '<img src=https://evil.test/x.png onerror=alert(1)>';
 
-function open(runs: RunFigures[], failureCodes: Record<string, number>[], theme?: typeof DARK): Promise<PanelPage> {
+const counts = (raised: number, addressed: number, dismissed: number, refuted: number, costUsd: number) => ({ raised, addressed, dismissed, open: raised - addressed - dismissed, gone: 0, refuted, costUsd });
+
+function open(runs: RunFigures[], failureCodes: Record<string, number>[], theme?: typeof DARK, outcomes?: { byModel: Record<string, ReturnType<typeof counts>>; minimum: number }): Promise<PanelPage> {
   return openPanel({
     ...(theme ? { themeClass: theme.bodyClass, themeVars: theme.vars } : {}),
     html: (nonce) => comparePageHtml({
       cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/dist/compare.js`, styleUris: [`${ORIGIN}/media/panel.css`, `${ORIGIN}/media/compare.css`], lang: 'en',
       strings: { ...COMPARE_STRINGS }, agent: { id: 'security', title: 'Security' }, currentModel: 'gemini-2.5-flash',
-      corpus: { label: 'shipped corpus', cases: 58, clean: 29 }, runs, failureCodes,
+      corpus: { label: 'shipped corpus', cases: 58, clean: 29 }, runs, failureCodes, ...(outcomes ? { outcomes } : {}),
     }),
   });
 }
@@ -31,6 +33,22 @@ describe('webview: Compare Models page (headless Chromium, the panel CSP)', () =
     panel = undefined;
   });
   after(closeBrowser);
+
+  it('shows what became of the findings on the repository beside the corpus figures once a model has enough outcomes, and the count when not', async () => {
+    panel = await open([figures('gemini-2.5-flash', 0.8, 0.12), figures(HOSTILE, 0.5, 0.05)], [{}, {}], DARK, {
+      minimum: 10,
+      byModel: { 'gemini-2.5-flash': counts(20, 9, 3, 2, 0.36), [HOSTILE]: counts(6, 2, 1, 0, 0.1) },
+    });
+    const { page } = panel;
+    await page.waitForLoadState('load');
+    assert.equal(await page.locator('#outcomes tbody tr').count(), 2);
+    assert.deepEqual(await page.locator('#outcomes tbody tr').first().locator('td').allInnerTexts(), ['gemini-2.5-flash', '12', '20', '9', '3', '8', '45%', '10%', '$0.0400']);
+    assert.deepEqual(await page.locator('#outcomes tbody tr').nth(1).locator('td').allInnerTexts(), [HOSTILE, '3', 'not enough yet: 3 of 10']);
+    assert.equal(await page.locator('img').count(), 0, 'a model id is text, not markup');
+    assert.match(await page.locator('#outcomes + p.meta').innerText(), /once 10 of a model's findings for this agent have an outcome/);
+    await closeChecked(panel);
+    panel = undefined;
+  });
 
   it('renders the table, the chart in theme colours and the failures; nothing loads from the network; Use posts a valid message', async () => {
     panel = await open([figures('gemini-2.5-flash', 0.8, 0.12), figures('gpt-4.1-mini', 0.5, 0.05, 8), figures(HOSTILE, null, 0, 58)], [{}, { 'http-501': 8 }, { timeout: 58 }], DARK);

@@ -8,6 +8,8 @@ import type { CodeContextSource, ReviewOutcome, ReviewRequest } from '../../core
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent, Severity } from '../../core/review/types';
 import { defaultCacheDir } from '../cacheDir';
+import { cliOutcomes } from '../outcomes';
+import { urlSecrets } from '../../core/review/diskCache';
 import { mcpOutcome } from './mcpResult';
 import { readMcpWork, type McpWork } from './mcpWork';
 import type { McpResult } from './schemas';
@@ -100,6 +102,8 @@ async function requestFor(s: McpSession, t: McpTarget, read: McpWork, mode: Mode
     },
     ...(call.onEvent ? { onEvent: call.onEvent } : {}),
     ...(codeContext ? { codeContext } : {}),
+    // What became of each finding shown before, kept in the cache folder as `quorum review` keeps it.
+    ...(read.root ? { outcomes: cliOutcomes(read.root, s.args.cacheDir ?? defaultCacheDir(s.env), [s.key, ...urlSecrets(s.baseUrl)], s.log) } : {}),
   };
 }
 

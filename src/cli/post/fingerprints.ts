@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { fingerprintsOf } from '../../core/review/dismissed';
+import { fingerprintKey, fingerprintsOf } from '../../core/review/dismissed';
 import { regionOf } from '../../core/review/noise';
 import type { Finding, Region } from '../../core/review/types';
 
@@ -11,5 +10,5 @@ import type { Finding, Region } from '../../core/review/types';
 export function findingKeys(f: Finding, regions: readonly Pick<Region, 'file' | 'text' | 'startLine' | 'endLine'>[]): string[] {
   const region = regionOf(f, regions);
   const prints = fingerprintsOf(f, region?.text ?? '', region?.startLine ?? f.startLine);
-  return [...new Set(prints.map((p) => createHash('sha256').update(`${p.agent}\0${p.rule}\0${p.code}`).digest('hex').slice(0, 24)))];
+  return [...new Set(prints.map(fingerprintKey))];
 }

@@ -8,6 +8,8 @@ import { GitlabHost } from './gitlab/host';
 import type { ReviewHost } from './host';
 import { postReview } from './post';
 import type { PostTarget } from './target';
+import { recordThreads } from '../../core/outcomes/observe';
+import type { ThreadResolution } from '../../core/outcomes/decide';
 
 function hostOf(target: PostTarget, version: string, log: (line: string) => void): ReviewHost {
   return target.host === 'github' ? new GithubHost(target.github, version, log) : new GitlabHost(target.gitlab, version, log);
@@ -22,6 +24,7 @@ export async function postFromCli(r: CliReview, target: PostTarget, { summary, n
   // Progress lines go through the CLI's scrub, which removes the host's token as well as the gateway key.
   const log = (line: string) => r.progress.line(line);
   const host = hostOf(target, r.io.version, log);
+  const recorder = r.outcomes;
   if (r.io.signal.aborted) {
     log(`interrupted: nothing posted to ${host.nouns.host}`);
     return code;
@@ -38,6 +41,8 @@ export async function postFromCli(r: CliReview, target: PostTarget, { summary, n
     // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
     complete: !summary.cancelled && reviewerResults(summary.agents).every((a) => a.status === 'ok'),
     log,
+    // What became of the findings: a thread resolved by this push is addressed, one a person resolved dismissed (core/outcomes).
+    ...(recorder ? { onThreads: (threads: ThreadResolution[]) => void recordThreads(recorder, threads) } : {}),
   });
   if (!posted.ok) return r.fail(posted.problem, EXIT.agentFailed);
   log(posted.line);

@@ -19,6 +19,8 @@ export interface PreviousThread {
   keys: readonly string[];
   /** Already marked resolved (by Quorum's reply, or on the host). */
   resolved: boolean;
+  /** Resolved on the host by a person, not by Quorum (GitLab: resolved with no Quorum reply saying so); GitHub's REST API does not tell. */
+  resolvedByPerson?: boolean;
 }
 
 /** What earlier runs left on the pull or merge request, as the token's own user wrote it. */

@@ -3,7 +3,8 @@ import { scrubKey } from '../../core/redaction/redactor';
 import { resolvedBody, summaryBody } from '../../core/report/pullRequest';
 import { headCommit, localHunks, placementOf, type Commentable } from './diffLines';
 import { findingKeys } from './fingerprints';
-import type { Draft, PostItem, ReviewHost } from './host';
+import type { Draft, PostItem, Previous, PreviousThread, ReviewHost } from './host';
+import type { ThreadResolution } from '../../core/outcomes/decide';
 import { planSync } from './sync';
 
 /**
@@ -29,6 +30,16 @@ interface PostInput {
   complete: boolean;
   /** A progress line on stderr. */
   log: (line: string) => void;
+  /** Told the threads resolved since (core/outcomes): by this push, or by a person on the host. */
+  onThreads?: (threads: ThreadResolution[]) => void;
+}
+
+/** The threads this run resolves (their findings not raised on the new head) and those a person resolved. */
+function resolutions(resolved: readonly PreviousThread[], previous: Previous, raised: ReadonlySet<string>): ThreadResolution[] {
+  const byPush = resolved.map((t): ThreadResolution => ({ keys: t.keys, by: 'push' }));
+  // Still raised on the new head: its lines did not change, so the person dismissed it.
+  const byPerson = previous.threads.filter((t) => t.resolvedByPerson).map((t): ThreadResolution => ({ keys: t.keys, by: 'person', linesChanged: !t.keys.some((k) => raised.has(k)) }));
+  return [...byPush, ...byPerson];
 }
 
 /** The replacement that covers exactly the finding's lines: its own suggestion, else the coding agent's for that range. */
@@ -78,6 +89,7 @@ async function post(input: PostInput): Promise<string> {
   }
   const published = plan.fresh.length > 0 ? await host.publish(headSha, drafts, outside, log) : { inline: 0, unplaced: [] };
   for (const thread of plan.resolve) await host.resolve(thread, resolvedBody(headSha));
+  if (input.complete) input.onThreads?.(resolutions(plan.resolve, previous, raised));
 
   // A finding the last summary listed is not new when it is listed again (or gets its thread now).
   const relisted = plan.fresh.filter((i) => i.keys.some((k) => previous.listed.has(k))).length;

@@ -5,6 +5,7 @@ import { costF1Chart } from './chart';
 import { figuresTableHtml, thresholdsTableHtml } from './html';
 import type { RunFigures } from './score';
 import { formatDollars } from './table';
+import { addressedRate, refutedRate, usdPerAddressed, type OutcomeCounts } from '../outcomes/stats';
 
 /**
  * The Compare Models webview's page: the eval report's table, chart and thresholds (the same functions as
@@ -30,6 +31,31 @@ export interface ComparePageInput {
   failureCodes: readonly Record<string, number>[];
   /** The comparison was cancelled after `measured` of `total` cases (all runs together). */
   stopped?: { measured: number; total: number };
+  /** What became of this agent's findings on the user's repository, per model (core/outcomes), and how many decided ones are enough. */
+  outcomes?: { byModel: Readonly<Record<string, OutcomeCounts>>; minimum: number };
+}
+
+/** The outcomes beside the corpus figures: a row per compared model, its figures once enough findings have an outcome. */
+function outcomesHtml(input: ComparePageInput, t: (text: string, ...args: (string | number)[]) => string): string {
+  const o = input.outcomes;
+  if (!o) return '';
+  const s = input.strings;
+  const pct = (r: number | undefined) => (r === undefined ? '-' : `${Math.round(r * 100)}%`);
+  const rows = [...new Set(input.runs.map((r) => r.model))].map((model) => {
+    const c = o.byModel[model];
+    const decided = c ? c.addressed + c.dismissed : 0;
+    if (!c || decided < o.minimum) return `<tr><td>${escapeHtml(model)}</td><td>${decided}</td><td colspan="7">${t(s.outcomesNotEnough, decided, o.minimum)}</td></tr>`;
+    const per = usdPerAddressed(c);
+    const cells = [decided, c.raised, c.addressed, c.dismissed, c.open, pct(addressedRate(c)), pct(refutedRate(c)), per === undefined ? '-' : formatDollars(per)];
+    return `<tr><td>${escapeHtml(model)}</td>${cells.map((v) => `<td>${escapeHtml(String(v))}</td>`).join('')}</tr>`;
+  });
+  const head = [s.model, s.outcomesDecided, s.raised, s.addressed, s.dismissed, s.stillOpen, s.addressedRate, s.refutedRate, s.usdPerAddressed].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  return `<h2>${t(s.outcomesHeading)}</h2>
+<table id="outcomes">
+<thead><tr>${head}</tr></thead>
+<tbody>${rows.join('')}</tbody>
+</table>
+<p class="meta">${t(s.outcomesNote, o.minimum)}</p>`;
 }
 
 const attr = escapeHtml;
@@ -56,6 +82,7 @@ export function comparePageHtml(input: ComparePageInput): string {
 <p class="meta">${t(s.meta, input.corpus.label, input.corpus.cases, input.corpus.clean, spent)}</p>
 ${input.stopped ? `<p class="notice" role="status">${t(s.statusCancelled, input.stopped.measured, input.stopped.total)}</p>` : ''}
 ${figuresTableHtml(input.runs, { headers, extra: { header: s.use, cell: useCell } })}
+${outcomesHtml(input, t)}
 ${failures.length > 0 ? `<h2>${t(s.failuresHeading)}</h2>\n<ul class="failures">${failures.join('')}</ul>` : ''}
 <h2>${t(s.chartHeading)}</h2>
 ${costF1Chart(input.runs, { title: s.chartTitle, xAxis: s.chartX, yAxis: s.chartY, noF1: s.chartNoF1 })}

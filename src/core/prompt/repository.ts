@@ -5,6 +5,7 @@ import { countTokens } from '../tokens/count';
 import { parseFrontMatter, type FrontMatterValue } from './frontMatter';
 import type { RepoFs } from './repoFs';
 import { isOneOf } from '../../shared/guards';
+import { LEARNINGS_FILE, learningRule, parseLearnings, type Learning } from './learnings';
 
 /**
  * What a repository says about its reviews: rule files for every agent, for one agent or for some paths, and
@@ -49,9 +50,11 @@ export interface RepositoryRules {
   rules: RuleFile[];
   agents: ProjectAgent[];
   issues: RepositoryIssue[];
+  /** `.quorum/learnings.md`: rules learned from dismissals (each is among `rules` too). */
+  learnings: Learning[];
 }
 
-export const EMPTY_REPOSITORY_RULES: RepositoryRules = { rules: [], agents: [], issues: [] };
+export const EMPTY_REPOSITORY_RULES: RepositoryRules = { rules: [], agents: [], issues: [], learnings: [] };
 
 const SPECIFICITY = { agentsMd: 0, instructions: 1, path: 2, agent: 3 } as const;
 
@@ -121,6 +124,9 @@ export async function loadRepositoryRules(fs: RepoFs, options: LoadRulesOptions)
     push(rule(path, { kind: 'path', globs: parsed.data.applyTo }, fm.body, SPECIFICITY.path));
   }
 
+  const learnings = await readLearnings(fs, issues);
+  rules.push(...learnings.map(learningRule));
+
   for (const name of (await fs.list(AGENTS_DIR)).filter((n) => n.toLowerCase().endsWith('.md')).sort()) {
     const path = `${AGENTS_DIR}/${name}`;
     const id = name.slice(0, -3);
@@ -142,5 +148,14 @@ export async function loadRepositoryRules(fs: RepoFs, options: LoadRulesOptions)
     }
     push(rule(path, { kind: 'agent', agent: id }, fm.body, SPECIFICITY.agent));
   }
-  return { rules, agents, issues };
+  return { rules, agents, issues, learnings };
+}
+
+/** The learnings of `.quorum/learnings.md`; a section that cannot be used is reported by its title. */
+async function readLearnings(fs: RepoFs, issues: RepositoryIssue[]): Promise<Learning[]> {
+  const text = await fs.readText(LEARNINGS_FILE);
+  if (text === undefined) return [];
+  const read = parseLearnings(text);
+  for (const i of read.issues) issues.push({ code: 'invalid-rules', file: LEARNINGS_FILE, message: `${LEARNINGS_FILE}: "${i.title}": ${i.message}` });
+  return read.learnings;
 }

@@ -36,6 +36,8 @@ const findingFields = {
   carried: z.literal(true).optional(),
   /** The project's tool already reports it (hidden as `reported-by-tool`): that tool and its rule. */
   reportedBy: z.strictObject({ tool: z.string(), rule: z.string() }).optional(),
+  /** The learning (`.quorum/learnings.md`) that hid it or lowered its severity, by its title. */
+  learning: z.string().optional(),
 };
 
 /** One agent's finding, as it reported it. */
@@ -119,6 +121,7 @@ function marks(f: Finding, hidden: ReadonlyMap<string, HiddenReason>) {
     ...(f.unverified ? { unverified: true as const } : {}),
     ...(f.carried ? { carried: true as const } : {}),
     ...(f.reportedBy ? { reportedBy: { tool: f.reportedBy.tool, rule: f.reportedBy.rule } } : {}),
+    ...(f.learning !== undefined ? { learning: f.learning } : {}),
   };
 }
 

@@ -44,7 +44,7 @@ const dismissedFileSchema = z.looseObject({
 });
 
 /** The rule of a finding: its CWE, else its title as a slug. */
-function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
+export function ruleOf(f: Pick<Finding, 'cwe' | 'title'>): string {
   if (f.cwe && /^CWE-\d+$/.test(f.cwe)) return f.cwe;
   const slug = f.title.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80);
   return slug || 'finding';
@@ -92,6 +92,17 @@ function locate(code: string, n: number, lines: readonly { line: number; code: s
     memo.set(n, byHash);
   }
   return byHash.get(code) ?? [];
+}
+
+/** Where `n` non-blank lines whose normalised code hashes to `code` stand in `text` (whose first line is `firstLine`). */
+export function locateCode(code: string, n: number, text: string, firstLine: number): { start: number; end: number }[] {
+  if (n <= 0) return [];
+  return locate(code, n, normalisedLines(text, firstLine), new Map());
+}
+
+/** A fingerprint's key in pull-request comment markers: a digest of agent, rule and code (one source for every host). */
+export function fingerprintKey(p: { agent: string; rule: string; code: string }): string {
+  return createHash('sha256').update(`${p.agent}\0${p.rule}\0${p.code}`).digest('hex').slice(0, 24);
 }
 
 /**

@@ -42,6 +42,8 @@ export const findingSchema = z.object({
   carried: z.boolean().optional(),
   /** The project's tool already reports this (core/toolResults/duplicate.ts): its tool and rule. Hidden as `reported-by-tool`. */
   reportedBy: z.object({ tool: z.string(), rule: z.string() }).optional(),
+  /** The learning (`.quorum/learnings.md`) that hid it or lowered its severity: its title (repository text). */
+  learning: z.string().max(200).optional(),
 });
 
 export type Finding = z.infer<typeof findingSchema>;

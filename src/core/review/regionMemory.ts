@@ -76,6 +76,17 @@ export function regionKey(region: Region & { context?: string }, version: string
   );
 }
 
+type Told = Pick<Finding, 'file' | 'agents' | 'cwe' | 'title'>;
+
+/**
+ * The re-review's rule for "raised again": a finding of this review in the same file, by the same agent or with the
+ * same CWE, with a similar title or the same CWE. What is not raised again in a file reviewed afresh is resolved
+ * (and, for the outcomes, addressed when its lines changed).
+ */
+export function raisedAgain(old: Told, findings: readonly Told[]): boolean {
+  return findings.some((f) => f.file === old.file && (f.agents.some((a) => old.agents.includes(a)) || (old.cwe !== undefined && f.cwe === old.cwe)) && (titleSimilarity(f.title, old.title) >= SAME_TITLE || (old.cwe !== undefined && f.cwe === old.cwe)));
+}
+
 const inRegion = (f: Pick<Finding, 'file' | 'startLine' | 'endLine'>, r: Pick<Region, 'file' | 'startLine' | 'endLine'>) => f.file === r.file && f.startLine >= r.startLine && f.startLine <= r.endLine;
 
 /** What a re-review takes from memory: the plan with only the regions to send, the findings carried, which regions are reused. */
@@ -156,8 +167,7 @@ export class RegionMemory {
       for (const key of this.data.files[file] ?? []) {
         if (reusedKeys.has(key)) continue;
         for (const old of this.data.regions[key]?.findings ?? []) {
-          const again = findings.some((f) => f.file === old.file && (f.agents.some((a) => old.agents.includes(a)) || (old.cwe !== undefined && f.cwe === old.cwe)) && (titleSimilarity(f.title, old.title) >= SAME_TITLE || (old.cwe !== undefined && f.cwe === old.cwe)));
-          if (!again) out.push({ ...old });
+          if (!raisedAgain(old, findings)) out.push({ ...old });
         }
       }
     }

@@ -8,6 +8,7 @@ import type { DismissedEntry } from './dismissed';
 import type { NoiseSplit } from './noise';
 import type { RegionMemory } from './regionMemory';
 import type { ToolResult } from '../toolResults/types';
+import type { OutcomeRecorder } from '../outcomes/observe';
 import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget, Severity } from './types';
 
 /**
@@ -87,6 +88,8 @@ export interface ReviewRequest {
    * findings carried over; the memory learns this review's regions (regionMemory.ts).
    */
   memory?: RegionMemory;
+  /** What became of each finding shown (core/outcomes): decided after the review and kept in the outcome store. */
+  outcomes?: OutcomeRecorder;
 }
 
 /** Whether the review goes on. */

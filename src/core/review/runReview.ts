@@ -4,7 +4,8 @@ import { whatWillBeSent } from '../prompt/dryRun';
 import { rulesReport, shapeReview } from '../prompt/shape';
 import { planBatches, runBatches, type PlannedBatches } from './batches';
 import { mergeFindings } from './merge';
-import { splitByNoise, type NoiseSplit } from './noise';
+import { splitByNoise, withLearnings, type NoiseSplit } from './noise';
+import { learningsForWork } from '../prompt/learnings';
 import type { ReviewPipeline } from './pipeline';
 import type { PlannedReview, ReviewOutcome, ReviewRequest, ShapedWork } from './reviewRequest';
 import { targetInfo } from './target';
@@ -16,6 +17,8 @@ import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './
 import type { ChangesPlan } from '../changes/plan';
 import type { ReviewPlan } from './plan';
 import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory';
+import { recordReview } from '../outcomes/observe';
+import type { DismissedEntry } from './dismissed';
 
 /**
  * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs
@@ -32,6 +35,8 @@ import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory
 interface Draft {
   summary: ReviewSummary;
   noise: NoiseSplit;
+  /** The project's dismissals the noise step read (the outcomes step reads them too). */
+  dismissed?: readonly DismissedEntry[];
 }
 
 /** What a step after the run may read: the request, the target as read (before redaction), and the run. */
@@ -81,12 +86,28 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
   const noise = request.noise;
   if (!noise) return { ...draft, noise: { shown: [...draft.summary.findings], hidden: [] } };
   const entries = noise.dismissed ? await noise.dismissed() : [];
-  const split = splitByNoise(draft.summary.findings, { minConfidence: noise.minConfidence, minSeverity: noise.minSeverity, dismissed: { entries, regions: original.regions } });
-  return { ...draft, noise: split };
+  const learnings = learningsFor(request);
+  const split = splitByNoise(draft.summary.findings, { minConfidence: noise.minConfidence, minSeverity: noise.minSeverity, dismissed: { entries, regions: original.regions }, ...(learnings.length > 0 ? { learnings } : {}) });
+  return { ...draft, noise: split, dismissed: entries };
+};
+
+/** What became of each finding shown before, and the new ones, kept in the outcome store (core/outcomes). */
+const outcomes: AfterRunStep = async (draft, { request, original }) => {
+  if (!request.outcomes || request.dryRun) return draft;
+  await recordReview(request.outcomes, { target: original, summary: draft.summary, noise: draft.noise, dismissed: draft.dismissed ?? [], ...(request.work.relativeFile !== undefined ? { relativeFile: request.work.relativeFile } : {}) });
+  return draft;
+};
+
+const learningsFor = (request: ReviewRequest) => learningsForWork(request.context.repository.learnings, request.work);
+
+/** The learnings' marks: a finding a learning hides or caps says which (and a capped one gets its severity). */
+const learn: AfterRunStep = (draft, { request }) => {
+  const learnings = learningsFor(request);
+  return learnings.length === 0 ? draft : { ...draft, summary: { ...draft.summary, findings: withLearnings(draft.summary.findings, learnings) } };
 };
 
 /** The steps after the run, in order. A step (verification, carry-over from earlier reviews) is one entry here. */
-const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, toolRepeats, verify, filterNoise, remember];
+const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, toolRepeats, verify, learn, filterNoise, remember, outcomes];
 
 async function afterRun(summary: ReviewSummary, at: StepContext): Promise<Draft> {
   let draft: Draft = { summary, noise: { shown: [], hidden: [] } };

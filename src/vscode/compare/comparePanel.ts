@@ -7,6 +7,7 @@ import type { QuorumLog } from '../log';
 import { pageMessage, webviewOptions, WebviewPage } from '../panel/webviewPage';
 import { localStrings } from '../panel/panelStrings';
 import { COMPARE_VIEW_TYPE } from '../contributions';
+import { ENOUGH_OUTCOMES, type OutcomeCounts } from '../../core/outcomes/stats';
 
 /** The page's strings in the UI language (the English text is the l10n key; placeholders pass through). */
 function localCompareStrings(): CompareStrings {
@@ -22,6 +23,8 @@ interface ComparePanelDeps {
   state: vscode.Memento;
   /** The agent's model now (a restored page marks it "current"). */
   modelOf: (agent: string) => string | undefined;
+  /** What became of the agent's findings on this workspace's repositories, per model (shown beside the corpus figures). */
+  outcomes?: (agent: string) => Readonly<Record<string, OutcomeCounts>>;
 }
 
 /**
@@ -108,6 +111,7 @@ export class ComparePanel implements vscode.Disposable {
       runs: shown.runs,
       failureCodes: shown.failureCodes,
       ...(shown.stopped ? { stopped: shown.stopped } : {}),
+      ...(this.deps.outcomes ? { outcomes: { byModel: this.deps.outcomes(shown.agent.id), minimum: ENOUGH_OUTCOMES } } : {}),
     });
     page.panel.webview.html = this.html;
   }

@@ -75,6 +75,10 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
         forever.command = { command: InternalCommands.dismissInProject, title: forever.title, arguments: args };
         forever.diagnostics = related;
         actions.push(forever);
+        const reasoned = new vscode.CodeAction(vscode.l10n.t('Quorum: Dismiss with a reason… — {0}', title), vscode.CodeActionKind.QuickFix);
+        reasoned.command = { command: InternalCommands.dismissWithReason, title: reasoned.title, arguments: args };
+        reasoned.diagnostics = related;
+        actions.push(reasoned);
       }
     }
     return actions;

@@ -5,6 +5,8 @@ import type { RegionEdits } from '../findings/regionEdits';
 import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { FindingsTracker } from './findingsTracker';
 import type { ReviewSession } from './reviewSession';
+import type { LearningOffer } from '../outcomes/learningOffer';
+import type { Finding } from '../../core/review/types';
 
 /**
  * What the panel can do with a review's findings: reveal one in the editor, preview or apply its fix (or the
@@ -68,15 +70,28 @@ export class FindingActions {
     this.deps.fixes.dismiss(sessionId, this.resolve(sessionId, findingId));
   }
 
-  /** "Dismiss in this project": the fingerprint goes to `.quorum/dismissed.json`, then the finding is dismissed here. */
-  async dismissInProject(sessionId: string, findingId: string, project: ProjectDismissals): Promise<boolean> {
+  /** The session and the finding a panel or quick fix names (a folded report: the finding it went into). */
+  private found(sessionId: string, findingId: string): { session: ReviewSession; finding: Finding; id: string } | undefined {
     const id = this.resolve(sessionId, findingId);
     const session = this.deps.sessionOf(sessionId);
     const finding = this.deps.store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id)
       ?? session?.events().flatMap((e) => (e.type === 'finding' && e.finding.id === id ? [e.finding] : []))[0];
-    if (!session || !finding || !(await project.dismiss(session, finding))) return false;
-    this.deps.fixes.dismiss(sessionId, id);
+    return session && finding ? { session, finding, id } : undefined;
+  }
+
+  /** "Dismiss in this project": the fingerprint goes to `.quorum/dismissed.json`, then the finding is dismissed here. */
+  async dismissInProject(sessionId: string, findingId: string, project: ProjectDismissals): Promise<boolean> {
+    const found = this.found(sessionId, findingId);
+    if (!found || !(await project.dismiss(found.session, found.finding))) return false;
+    this.deps.fixes.dismiss(sessionId, found.id);
     return true;
+  }
+
+  /** "Dismiss with a reason…": the reason kept with its outcome, dismissed in the project, a learning offered. */
+  async dismissWithReason(sessionId: string, findingId: string, project: ProjectDismissals, offer: LearningOffer): Promise<boolean> {
+    const found = this.found(sessionId, findingId);
+    if (!found) return false;
+    return offer.dismissWithReason(found.session, found.finding, () => this.dismissInProject(sessionId, findingId, project));
   }
 
   /** A review of changes: the coding agent's proposals for every region, across files (not findings' fixes). */

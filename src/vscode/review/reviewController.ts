@@ -40,6 +40,9 @@ import { isChangesKey } from '../changes/changesDecisions';
 import { ChangesTarget } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
+import type { OutcomeService } from '../outcomes/outcomeService';
+import type { LearningOffer } from '../outcomes/learningOffer';
+import { learningsForWork } from '../../core/prompt/learnings';
 
 interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
@@ -64,6 +67,10 @@ interface ReviewControllerDeps {
   memoryDir?: string;
   /** The review panels: each session shows in its target's panel; closing a panel cancels its target's reviews. */
   panels: ReviewPanelsLike;
+  /** What became of each finding (core/outcomes): reviews record into it, dismissals mark it. */
+  outcomes?: OutcomeService;
+  /** "Dismiss with a reason…" and the learning it offers. */
+  learning?: LearningOffer;
 }
 
 /**
@@ -112,6 +119,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     return this.sessions.get(id);
   }
 
+
   runningSessions(): ReviewSession[] {
     return this.sessions.running();
   }
@@ -156,6 +164,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
         ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
+        ...this.deps.outcomes?.forReview(prepared.uri, prepared.root, options.reviewId),
         confirm: editorConfirm({
           ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
           tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
@@ -164,7 +173,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
           proceeding: async (plan) => {
             dismissed = await this.deps.dismissals.entries(prepared.uri);
             const sent = plan.shaped.target.toolResults;
-            const noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions }, ...(sent ? { toolResults: sent } : {}) };
+            const learnings = learningsForWork(context.repository.learnings, { changes: prepared.plan, relativeFile });
+            const noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions }, ...(sent ? { toolResults: sent } : {}), learnings };
             session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise }, language);
             progress = showProgress(session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
           },
@@ -329,6 +339,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);
   readonly dismissFinding = (sessionId: string, findingId: string): void => this.findings.dismiss(sessionId, findingId);
   readonly dismissInProject = (sessionId: string, findingId: string): Promise<boolean> => this.findings.dismissInProject(sessionId, findingId, this.deps.dismissals);
+
+  readonly dismissWithReason = async (sessionId: string, findingId: string): Promise<boolean> =>
+    this.deps.learning ? this.findings.dismissWithReason(sessionId, findingId, this.deps.dismissals, this.deps.learning) : false;
   readonly previewImprovedCode = (sessionId: string): void => void this.findings.previewImprovedCode(sessionId);
   readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
   readonly setApiKey = (): void => void this.deps.keys.setKey();

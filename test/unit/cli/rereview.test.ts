@@ -8,6 +8,7 @@ import { dismissFinding } from '../../../src/core/review/dismissed';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
 import { isVerifierRequest, verifierPersona } from '../../fixtures/gateway/verifier';
 import { TempRepo } from '../changes/gitRepo';
+import { shellSections } from './cliKit';
 
 const KEY = 'sk-test-rereview-0123456789';
 const FILES = ['a.py', 'b.py', 'c.py'];
@@ -18,17 +19,6 @@ const changed = (name: string, how = 'os.system') => ['import os', '', `def ${na
 function filesSent(r: RecordedRequest): string[] {
   const messages = (r.body?.messages ?? []) as { role: string; content: string }[];
   return [...(messages.find((m) => m.role === 'user')?.content ?? '').matchAll(/^File: (.+)$/gm)].map((m) => m[1] ?? '');
-}
-
-/** Each file a reviewer request sends, with the line that builds the shell command (where the reviewer reports). */
-function sections(r: RecordedRequest): { file: string; line: number }[] {
-  const messages = (r.body?.messages ?? []) as { role: string; content: string }[];
-  const user = messages.find((m) => m.role === 'user')?.content ?? '';
-  return user.split(/^File: /m).slice(1).flatMap((part) => {
-    const file = part.slice(0, part.indexOf('\n'));
-    const line = /^[+ ]?\s*(\d+) \| .*sh -c/m.exec(part)?.[1];
-    return line ? [{ file, line: Number(line) }] : [];
-  });
 }
 
 describe('re-reviews send only what changed, carry the rest over, count what was resolved, and never bring back what was dismissed (a real git repository)', function () {
@@ -45,7 +35,7 @@ describe('re-reviews send only what changed, carry the rest over, count what was
       if (!r.path.endsWith('/chat/completions')) return undefined;
       const v = verifier(r);
       if (v) return v;
-      const findings = sections(r).map(({ file, line }) => ({ file, severity: 'high', title: titles[file] ?? 'Issue', explanation: 'cmd reaches a shell.', startLine: line, endLine: line, confidence: 0.8 }));
+      const findings = shellSections(r).map(({ file, line }) => ({ file, severity: 'high', title: titles[file] ?? 'Issue', explanation: 'cmd reaches a shell.', startLine: line, endLine: line, confidence: 0.8 }));
       return { text: JSON.stringify({ findings }), cost: 2 ** -8 };
     });
   });

@@ -29,8 +29,9 @@ export function readPrevious(me: GitlabUser, discussions: readonly Discussion[])
     const [keys] = findingFingerprints(first.body);
     if (!keys) continue;
     for (const k of keys) known.add(k);
-    const resolved = first.resolved === true || replies.some((n) => ours(n) && isResolvedReply(n.body));
-    threads.push({ id: d.id, keys, resolved });
+    const quorumSaid = replies.some((n) => ours(n) && isResolvedReply(n.body));
+    const resolved = first.resolved === true || quorumSaid;
+    threads.push({ id: d.id, keys, resolved, ...(first.resolved === true && !quorumSaid ? { resolvedByPerson: true } : {}) });
   }
   return { threads, known, listed, ...(summary ? { summary } : {}) };
 }

@@ -11,6 +11,7 @@ import { BOT, PERSON, startFakeGitlab, type FakeGitlab, type RecordedCall, type 
 import { startLoopback } from '../../../fixtures/http/loopback';
 import { numbered, type TempRepo } from '../../changes/gitRepo';
 import { featureRepo, scriptRaised, type Raised } from '../postFixture';
+import { readOutcomeFolder } from '../../../../src/core/outcomes/store';
 
 /**
  * `quorum review --changes --base <diff base> --post gitlab` against the loopback test gateway and a loopback fake
@@ -171,6 +172,25 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
     assert.equal(last.filter((c) => c.method === 'POST').length, 0, last.map((c) => `${c.method} ${c.path}`).join(', '));
     assert.deepEqual(last.filter((c) => c.method === 'PUT').map((c) => c.path), [`${MR}/notes/${summaryId}`], 'no second resolve: only the summary edited');
     assert.equal(gl.discussions.filter((d) => d.individual_note).length, 1);
+  });
+
+  it('what became of the findings (quorum stats\' store): a thread a person resolved while its finding is still raised is dismissed, one resolved by the push addressed', async () => {
+    assert.equal((await review()).code, 0);
+    const injection = gl.discussions.find((d) => d.notes[0]?.body.includes('Command injection'));
+    assert.ok(injection);
+    // A person resolves the thread in GitLab's UI (no change to the code).
+    for (const n of injection.notes) n.resolved = true;
+    repo.write('src/app.py', '# one\n' + numbered(40, (i) => (i === 10 ? 'os.system("sh -c " + cmd)' : `line ${i}`))).commit('move');
+    pushed();
+    raised = raised.filter((f) => f.title !== 'Unchanged lines').map((f) => (f.file === 'src/app.py' ? { ...f, startLine: f.startLine + 1, endLine: f.endLine + 1 } : f));
+    assert.equal((await review()).code, 0);
+    const records = readOutcomeFolder(join(cacheHome, 'quorum')).records;
+    const byTitle = Object.fromEntries(records.map((r) => [r.title, [r.status, r.by]]));
+    assert.deepEqual(byTitle['Command injection'], ['dismissed', 'thread-person']);
+    assert.deepEqual(byTitle['Unchanged lines'], ['addressed', 'thread-push']);
+    // The next run: nothing more is decided about them, and no finding is counted twice.
+    assert.equal((await review()).code, 0);
+    assert.equal(readOutcomeFolder(join(cacheHome, 'quorum')).records.length, records.length);
   });
 
   it('leaves a person\'s notes that quote Quorum alone: they neither silence a finding nor get edited or resolved', async () => {
