@@ -2,6 +2,7 @@ import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 import { CONTEXT_KINDS } from '../../shared/codeContext';
 import type { AgentResult, Finding, ReviewSummary } from '../review/types';
+import type { ContextStatus } from '../context/types';
 import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
@@ -74,6 +75,18 @@ export const jsonOutputSchema = z.strictObject({
   skipped: z.array(z.strictObject({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
   /** The read-only context sent beside the regions (never reviewed): what, from where, for which reviewed file. */
   context: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), symbol: z.string(), kind: z.enum(CONTEXT_KINDS), forFile: z.string() })),
+  /**
+   * How the context was chosen: `chosen` of `regions` had theirs (`stopped: "time-budget"` when the time budget cut
+   * the rest), and the repository index's work in this run (files it may hold, files read, files parsed).
+   */
+  contextStatus: z
+    .strictObject({
+      regions: z.number().int().nonnegative(),
+      chosen: z.number().int().nonnegative(),
+      stopped: z.literal('time-budget').optional(),
+      index: z.strictObject({ files: z.number().int().nonnegative(), read: z.number().int().nonnegative(), parsed: z.number().int().nonnegative() }),
+    })
+    .optional(),
   findings: z.array(jsonMergedFindingSchema),
   agents: z.array(jsonAgentSchema),
   totals: z.strictObject({
@@ -160,6 +173,10 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<stri
  * The JSON document for a summary. Findings are merged across agents: each is listed once, under the first
  * agent (in run order) that reported it, and names every agent that did.
  */
+function contextStatusOf({ regions, chosen, stopped, index }: ContextStatus): NonNullable<JsonOutput['contextStatus']> {
+  return { regions, chosen, ...(stopped ? { stopped } : {}), index: { files: index.files, read: index.read, parsed: index.parsed } };
+}
+
 export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hidden?: ReadonlyMap<string, HiddenReason> } = { hiddenCount: 0 }): JsonOutput {
   const hidden = noise.hidden ?? new Map<string, HiddenReason>();
   const byAgent = new Map<string, Finding[]>(summary.agents.map((a) => [a.agent, []]));
@@ -174,6 +191,7 @@ export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: numbe
     targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, ...(r.reused ? { reused: true as const } : {}) })),
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
     context: (summary.target.context ?? []).map(({ file, startLine, endLine, symbol, kind, forFile }) => ({ file, startLine, endLine, symbol, kind, forFile })),
+    ...(summary.target.contextStatus ? { contextStatus: contextStatusOf(summary.target.contextStatus) } : {}),
     findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
     totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries), contextTokens: count(summary.target.contextTokens ?? 0) },

@@ -1,7 +1,7 @@
 import type { CostTotals } from '../cost/totals';
 import type { GatewayErrorData, Usage } from '../gateway/types';
 import type { AgentErrorCode, AgentOutputKind, CostSource, GatewayErrorCode, RetryKind, SkipReason, TargetKind } from '../../shared/reviewCodes';
-import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
+import type { ContextInfo, ContextSnippet, ContextStatus, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
 
@@ -51,6 +51,8 @@ export interface ReviewTarget {
   context?: ContextSnippet[];
   /** Context chosen but left out for the token budget (`quorum.context.maxTokens`). */
   contextCut?: CutContext[];
+  /** How many regions had their context chosen, and whether the time budget stopped it (the whole target of a review). */
+  contextStatus?: ContextStatus;
 }
 
 /** A region as results describe it: without its text; `reused` when a re-review carried its findings over instead of sending it. */
@@ -65,6 +67,7 @@ export interface TargetInfo {
   /** The context sent beside the regions, and its tokens. */
   context?: ContextInfo[];
   contextTokens?: number;
+  contextStatus?: ContextStatus;
 }
 
 /** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */
