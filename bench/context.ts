@@ -16,6 +16,9 @@
  * All in this one process, on one core (git runs in child processes). Each figure is wall time; the `…CpuMs` beside
  * it is this process's CPU time over the same span (on a shared machine the wall time also counts waiting for a
  * core). Also prints the machine's load average. BENCH_FILES sets the number of files (default 5000).
+ *
+ * With `--repo DIR --base REF` (and optionally `--context-seconds N`) it measures a real repository's change
+ * instead, through the built command line: see contextRepo.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,7 @@ import { createExcluder } from '../src/core/prompt/exclude';
 import { SecretRedactor } from '../src/core/redaction/redactor';
 import type { ReviewTarget } from '../src/core/review/types';
 import { loadTokenizer } from '../src/core/tokens/count';
+import { benchRepository } from './contextRepo';
 
 const FILES = Number(process.env.BENCH_FILES ?? 5000);
 const CHANGED_PER_LANGUAGE = 10;
@@ -181,7 +185,19 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
+/** The value after `flag` on the command line. */
+const flag = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+
+const repo = flag('--repo');
+const base = flag('--base');
+if ((repo === undefined) !== (base === undefined)) {
+  console.error('bench:context: --repo DIR and --base REF go together');
+  process.exit(2);
+}
+(repo !== undefined && base !== undefined ? benchRepository(repo, base, flag('--context-seconds')) : main()).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -62,6 +62,8 @@ export interface ReviewArgs {
   context: boolean;
   /** `--context-tokens N`: tokens of context per request at most. */
   contextTokens?: number;
+  /** `--context-seconds N`: seconds the context may take to choose (then the rest of the batches go without). */
+  contextSeconds?: number;
   /** Print what would be sent and send nothing. */
   dryRun: boolean;
   /** Hide findings below this confidence (0..1). */
@@ -114,6 +116,7 @@ Options:
   --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
   --context on|off         send definitions, callers and enclosing signatures of the reviewed code, read-only (default on)
   --context-tokens <n>     tokens of context per request at most (default 3000)
+  --context-seconds <n>    seconds context may take to choose; later requests go without, and it says so (default 2.5)
   --dry-run                print exactly what would be sent (messages, models, estimate, host); send nothing
   --no-cache               neither read nor write the disk cache
   --cache-dir DIR          where answers are cached across runs (default: $XDG_CACHE_HOME/quorum, else ~/.cache/quorum)
@@ -192,6 +195,7 @@ const schema = z.object({
   noRules: z.boolean().default(false),
   context: z.enum(['on', 'off'], { message: '--context is on or off' }).default('on'),
   contextTokens: z.coerce.number({ message: '--context-tokens takes a number' }).int('--context-tokens takes a whole number').min(0, '--context-tokens is at least 0').max(50_000, '--context-tokens is at most 50000').optional(),
+  contextSeconds: z.coerce.number({ message: '--context-seconds takes a number of seconds' }).min(0.1, '--context-seconds is at least 0.1').max(600, '--context-seconds is at most 600').optional(),
   dryRun: z.boolean().default(false),
   maxConcurrency: z.coerce.number({ message: '--max-concurrency takes a number' }).int('--max-concurrency takes a whole number').min(1, '--max-concurrency is at least 1').max(64, '--max-concurrency is at most 64').optional(),
   timeout: z.coerce.number({ message: '--timeout takes a number of seconds' }).min(1, '--timeout is at least 1 second').max(7200, '--timeout is at most 7200 seconds').optional(),
@@ -230,6 +234,7 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--verify': 'verify',
   '--context': 'context',
   '--context-tokens': 'contextTokens',
+  '--context-seconds': 'contextSeconds',
   '--post': 'post',
   '--pr': 'pr',
   '--mr': 'mr',
@@ -348,6 +353,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     noRules: a.noRules,
     context: a.context === 'on',
     ...(a.contextTokens !== undefined ? { contextTokens: a.contextTokens } : {}),
+    ...(a.contextSeconds !== undefined ? { contextSeconds: a.contextSeconds } : {}),
     dryRun: a.dryRun,
     minConfidence: a.minConfidence,
     minSeverity: a.minSeverity,

@@ -10,7 +10,7 @@ import { ReviewPipeline } from '../core/review/pipeline';
 import type { QuorumSettings } from '../core/settings/schema';
 import { loadTokenizer } from '../core/tokens/count';
 import type { ReviewArgs } from './args';
-import { defaultCacheDir } from './cacheDir';
+import { defaultCacheDir } from '../core/util/cacheDir';
 
 /** What `quorum review` and `quorum mcp` set up the same way before a review: the changes read, the pipeline built. */
 

@@ -1,5 +1,5 @@
 import { targetInfo } from '../core/review/target';
-import { contextLine } from '../core/report/contextLine';
+import { contextIndexLine, contextLine } from '../core/report/contextLine';
 import { toolsLine } from '../core/report/toolsLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { readDismissed } from '../core/review/dismissed';
 import type { ReviewPipeline } from '../core/review/pipeline';
 import type { NoiseSettings, PlannedReview, ReviewConfirm, ReviewDecision, ReviewRequest, ReviewResult } from '../core/review/reviewRequest';
 import { runReview } from '../core/review/runReview';
-import type { Region } from '../core/review/types';
+import type { Region, ReviewTarget } from '../core/review/types';
 import type { QuorumSettings } from '../core/settings/schema';
 import { formatUsd } from '../shared/format';
 import { errorCode } from '../shared/guards';
@@ -53,6 +53,12 @@ function describeRedactions(redactions: readonly Redaction[]): string {
   return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
 }
 
+/** What context goes out (and whether the time budget cut it), and what the index read and parsed for it. */
+function sayContext(r: CliReview, target: ReviewTarget): void {
+  const info = targetInfo(target);
+  for (const line of [contextLine(info, target.contextCut), contextIndexLine(info), toolsLine(target, 0)]) if (line) r.progress.line(line);
+}
+
 /** The plan said on stderr before anything is sent: rules, redactions, skipped files, what is reviewed and its estimate. */
 function sayPlan(r: CliReview, plan: PlannedReview): void {
   const { progress } = r;
@@ -61,10 +67,7 @@ function sayPlan(r: CliReview, plan: PlannedReview): void {
   if (rules.used.length > 0) progress.line(`repository rules: ${rules.used.join(', ')}`);
   if (!changes && rules.dropped.length > 0) progress.line(`rules left out (over quorum.rules.maxTokens = ${r.settings.rules.maxTokens} tokens): ${rules.dropped.join(', ')}`);
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
-  const context = contextLine(targetInfo(shaped.target), shaped.target.contextCut);
-  if (context) progress.line(context);
-  const tools = toolsLine(shaped.target, 0);
-  if (tools) progress.line(tools);
+  sayContext(r, shaped.target);
   const estimated = `via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`;
   if (changes) {
     const skipped = target.skipped ?? [];
@@ -89,6 +92,8 @@ function cliConfirm(r: CliReview): ReviewConfirm {
   return {
     planned: (plan): ReviewDecision => {
       if (r.args.dryRun) {
+        // What context goes out (and whether the time budget cut it) is said as for a review that runs.
+        sayContext(r, plan.shaped.target);
         r.io.stdout.write(renderWhatWillBeSent(scrubStrings(plan.whatWillBeSent(), r.scrub)) + '\n');
         return 'cancel';
       }

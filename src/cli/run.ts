@@ -1,7 +1,7 @@
 import { cliToolResults } from './toolResults';
 import type { CodeContextSource } from '../core/review/reviewRequest';
 import type { ChangesPlan } from '../core/changes/plan';
-import { defaultCacheDir } from './cacheDir';
+import { defaultCacheDir } from '../core/util/cacheDir';
 import { ChangesError } from '../core/changes/types';
 import { dirname, resolve } from 'node:path';
 import { urlSecrets } from '../core/review/diskCache';
@@ -146,6 +146,7 @@ export async function runCli(io: CliIo): Promise<number> {
         cacheDir: args.cacheDir ?? defaultCacheDir(io.env),
         maxTokens: args.contextTokens ?? settings.context.maxTokens,
         maxFileBytes: settings.changes.maxFileKb * 1024,
+        timeBudgetMs: (args.contextSeconds ?? settings.context.timeBudgetSeconds) * 1000,
         onError: (message) => io.stderr.write(`quorum: warning: no context is sent: ${scrub(message)}\n`),
       }
     : undefined;

@@ -7,7 +7,7 @@ import { OutcomeStore } from '../core/outcomes/store';
 import { formatUsd } from '../shared/format';
 import { terminalText } from '../shared/untrustedText';
 import { UsageError } from './args';
-import { defaultCacheDir } from './cacheDir';
+import { defaultCacheDir } from '../core/util/cacheDir';
 import { EXIT, type CliIo } from './exit';
 import { findRepositoryRoot } from './repository';
 

@@ -19,16 +19,23 @@ export function actualCostLabel(t: (key: 'costActual' | 'costActualEstimated', .
 }
 
 type ContextLabelKey = 'contextOff' | 'contextNone' | 'contextSent' | 'contextSentOneFile' | 'contextDefinitions' | 'contextDefinitionOne'
-  | 'contextCallers' | 'contextCallerOne' | 'contextEnclosing' | 'contextEnclosingOne';
+  | 'contextCallers' | 'contextCallerOne' | 'contextEnclosing' | 'contextEnclosingOne' | 'contextStopped' | 'contextStoppedAfter';
 
 /**
  * What context went out, for the header ("context: 6 definitions, 3 callers from 5 files · 1,900 tokens"):
  * "context: off" when the setting was off, "context: none" when only the budget's cut is to be said, '' when
- * context was on and nothing was needed.
+ * context was on and nothing was needed; and how many regions had theirs when the time budget stopped it
+ * ("… · 31 of 545 regions, time budget").
  */
 export function contextLabel(t: (key: ContextLabelKey, ...args: (string | number)[]) => string, context: ContextView): string {
   if (!context.enabled) return t('contextOff');
-  if (context.items.length === 0) return context.cut.length > 0 ? t('contextNone') : '';
+  const stopped = context.stopped;
+  if (context.items.length === 0) return stopped ? t('contextStopped', formatCount(stopped.chosen), formatCount(stopped.regions)) : context.cut.length > 0 ? t('contextNone') : '';
+  const sent = sentLabel(t, context);
+  return stopped ? `${sent} · ${t('contextStoppedAfter', formatCount(stopped.chosen), formatCount(stopped.regions))}` : sent;
+}
+
+function sentLabel(t: (key: ContextLabelKey, ...args: (string | number)[]) => string, context: ContextView): string {
   const c = contextCounts(context.items, context.tokens);
   const kinds = [
     c.definition > 0 && (c.definition === 1 ? t('contextDefinitionOne') : t('contextDefinitions', c.definition)),
@@ -213,6 +220,8 @@ export const PANEL_STRINGS = {
   contextOff: 'context: off',
   contextOffHint: 'The setting quorum.context.enabled is off: no definitions or callers were sent with the reviewed code.',
   contextNone: 'context: none',
+  contextStopped: 'context: {0} of {1} regions, time budget',
+  contextStoppedAfter: '{0} of {1} regions, time budget',
   contextSent: 'context: {0} from {1} files · {2} tokens',
   contextSentOneFile: 'context: {0} from 1 file · {2} tokens',
   contextDefinitions: '{0} definitions',

@@ -160,6 +160,8 @@ const contextViewSchema = z.object({
   items: list(z.object({ file: str(8_000), startLine: int, endLine: int, symbol: shortText, kind: z.enum(CONTEXT_KINDS), forFile: str(8_000) }), 5_000),
   tokens: count,
   cut: list(z.object({ file: str(8_000), symbol: shortText, kind: z.enum(CONTEXT_KINDS) }), 5_000),
+  /** Set when the time budget stopped the context: `chosen` of `regions` had theirs ("31 of 545 regions, time budget"). */
+  stopped: z.optional(z.object({ chosen: count, regions: count })),
 });
 export type ContextView = z.infer<typeof contextViewSchema>;
 

@@ -110,7 +110,10 @@ describe('review selection (real VS Code, loopback gateway)', function () {
     const costBefore = api.ledger.totals().session.costUsd;
     const summary = await vscode.commands.executeCommand<ReviewSummary>('quorum.reviewSelection');
     assert.ok(summary, 'the review ran');
-    assert.deepEqual(summary.target, { kind: 'selection', label: 'orders.py:4-13', regions: [{ file: 'orders.py', language: 'python', startLine: 4, endLine: 13 }] });
+    const { contextStatus, ...target } = summary.target;
+    assert.deepEqual(target, { kind: 'selection', label: 'orders.py:4-13', regions: [{ file: 'orders.py', language: 'python', startLine: 4, endLine: 13 }] });
+    // The editor's fallback index chose the context of the one region within its time budget.
+    assert.deepEqual({ regions: contextStatus?.regions, chosen: contextStatus?.chosen, stopped: contextStatus?.stopped }, { regions: 1, chosen: 1, stopped: undefined });
     assert.deepEqual(summary.agents.map((a) => [a.agent, a.status]).sort(), [['analyst', 'ok'], ['architecture', 'ok'], ['coding', 'ok'], ['security', 'ok']]);
 
     const session = api.controller.session(summary.reviewId);

@@ -7,7 +7,7 @@ import type { BatchesEstimate } from '../../core/review/batches';
 import type { CodeContextSource, ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent, Severity } from '../../core/review/types';
-import { defaultCacheDir } from '../cacheDir';
+import { defaultCacheDir } from '../../core/util/cacheDir';
 import { cliOutcomes } from '../outcomes';
 import { urlSecrets } from '../../core/review/diskCache';
 import { mcpOutcome } from './mcpResult';
@@ -115,6 +115,7 @@ function codeContextFor(s: McpSession, read: McpWork, notes: string[]): CodeCont
     cacheDir: s.args.cacheDir ?? defaultCacheDir(s.env),
     maxTokens: s.args.contextTokens ?? s.settings.context.maxTokens,
     maxFileBytes: s.settings.changes.maxFileKb * 1024,
+    timeBudgetMs: s.settings.context.timeBudgetSeconds * 1000,
     onError: (message) => notes.push(`no context is sent: ${message}`),
   };
 }

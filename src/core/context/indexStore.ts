@@ -15,7 +15,7 @@ import { DEFINITION_KINDS, type Definition, type FileSymbols } from './extract';
  * (or an empty one) is written percent-encoded.
  */
 
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 /** What the index keeps per blob: its symbols, or that it is not read. */
 export type IndexEntry = FileSymbols | { skipped: true };
@@ -30,7 +30,39 @@ const ALIAS = `${NAME} ${NAME}`;
 const list = (record: string) => `(?:${record}(?:\\t${record})*)?`;
 const ENTRY = new RegExp(`^(?:${SKIPPED}|${list(DEF)}\\n${list(CALL)}\\n${list(ALIAS)})$`);
 
-export const storeSchema = z.object({ version: z.literal(INDEX_VERSION), blobs: z.record(z.string(), z.string()) });
+/** The document: symbols by blob hash (`blobs`), and what each listed blob may define and call (`names`, see lexical.ts). */
+export const storeSchema = z.object({
+  version: z.literal(INDEX_VERSION),
+  blobs: z.record(z.string(), z.string()),
+  names: z.record(z.string(), z.string()),
+  /** The identifiers on a reviewed file's changed lines, by `<blob hash> <ranges>`: a second review of the change parses nothing. */
+  used: z.record(z.string(), z.string()),
+});
+
+/** Identifiers as stored: `name line` records separated by tabs (a name holds no white space). */
+const USED = /^(?:\S+ \d{1,9}(?:\t\S+ \d{1,9})*)?$/;
+export const isUsed = (text: string) => USED.test(text);
+export const encodeUsed = (identifiers: readonly (readonly [string, number])[]) => identifiers.map(([n, l]) => `${n} ${l}`).join('\t');
+export function decodeUsed(text: string): [string, number][] {
+  if (text === '') return [];
+  return text.split('\t').map((r) => {
+    const cut = r.lastIndexOf(' ');
+    return [r.slice(0, cut), Number(r.slice(cut + 1))];
+  });
+}
+
+/** A blob's names as stored: `-` for a file not read, else the names it may define, a line break, the names it may call (each list space-separated). */
+const NAMES = /^(?:-|[\w$]+(?: [\w$]+)*\n(?:[\w$]+(?: [\w$]+)*)?|\n(?:[\w$]+(?: [\w$]+)*)?)$/;
+export const isNames = (text: string) => NAMES.test(text);
+export const encodeNames = (names: { defines: readonly string[]; calls: readonly string[] } | undefined) => (names ? `${names.defines.join(' ')}\n${names.calls.join(' ')}` : SKIPPED);
+
+/** The names a stored entry may define or call; none for a file not read. */
+export function namesOf(text: string, of: 'defines' | 'calls'): string[] {
+  if (text === SKIPPED) return [];
+  const cut = text.indexOf('\n');
+  const part = of === 'defines' ? text.slice(0, cut) : text.slice(cut + 1);
+  return part === '' ? [] : part.split(' ');
+}
 
 /** Whether `text` has the form of an entry; one that does not is left out on its own (its file is parsed again). */
 export const isEntry = (text: string) => ENTRY.test(text);
@@ -63,23 +95,6 @@ export function encodeEntry(entry: IndexEntry): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The names an entry defines (`definitions`) or calls (`calls`), read off its text without decoding the rest: the
- * index maps every name of every file to its files before a lookup decodes the few entries it needs. A name that
- * does not decode is left out (so is its entry, when decoded).
- */
-export function entryNames(text: string, of: 'definitions' | 'calls'): string[] {
-  if (text === SKIPPED) return [];
-  const first = text.indexOf('\n');
-  const section = of === 'definitions' ? text.slice(0, first) : text.slice(first + 1, text.indexOf('\n', first + 1));
-  const out: string[] = [];
-  for (const record of records(section)) {
-    const name = decodeName(record.slice(0, record.indexOf(' ')));
-    if (name !== undefined) out.push(name);
-  }
-  return out;
 }
 
 const records = (section: string) => (section === '' ? [] : section.split('\t'));

@@ -2,6 +2,8 @@ import type { SecretRedactor } from '../redaction/redactor';
 import type { LineRange, Region, ReviewTarget } from '../review/types';
 import { callerCandidate, chooseContext, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, RepositoryFiles, sentLines, type ContextCandidate } from './candidates';
 import { identifiersIn, parseFile, type Definition, type ParsedFile } from './extract';
+import type { ContextBudget } from './budget';
+import { distance } from './nearest';
 import type { RepositoryIndex } from './repoIndex';
 import type { BatchContext } from './types';
 
@@ -16,20 +18,13 @@ interface ContextOptions {
   maxTokens: number;
   /** The review's redactor: secrets in the snippets are replaced by placeholders as in the reviewed code; undefined: not redacted. */
   redactor: SecretRedactor | undefined;
+  /** The review's time for context; undefined: no limit. */
+  budget?: ContextBudget;
 }
 
 const changedRanges = (r: Region): LineRange[] => r.changedLines ?? [{ start: r.startLine, end: r.endLine }];
 const inRanges = (ranges: readonly LineRange[], line: number) => ranges.some((c) => c.start <= line && line <= c.end);
 const overlaps = (a: LineRange, b: LineRange) => a.start <= b.end && b.start <= a.end;
-
-/** Directory distance between two paths: 0 in the same folder. */
-function distance(a: string, b: string): number {
-  const pa = a.split('/').slice(0, -1);
-  const pb = b.split('/').slice(0, -1);
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return pa.length - i + (pb.length - i);
-}
 
 interface ReviewedFile {
   file: string;
@@ -54,9 +49,12 @@ async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index:
     const text = lines.join('\n');
     // Only the changed lines' identifiers are read (`usedNames`); the symbols are the index's when it holds this content.
     const known = index.symbolsAt(file, bytes);
-    const identifiers = known && (await identifiersIn(text, language, changed));
+    const identifiers = known && (index.identifiersAt(file, bytes, changed) ?? (await identifiersIn(text, language, changed)));
     const parsed = known && identifiers ? { ...known, identifiers } : await parseFile(text, language, changed);
     if (!parsed) continue;
+    // Kept for the next review of this content: it parses nothing of it again.
+    if (!known) index.learn(file, bytes, parsed);
+    index.keepIdentifiers(file, bytes, changed, parsed.identifiers);
     out.push({ file, language, regions, changed, parsed });
   }
   return out;
@@ -126,24 +124,25 @@ function callers(f: ReviewedFile, index: RepositoryIndex): ContextCandidate[] {
   return out;
 }
 
-/** The names whose definitions and call sites the batch needs: what the index must have parsed before lookups. */
-function reachedNames(reviewed: readonly ReviewedFile[]): { definitions: string[]; called: string[] } {
-  const definitions = new Set<string>();
-  const called = new Set<string>();
+/**
+ * Parses what the batch's lookups need, nearest first: the definitions of the names its changed lines use (not on
+ * lines the batch sends) and the call sites of the functions it changes. Stops when the budget is over.
+ */
+async function reach(reviewed: readonly ReviewedFile[], index: RepositoryIndex, sent: ReadonlyMap<string, LineRange[]>, budget: ContextBudget | undefined): Promise<void> {
+  const unsent = (d: { file: string; startLine: number }) => !(sent.get(d.file) ?? []).some((r) => r.start <= d.startLine && d.startLine <= r.end);
   for (const f of reviewed) {
-    for (const n of usedNames(f).keys()) definitions.add(n);
-    for (const { def } of changedFunctions(f)) called.add(def.name);
+    for (const name of usedNames(f).keys()) await index.reachDefinitions(name, f.file, unsent, budget);
+    for (const { def } of changedFunctions(f)) await index.reachCalls(def.name, f.file, budget);
+    if (budget?.over) return;
   }
-  return { definitions: [...definitions], called: [...called] };
 }
 
 /** The context of one batch from the repository index, within `options.maxTokens`. */
 export async function selectContext(batch: ReviewTarget, index: RepositoryIndex, root: string, options: ContextOptions): Promise<BatchContext> {
   const files = new RepositoryFiles(root);
   const reviewed = await reviewedFiles(batch, files, index);
-  const reached = reachedNames(reviewed);
-  await index.reach(reached.definitions, reached.called);
   const sent = sentLines(batch);
+  await reach(reviewed, index, sent, options.budget);
   const candidates = reviewed.flatMap((f) => [...callers(f, index), ...enclosing(f), ...definitions(f, index, sent)]);
   return chooseContext(batch, candidates, files, options);
 }

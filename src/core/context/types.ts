@@ -39,3 +39,13 @@ export interface BatchContext {
 }
 
 export const contextInfo = ({ file, startLine, endLine, symbol, kind, forFile }: ContextSnippet): ContextInfo => ({ file, startLine, endLine, symbol, kind, forFile });
+
+/** How the context of a review went: regions whose context was chosen of all, and the index's work in this run. */
+export interface ContextStatus {
+  regions: number;
+  chosen: number;
+  /** Set when the time budget stopped the context before every region had its own. */
+  stopped?: 'time-budget';
+  /** Files the index may hold, files read and files parsed in this run (a run on the next commit reads the changed ones). */
+  index: { files: number; read: number; parsed: number };
+}

@@ -4,6 +4,7 @@ import { CONTEXT_KINDS } from '../../shared/codeContext';
 import type { AgentResult, Finding, ReviewSummary } from '../review/types';
 import { toolResultSchema } from '../toolResults/types';
 import { repeatsCount } from '../toolResults/repeats';
+import type { ContextStatus } from '../context/types';
 import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
@@ -90,6 +91,18 @@ export const jsonOutputSchema = z.strictObject({
   context: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), symbol: z.string(), kind: z.enum(CONTEXT_KINDS), forFile: z.string() })),
   /** What the project's tools already reported on the reviewed regions (--tool-results), sent read-only: messages redacted. */
   toolResults: z.array(toolResultSchema),
+  /**
+   * How the context was chosen: `chosen` of `regions` had theirs (`stopped: "time-budget"` when the time budget cut
+   * the rest), and the repository index's work in this run (files it may hold, files read, files parsed).
+   */
+  contextStatus: z
+    .strictObject({
+      regions: z.number().int().nonnegative(),
+      chosen: z.number().int().nonnegative(),
+      stopped: z.literal('time-budget').optional(),
+      index: z.strictObject({ files: z.number().int().nonnegative(), read: z.number().int().nonnegative(), parsed: z.number().int().nonnegative() }),
+    })
+    .optional(),
   findings: z.array(jsonMergedFindingSchema),
   agents: z.array(jsonAgentSchema),
   totals: z.strictObject({
@@ -181,6 +194,10 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<stri
  * The JSON document for a summary. Findings are merged across agents: each is listed once, under the first
  * agent (in run order) that reported it, and names every agent that did.
  */
+function contextStatusOf({ regions, chosen, stopped, index }: ContextStatus): NonNullable<JsonOutput['contextStatus']> {
+  return { regions, chosen, ...(stopped ? { stopped } : {}), index: { files: index.files, read: index.read, parsed: index.parsed } };
+}
+
 export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hidden?: ReadonlyMap<string, HiddenReason>; toolResultsHidden?: number } = { hiddenCount: 0 }): JsonOutput {
   const hidden = noise.hidden ?? new Map<string, HiddenReason>();
   const byAgent = new Map<string, Finding[]>(summary.agents.map((a) => [a.agent, []]));
@@ -196,6 +213,7 @@ export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: numbe
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
     context: (summary.target.context ?? []).map(({ file, startLine, endLine, symbol, kind, forFile }) => ({ file, startLine, endLine, symbol, kind, forFile })),
     toolResults: (summary.target.toolResults ?? []).map((r) => ({ ...r, ...(r.cwe ? { cwe: [...r.cwe] } : {}) })),
+    ...(summary.target.contextStatus ? { contextStatus: contextStatusOf(summary.target.contextStatus) } : {}),
     findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
     totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries), contextTokens: count(summary.target.contextTokens ?? 0), toolResultsHidden: noise.toolResultsHidden ?? repeatsCount(summary.findings) },

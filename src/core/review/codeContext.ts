@@ -2,6 +2,7 @@ import { chooseContext, RepositoryFiles } from '../context/candidates';
 import { addContext } from '../context/step';
 import type { SecretRedactor } from '../redaction/redactor';
 import type { CodeContextSource, ReviewRequest, ShapedWork } from './reviewRequest';
+import type { ContextStatus } from '../context/types';
 import type { ReviewTarget } from './types';
 
 /**
@@ -19,14 +20,18 @@ export async function withCodeContext(work: ShapedWork, request: ReviewRequest, 
   const asked = work.changes ? work.batches : work.batches.map((b) => ({ ...b, regions: b.regions.map((r) => ({ ...r, file: relative ?? r.file })) }));
   const redactor = request.context.redactSecrets ? work.shaped.redactor : undefined;
   let batches: ReviewTarget[];
+  let status: ContextStatus | undefined;
   let finish: (signal: AbortSignal) => Promise<void> = async () => {};
   try {
     const served = await fromLanguageServer(asked, source, request, redactor);
     const rest = asked.filter((_, i) => !served[i]);
     const step = rest.length > 0
-      ? await addContext(rest, { root: source.root, cacheDir: source.cacheDir, excluder: request.context.excluder, maxFileBytes: source.maxFileBytes, maxTokens: source.maxTokens, redactor })
+      ? await addContext(rest, { root: source.root, cacheDir: source.cacheDir, excluder: request.context.excluder, maxFileBytes: source.maxFileBytes, maxTokens: source.maxTokens, redactor, ...(source.timeBudgetMs !== undefined ? { timeBudgetMs: source.timeBudgetMs } : {}) })
       : undefined;
     if (step) finish = step.finish;
+    // The language server's batches had theirs: the status counts every region.
+    const regions = (list: readonly ReviewTarget[]) => list.reduce((n, b) => n + b.regions.length, 0);
+    if (step?.status) status = { ...step.status, regions: regions(asked), chosen: regions(asked) - regions(rest) + step.status.chosen };
     let next = 0;
     const chosen = asked.map((b, i) => served[i] ?? step?.targets[next++] ?? b);
     batches = work.changes ? chosen : work.batches.map((b, i) => {
@@ -37,10 +42,12 @@ export async function withCodeContext(work: ShapedWork, request: ReviewRequest, 
     source.onError?.(e instanceof Error ? e.message : String(e));
     return { work, indexing: Promise.resolve() };
   }
+  // A selection's one batch is its target (the same object): it carries the status itself.
+  if (!work.changes && status) batches = batches.map((b, i) => (i === 0 ? { ...b, contextStatus: status } : b));
   const all = batches.flatMap((b) => b.context ?? []);
   const cut = batches.flatMap((b) => b.contextCut ?? []);
   const target: ReviewTarget = work.changes
-    ? { ...work.shaped.target, ...(all.length > 0 ? { context: all } : {}), ...(cut.length > 0 ? { contextCut: cut } : {}) }
+    ? { ...work.shaped.target, ...(all.length > 0 ? { context: all } : {}), ...(cut.length > 0 ? { contextCut: cut } : {}), ...(status ? { contextStatus: status } : {}) }
     : (batches[0] ?? work.shaped.target);
   const shaped = { ...work.shaped, target, prompt: { ...work.shaped.prompt, redacted: work.shaped.redactions.length > 0 } };
   return {

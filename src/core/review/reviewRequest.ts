@@ -54,6 +54,8 @@ export interface CodeContextSource {
   maxTokens: number;
   /** Files larger than this are not indexed (`quorum.changes.maxFileKb`). */
   maxFileBytes: number;
+  /** Milliseconds the index may take to choose the context (`quorum.context.timeBudgetMs`); the batches after get none and the review says so. */
+  timeBudgetMs?: number;
   /**
    * The editor's language server: the candidate snippets of a batch (paths relative to `root`), or undefined when
    * it did not answer within its time budget. A batch that gets none from it gets the tree-sitter index's; either

@@ -16,7 +16,7 @@ function regionInfo(r: Pick<Region, 'file' | 'language' | 'startLine' | 'endLine
 export function targetInfo(target: ReviewTarget): TargetInfo {
   const context = target.context && target.context.length > 0 ? { context: target.context.map(contextInfo), contextTokens: target.context.reduce((n, s) => n + s.tokens, 0) } : {};
   const tools = target.toolResults && target.toolResults.length > 0 ? { toolResults: target.toolResults.map((r) => ({ ...r })) } : {};
-  return { kind: target.kind, label: target.label, regions: target.regions.map(regionInfo), ...(target.skipped ? { skipped: target.skipped.map((s) => ({ ...s })) } : {}), ...context, ...tools };
+  return { kind: target.kind, label: target.label, regions: target.regions.map(regionInfo), ...(target.skipped ? { skipped: target.skipped.map((s) => ({ ...s })) } : {}), ...context, ...tools, ...(target.contextStatus ? { contextStatus: target.contextStatus } : {}) };
 }
 
 /** The only region of a selection or file review; undefined for a target of several regions. */

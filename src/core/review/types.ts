@@ -1,7 +1,7 @@
 import type { CostTotals } from '../cost/totals';
 import type { GatewayErrorData, Usage } from '../gateway/types';
 import type { AgentErrorCode, AgentOutputKind, CostSource, GatewayErrorCode, RetryKind, SkipReason, TargetKind, VerifierNoticeCode } from '../../shared/reviewCodes';
-import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
+import type { ContextInfo, ContextSnippet, ContextStatus, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
 import type { ToolResult } from '../toolResults/types';
@@ -54,6 +54,8 @@ export interface ReviewTarget {
   contextCut?: CutContext[];
   /** What the project's tools already report on the regions, sent read-only (core/toolResults): files named as the regions name theirs. */
   toolResults?: ToolResult[];
+  /** How many regions had their context chosen, and whether the time budget stopped it (the whole target of a review). */
+  contextStatus?: ContextStatus;
 }
 
 /** A region as results describe it: without its text; `reused` when a re-review carried its findings over instead of sending it. */
@@ -70,6 +72,7 @@ export interface TargetInfo {
   contextTokens?: number;
   /** The tool results sent with the review (redacted), for the reports. */
   toolResults?: ToolResult[];
+  contextStatus?: ContextStatus;
 }
 
 /** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */

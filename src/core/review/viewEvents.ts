@@ -73,7 +73,8 @@ const shortSymbol = (symbol: string) => revealBidi(symbol).slice(0, 500);
  * its tokens and what the budget cut. `root`: the URI the snippets' paths are relative to; `enabled: false` says
  * context was off.
  */
-export function toContextView(target: Pick<ReviewTarget, 'context' | 'contextCut'>, options: { enabled: boolean; root?: string }): ContextView {
+export function toContextView(target: Pick<ReviewTarget, 'context' | 'contextCut' | 'contextStatus'>, options: { enabled: boolean; root?: string }): ContextView {
+  const status = target.contextStatus;
   const snippets = options.enabled ? (target.context ?? []) : [];
   return {
     enabled: options.enabled,
@@ -82,6 +83,7 @@ export function toContextView(target: Pick<ReviewTarget, 'context' | 'contextCut
     items: snippets.slice(0, MAX_CONTEXT_ITEMS).map((c) => ({ ...contextInfo(c), symbol: shortSymbol(c.symbol) })),
     tokens: count(snippets.reduce((n, s) => n + s.tokens, 0)),
     cut: options.enabled ? (target.contextCut ?? []).slice(0, MAX_CONTEXT_ITEMS).map(({ file, symbol, kind }) => ({ file, symbol: shortSymbol(symbol), kind })) : [],
+    ...(options.enabled && status?.stopped ? { stopped: { chosen: count(status.chosen), regions: count(status.regions) } } : {}),
   };
 }
 

@@ -164,6 +164,8 @@ export const settingsSchema = z.object({
       enabled: z.boolean().default(true),
       /** Tokens of context per request (per batch of a changes review) at most. */
       maxTokens: z.number().int().min(0).max(50_000).default(3000),
+      /** Seconds the repository index may take to choose a review's context; the requests after go without it, and the review says so. */
+      timeBudgetSeconds: z.number().min(0.1).max(600).default(2.5),
     })
     .prefault({}),
   changes: z

@@ -182,6 +182,37 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     assert.equal(md.match(/### Quorum review/g)?.length, 1, 'one section: the annotation run does not append another');
   });
 
+  it('docs/ci/github-actions.yml caches the context index with the answers: a run on the next commit reads only the file that changed', async () => {
+    const steps = githubSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'github-actions.yml'), 'utf8'))).jobs.quorum.steps;
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'));
+    const review = steps.find((s) => s.id === 'review');
+    assert.ok(review?.run && cache?.with);
+    assert.equal(cache.with.path, '~/.cache/quorum', 'the folder the review keeps its answers and its index in (no XDG_CACHE_HOME on the runner)');
+    // A runner's home: the cache step restores ~/.cache/quorum into it before each run.
+    const home = join(tmp, 'runner-home');
+    mkdirSync(home);
+    const next = join(tmp, 'next-commit');
+    const git = async (...args: string[]) => ok(await sh('git', ['-c', 'user.name=CI', '-c', 'user.email=ci@example.invalid', ...args], next, { HOME: home }), `git ${args.join(' ')}`);
+    ok(await sh('git', ['clone', '-q', '--branch', 'feature', repo, next], tmp, { HOME: home }), 'clone');
+    for (let i = 0; i < 12; i++) writeFileSync(join(next, `lib${i}.py`), `def helper${i}(x):\n    return x + ${i}\n`);
+    await git('add', '.');
+    await git('commit', '-qm', 'helpers');
+    const runStep = () => sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', review.run ?? ''], next, {
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, HOME: home, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_BASE_REF: 'origin/main', GITHUB_STEP_SUMMARY: join(tmp, 'next-summary.md'),
+    });
+    const indexLine = (stderr: string) => /context index: (\d+) files, (\d+) read/.exec(stderr)?.slice(1, 3).map(Number);
+    const first = await runStep();
+    assert.ok(first.status === 0 || first.status === 1, first.stderr);
+    assert.deepEqual(indexLine(first.stderr), [15, 15], `a first run reads every file it may index: ${first.stderr}`);
+    assert.ok(existsSync(join(home, '.cache', 'quorum', 'context')), 'the index is in the cached folder');
+    // The next commit of the pull request changes one file.
+    writeFileSync(join(next, 'lib3.py'), 'def helper3(x):\n    return helper4(x) * 3\n');
+    await git('commit', '-qam', 'next');
+    const second = await runStep();
+    assert.ok(second.status === 0 || second.status === 1, second.stderr);
+    assert.deepEqual(indexLine(second.stderr), [15, 1], `the run on the next commit reads the changed file only: ${second.stderr}`);
+  });
+
   it('docs/ci/github-pull-request-review.yml posts the review on the pull request, then only what is new, from the restored cache', async () => {
     const workflow = githubSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'github-pull-request-review.yml'), 'utf8')));
     assert.deepEqual(workflow.permissions, { contents: 'read', 'pull-requests': 'write' });

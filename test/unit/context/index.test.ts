@@ -87,7 +87,8 @@ describe('context: the repository index and the choice of context', function () 
       .commit();
     const index = await RepositoryIndex.open(options(repo));
     assert.ok(index);
-    await index.reach(['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper', 'total'], ['run']);
+    for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper', 'total']) await index.reachDefinitions(name, 'z/review.ts');
+    await index.reachCalls('run', 'z/run.ts');
     for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper']) assert.equal(index.definitions(name).length, 1, name);
     assert.deepEqual(index.calls('run').map((c) => c.file), ['f/use.ts']);
     assert.equal(index.size.parsedNow, 6, `a local named like a needed name does not make every file a candidate (${index.size.parsedNow} parsed)`);
@@ -124,6 +125,19 @@ describe('context: the repository index and the choice of context', function () 
       ],
     );
     assert.ok(!context.some((c) => c.file === 'svc.ts' && c.endLine >= 19 && c.startLine <= 29));
+  });
+
+  it('gives the time budget its due: past it the requests go without context, and the status says how many regions had theirs', async () => {
+    repo.write('lib.ts', 'export function helper(x: number): number {\n  return x + 1;\n}\n').write('a.ts', 'import { helper } from "./lib";\nexport const a = helper(1);\n').write('b.ts', 'import { helper } from "./lib";\nexport const b = helper(2);\n').commit();
+    const batch = (file: string): ReviewTarget => ({ kind: 'changes', label: 't', regions: [{ file, language: 'typescript', text: `export const ${file[0]} = helper(1);`, startLine: 2, endLine: 2, changedLines: [{ start: 2, end: 2 }] }] });
+    const batches = [batch('a.ts'), batch('b.ts')];
+    const input = { ...options(repo), maxTokens: 3000, redactor: undefined };
+    const timely = await addContext(batches, { ...input, timeBudgetMs: 60_000 });
+    assert.deepEqual(timely.targets.map((t) => t.context?.map((c) => `${c.kind} ${c.symbol}`)), [['definition helper'], ['definition helper']]);
+    assert.deepEqual({ ...timely.status, index: undefined }, { regions: 2, chosen: 2, index: undefined });
+    const late = await addContext(batches, { ...input, timeBudgetMs: 0 });
+    assert.deepEqual(late.targets, batches, 'the review goes on with the batches as they were');
+    assert.deepEqual({ ...late.status, index: undefined }, { regions: 2, chosen: 0, stopped: 'time-budget', index: undefined });
   });
 
   it('drops a finding on context lines, in a context file or in the reviewed file', () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ContextSnippet } from '../../../src/core/context/types';
+import { contextIndexLine, contextLine } from '../../../src/core/report/contextLine';
 import { toContextView } from '../../../src/core/review/viewEvents';
 import { contextLabel, formatString, PANEL_STRINGS, type PanelStringKey } from '../../../src/shared/panelStrings';
 import { hostToWebviewSchema, reviewViewSchema, webviewToHostSchema, type ContextView } from '../../../src/shared/protocol';
@@ -47,6 +48,20 @@ describe('panel: the context the header names', () => {
     assert.equal(contextLabel(t, off), 'context: off');
     assert.equal(contextLabel(t, toContextView({}, { enabled: true })), '');
     assert.equal(contextLabel(t, toContextView({ contextCut: [{ file: 'a.ts', symbol: 'x', kind: 'caller' }] }, { enabled: true })), 'context: none');
+  });
+
+  it('says when the time budget stopped the context: how many regions had theirs, in the header and the text line; zod-checked on the way', () => {
+    const contextStatus = { regions: 545, chosen: 31, stopped: 'time-budget' as const, index: { files: 12_000, read: 3, parsed: 40 } };
+    const v = toContextView({ context, contextStatus }, { enabled: true });
+    assert.deepEqual(v.stopped, { chosen: 31, regions: 545 });
+    assert.equal(contextLabel(t, v), 'context: 2 definitions, 1 caller, 1 enclosing signature from 3 files · 1,900 tokens · 31 of 545 regions, time budget');
+    assert.equal(contextLabel(t, toContextView({ contextStatus: { ...contextStatus, chosen: 0 } }, { enabled: true })), 'context: 0 of 545 regions, time budget');
+    assert.equal(toContextView({ context, contextStatus: { regions: 545, chosen: 545, index: contextStatus.index } }, { enabled: true }).stopped, undefined, 'nothing said when every region had its context');
+    assert.equal(reviewViewSchema.safeParse({ ...emptyReview({ sessionId: 's', targetKey: 'k', target, startedAt: 0 }), context: v }).success, true);
+    assert.equal(reviewViewSchema.safeParse({ ...emptyReview({ sessionId: 's', targetKey: 'k', target, startedAt: 0 }), context: { ...v, stopped: { chosen: -1, regions: 'x' } } }).success, false);
+    const info = { context: context.map(({ file, startLine, endLine, symbol, kind, forFile }) => ({ file, startLine, endLine, symbol, kind, forFile })), contextTokens: 1900, contextStatus };
+    assert.equal(contextLine(info), 'context: 31 of 545 regions, time budget · 2 definitions, 1 caller, 1 enclosing signature from 3 files · 1,900 tokens');
+    assert.equal(contextIndexLine(info), 'context index: 12,000 files, 3 read, 40 parsed');
   });
 
   it('the reducer: a review starts with its context, and no event of the run drops it', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cacheKey, type CachedAnswer } from '../../../src/core/review/cache';
 import { DISK_CACHE_FOLDER, DiskCache, urlSecrets } from '../../../src/core/review/diskCache';
-import { defaultCacheDir } from '../../../src/cli/cacheDir';
+import { defaultCacheDir } from '../../../src/core/util/cacheDir';
 
 const root = resolve(__dirname, '..', '..', '..');
 const key = (n: number) => cacheKey({ agent: 'analyst', model: 'm', fallbackModel: '', promptVersion: 'v1', language: 'en', regions: [{ file: 'a.ts', startLine: n, endLine: n }], messages: [], maxTokens: 1, responseFormat: true });

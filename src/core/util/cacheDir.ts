@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
 /**
- * The CLI's default cache folder: `$XDG_CACHE_HOME/quorum` (the XDG base-directory spec ignores a relative
+ * The default cache folder of the command line, the MCP server and the editor's context index: `$XDG_CACHE_HOME/quorum` (the XDG base-directory spec ignores a relative
  * value), else `~/.cache/quorum`.
  */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string {
