@@ -1,4 +1,4 @@
-import { parseChunk, parseError, type ReportedUsage } from './chunks';
+import { parseChunk, parseError, type ReportedUsage, type UsageField } from './chunks';
 import { readSse } from './sse';
 import { field } from '../../shared/guards';
 
@@ -16,6 +16,8 @@ export interface Attempted {
   text: string;
   reasoning: string;
   usage?: ReportedUsage;
+  /** Where the usage came, and in how many chunks (every chunk, or the last). */
+  usageVia?: { field: UsageField; chunks: number };
   finish?: string;
   model?: string;
   requestId?: string;
@@ -76,6 +78,10 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       try {
         json = JSON.parse(item.data);
       } catch {
+        if (item.event === 'error') {
+          into.finish = 'error';
+          throw new StreamErrorSignal({ message: item.data.trim().slice(0, 500) || 'error event' });
+        }
         throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
       }
       if (item.event === 'error') {
@@ -122,7 +128,10 @@ function absorb(json: unknown, into: Attempted, onText: (t: string) => void): vo
   const c = parseChunk(json);
   if (!c) throw new SyntaxError('a stream event is not a chat completion chunk');
   if (c.model) into.model = c.model;
-  if (c.usage) into.usage = c.usage; // repeated usage: the last one wins, never the sum
+  if (c.usage) {
+    into.usage = c.usage; // repeated usage: the last one wins, never the sum
+    into.usageVia = { field: c.usageField ?? 'usage', chunks: (into.usageVia?.chunks ?? 0) + 1 };
+  }
   if (c.reasoning) into.reasoning += c.reasoning;
   if (c.content) {
     into.text += c.content;

@@ -5,6 +5,7 @@ import { AttemptError, copyError, toGatewayError } from './attemptFailure';
 import type { Failure } from './errors';
 import { AbortReason } from './failures';
 import type { GatewayTuning } from './options';
+import type { ShapeParam } from './shape';
 import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } from './types';
 
 /**
@@ -164,6 +165,11 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
       state.last429 = e.failure.rateLimited ? e.failure : undefined;
       if (e.failure.rateLimited) state.rateLimitedSince ??= now;
       else state.rateLimitedSince = undefined;
+      if (e.failure.refused && e.failure.refused.length > 0) {
+        // A refused field: once without it (or with its replacement), remembered; a refusal already known stops.
+        if (!learnRefusal(env, run, model, e.failure.refused)) throw e;
+        continue;
+      }
       const clock = { now, deadlineAt: run.deadlineAt, coolDownUntil: env.admission.coolDownUntil, maxRetries: env.options.settings().limits.maxRetries };
       const step = nextStep(e.failure, state, clock, env.tuning);
       if (step.kind === 'stop') {
@@ -213,10 +219,21 @@ interface RetryNews {
   retriesLeft: number;
 }
 
+/** Learns a refusal of request fields; true when it changed the request (retry at once), logged once. */
+function learnRefusal(env: AttemptEnv, run: RequestRun, model: string, refused: ShapeParam[]): boolean {
+  const baseUrl = env.options.settings().gateway.baseUrl;
+  const fresh = env.shapes.refuse(baseUrl, model, refused);
+  if (fresh.length === 0) return false;
+  const shape = env.shapes.shape(baseUrl, model);
+  const tokens = fresh.some((p) => p === 'max_tokens' || p === 'max_completion_tokens') ? `; the token limit is sent as ${shape.tokens === 'none' ? 'nothing' : shape.tokens}` : '';
+  env.connection.log('warn', `${model}: the gateway refused ${fresh.join(', ')}; retrying without it, and sending it so from now on${tokens}`, { model, refused: fresh.join(','), agent: run.request.tag?.agent });
+  return true;
+}
+
 /** Logs the retry and tells the caller what is waited for. */
 function announce(env: AttemptEnv, run: RequestRun, { model, failure: f, step, attempt, retriesLeft }: RetryNews): void {
   if (step.why === 'format') {
-    env.noResponseFormat.add(model);
+    env.shapes.refuse(env.options.settings().gateway.baseUrl, model, ['response_format']);
     env.connection.log('warn', `${model}: the gateway refused response_format; retrying without it for this session`, { model });
     return;
   }

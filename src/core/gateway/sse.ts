@@ -55,12 +55,25 @@ export async function* readSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<
       yield { kind: 'comment' };
       return;
     }
+    // A line that is a JSON document, not a field: Ollama writes an error that comes after content as a bare
+    // `{"error":"…"}` line (ollama/ollama server/routes.go, streamResponse). It is an event of its own.
+    if (line.startsWith('{') && data.length === 0) {
+      yield { kind: 'data', event, data: line };
+      event = undefined;
+      return;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') data.push(value);
     else if (field === 'event') event = value;
+    else if (field === 'error') {
+      // llama.cpp's server sends a failure inside a stream as `error: {…}` (server_sent_event(sink, "error", …)
+      // in ggml-org/llama.cpp tools/server), then `data: [DONE]`: an error event, not a field to ignore.
+      event = 'error';
+      data.push(value);
+    }
     // `id` and `retry` fields are of no use for chat completions.
   }
 

@@ -153,7 +153,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
         confirm: editorConfirm({
-          ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
+          ensureKey: () => this.deps.keys.readyToSend(),
           tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
           confirmPlan: prepared.confirm,
           budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
