@@ -9,7 +9,7 @@ import { baseUrlOption, UsageError } from './args';
 import { EXIT, missingKeyNote, type CliIo } from './exit';
 import { cliPipeline } from './reviewSetup';
 
-export const DOCTOR_USAGE = `Usage: quorum doctor [--base-url URL] [--model agent=model ...] [--format text|json] [--cache-dir DIR]
+const DOCTOR_USAGE = `Usage: quorum doctor [--base-url URL] [--model agent=model ...] [--format text|json] [--cache-dir DIR]
 
 Says what the gateway does, on one screen: its models (/models), and for each agent's model one tiny streamed
 request: did it answer, in how long, is the usage reported and where, is JSON mode honoured, which model
@@ -83,7 +83,7 @@ function probeLines(p: ProbeResult): string[] {
 }
 
 /** The report in plain words, every text from the gateway escaped for the terminal. */
-export function renderDoctor(r: DoctorReport): string {
+function renderDoctor(r: DoctorReport): string {
   const lines = [`Gateway ${t(r.baseUrl)}`];
   if (r.models.ok) {
     const shown = r.models.ids.slice(0, 8).map(t).join(', ');

@@ -33,7 +33,7 @@ export interface ProbeResult {
   refused: ShapeParam[];
 }
 
-export interface AgentModelFacts {
+interface AgentModelFacts {
   agent: string;
   model: string;
   /** Where its price comes from (`settings`, `default` table, `listed` by the gateway); undefined: unknown. */
@@ -99,7 +99,7 @@ async function probe(gateway: GatewayClient, settings: QuorumSettings, model: st
 }
 
 /** The agents' models, their price and context window as Quorum knows them (`listed`: the gateway's `/models` prices). */
-export function agentModelFacts(settings: QuorumSettings, listed: ListedPriceTable = {}): AgentModelFacts[] {
+function agentModelFacts(settings: QuorumSettings, listed: ListedPriceTable = {}): AgentModelFacts[] {
   return resolveAgents(settings).agents.map((a) => {
     const price = priceFor(a.model, settings.prices, listed);
     return {

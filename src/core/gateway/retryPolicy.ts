@@ -5,7 +5,7 @@ import { AttemptError, copyError, toGatewayError } from './attemptFailure';
 import type { Failure } from './errors';
 import { AbortReason } from './failures';
 import type { GatewayTuning } from './options';
-import type { ShapeParam } from './shape';
+import { SHAPE_PARAMS, type ShapeParam } from './shape';
 import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } from './types';
 
 /**
@@ -40,6 +40,8 @@ export interface RetryState {
   /** 429s without a stated wait, for their backoff. */
   unstated429: number;
   formatDropped: boolean;
+  /** Retries without a refused field (at most one per field). */
+  shapeRetries?: number;
   /** The one quick retry after a refused connection or a failed DNS lookup was made. */
   unreachableRetried?: boolean;
   /** When the current run of 429s began (epoch ms); unset once an attempt fails otherwise. */
@@ -149,7 +151,7 @@ function notifyRetry(onRetry: ((info: RetryInfo) => void) | undefined, info: Ret
 async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAttempt: number, counter: { attempts: number }): Promise<StreamResult> {
   const { request, signal } = run;
   const promptEstimate = request.promptTokens ?? countChatTokens(request.messages);
-  const state: RetryState = { consumed: 0, unstated429: 0, formatDropped: false };
+  const state: RetryState = { consumed: 0, unstated429: 0, formatDropped: false, shapeRetries: 0 };
   for (;;) {
     counter.attempts++;
     const attempt = firstAttempt + counter.attempts - 1;
@@ -165,9 +167,12 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
       state.last429 = e.failure.rateLimited ? e.failure : undefined;
       if (e.failure.rateLimited) state.rateLimitedSince ??= now;
       else state.rateLimitedSince = undefined;
-      if (e.failure.refused && e.failure.refused.length > 0) {
-        // A refused field: once without it (or with its replacement), remembered; a refusal already known stops.
-        if (!learnRefusal(env, run, model, e.failure.refused)) throw e;
+      if (e.failure.refused && e.failure.refused.length > 0 && (state.shapeRetries ?? 0) < SHAPE_PARAMS.length) {
+        // A refused field that this attempt sent: again at once without it (or with its replacement), and
+        // remembered. Each such retry sends fewer of the fields, so it ends (a concurrent request may have
+        // learned the same refusal first: this one still retries without it).
+        state.shapeRetries = (state.shapeRetries ?? 0) + 1;
+        learnRefusal(env, run, model, e.failure.refused);
         continue;
       }
       const clock = { now, deadlineAt: run.deadlineAt, coolDownUntil: env.admission.coolDownUntil, maxRetries: env.options.settings().limits.maxRetries };
@@ -219,15 +224,14 @@ interface RetryNews {
   retriesLeft: number;
 }
 
-/** Learns a refusal of request fields; true when it changed the request (retry at once), logged once. */
-function learnRefusal(env: AttemptEnv, run: RequestRun, model: string, refused: ShapeParam[]): boolean {
+/** Learns a refusal of request fields, logged once (when it is new). */
+function learnRefusal(env: AttemptEnv, run: RequestRun, model: string, refused: ShapeParam[]): void {
   const baseUrl = env.options.settings().gateway.baseUrl;
   const fresh = env.shapes.refuse(baseUrl, model, refused);
-  if (fresh.length === 0) return false;
+  if (fresh.length === 0) return;
   const shape = env.shapes.shape(baseUrl, model);
   const tokens = fresh.some((p) => p === 'max_tokens' || p === 'max_completion_tokens') ? `; the token limit is sent as ${shape.tokens === 'none' ? 'nothing' : shape.tokens}` : '';
   env.connection.log('warn', `${model}: the gateway refused ${fresh.join(', ')}; retrying without it, and sending it so from now on${tokens}`, { model, refused: fresh.join(','), agent: run.request.tag?.agent });
-  return true;
 }
 
 /** Logs the retry and tells the caller what is waited for. */

@@ -24,7 +24,7 @@ export interface RequestShape {
 /** OpenAI's reasoning families, also behind a provider prefix (`openai/gpt-5`, `azure/o3-mini`). */
 const REASONING_FAMILY = /^(o1|o3|o4|gpt-5)([-.:_]|$)/i;
 
-export function isReasoningFamily(model: string): boolean {
+function isReasoningFamily(model: string): boolean {
   return REASONING_FAMILY.test(model.split('/').pop() ?? model);
 }
 
@@ -74,7 +74,7 @@ export interface ShapeStore {
 }
 
 /** One learned refusal, for the log and for `quorum doctor`. */
-export interface LearnedShape {
+interface LearnedShape {
   model: string;
   refused: ShapeParam[];
 }

@@ -34,7 +34,8 @@ function shapeWords(p: ProbeResult): string {
     ...(p.shape.responseFormat ? [] : ['response_format']),
   ];
   const tokens = p.shape.tokens === 'none' ? '' : p.shape.tokens;
-  return left.length > 0 ? vscode.l10n.t('{0}, without {1}', tokens || '-', left.join(', ')) : tokens;
+  const shape = left.length > 0 ? vscode.l10n.t('{0}, without {1}', tokens || '-', left.join(', ')) : tokens;
+  return p.refused.length > 0 ? vscode.l10n.t('{0} (learned: the gateway refused {1})', shape, p.refused.join(', ')) : shape;
 }
 
 function probeLine(p: ProbeResult): string {
