@@ -1,6 +1,7 @@
 import { parseChunk, parseError, type ReportedUsage, type UsageField } from './chunks';
 import { readSse } from './sse';
-import { field } from '../../shared/guards';
+import { field, isRecord } from '../../shared/guards';
+import { readErrorBody } from './errorBody';
 
 /**
  * Reading one HTTP answer of the chat-completions endpoint: an SSE stream, or a whole JSON completion (with or
@@ -51,7 +52,9 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
   const contentType = response.headers.get('content-type') ?? '';
   try {
     if (!/event-stream/i.test(contentType) && /json/i.test(contentType)) {
-      absorb(JSON.parse(await readJsonBody(bytes, onData)), into, onText);
+      const whole: unknown = JSON.parse(await readJsonBody(bytes, onData));
+      throwIfError(whole);
+      absorb(whole, into, onText);
       return 'done';
     }
     // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
@@ -122,6 +125,18 @@ async function readJsonBody(bytes: AsyncIterable<Uint8Array>, onData: () => void
     chunks.push(b);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * An error answered with HTTP 200 as a whole JSON body (relays do): `{"error":…}`, `{"success":false,
+ * "message":…}`, or a body with a message and no choices.
+ */
+function throwIfError(json: unknown): void {
+  if (!isRecord(json) || Array.isArray(json.choices)) return;
+  const says = json.error !== undefined || json.success === false || typeof json.message === 'string' || typeof json.msg === 'string';
+  if (!says) return;
+  const body = readErrorBody(json);
+  throw new StreamErrorSignal({ message: body?.message ?? 'error', ...(body?.type ? { type: body.type } : {}), ...(body?.code !== undefined ? { code: body.code } : {}) });
 }
 
 function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {

@@ -57,7 +57,7 @@ export async function* readSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<
     }
     // A line that is a JSON document, not a field: Ollama writes an error that comes after content as a bare
     // `{"error":"…"}` line (ollama/ollama server/routes.go, streamResponse). It is an event of its own.
-    if (line.startsWith('{') && data.length === 0) {
+    if (line.startsWith('{') && data.length === 0 && isJson(line)) {
       yield { kind: 'data', event, data: line };
       event = undefined;
       return;
@@ -82,4 +82,14 @@ export async function* readSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<
   }
   for (const line of lines(decoder.decode(), true)) yield* take(line);
   yield* take('');
+}
+
+/** A whole JSON document on one line (a pretty-printed body's first line `{` is not). */
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
 }

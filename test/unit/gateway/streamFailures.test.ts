@@ -35,6 +35,16 @@ describe('gateway client: a stream that fails is never a review', function () {
     });
   }
 
+  it("an error in a whole JSON body answered with HTTP 200 (a relay's) is the relay's error: no channel fails fast", async () => {
+    r = await rig({ settings: { limits: { maxRetries: 2 } } });
+    r.gw.script(() => ({ kind: 'raw', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: false, message: '当前分组 default 下对于模型 gpt-4.1 无可用渠道' }) }));
+    const { error } = await drain(r.client.stream(ask('gpt-4.1')));
+    assert.ok(error instanceof GatewayError);
+    assert.equal(error.code, 'model-not-found');
+    assert.match(error.message, /无可用渠道/);
+    assert.equal(r.gw.requests.filter((q) => q.path.endsWith('/chat/completions')).length, 1);
+  });
+
   it('an error before any text is retried where it may be (a 5xx inside the stream), and the retry answers', async () => {
     r = await rig({ settings: { limits: { maxRetries: 2 } } });
     r.gw.enqueue(cut([`error: ${JSON.stringify({ code: 503, message: 'loading model', type: 'unavailable_error' })}\n\n`, 'data: [DONE]\n\n'], 0));
