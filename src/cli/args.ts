@@ -70,12 +70,16 @@ export interface ReviewArgs {
   minSeverity: (typeof SEVERITIES)[number];
   /** List hidden findings too (they still never trigger --fail-on). */
   showHidden: boolean;
-  /** `--post github`: post the review on the pull request (with `--changes --base`). */
-  post?: 'github';
+  /** `--post github|gitlab`: post the review on the pull or merge request (with `--changes --base`). */
+  post?: 'github' | 'gitlab';
   /** `--pr N`: the pull request (default: from the event in GITHUB_EVENT_PATH). */
   pr?: number;
+  /** `--mr IID`: the merge request (default: CI_MERGE_REQUEST_IID). */
+  mr?: number;
   /** `--verify`: how the merged findings are verified (default: quorum.review.verify's default, cross-model). */
   verify?: VerifyMode;
+  /** `--tool-results FILE` (repeatable): SARIF files of the project's tools, read beside `.quorum/tool-results/*.sarif`. */
+  toolResults?: string[];
 }
 
 
@@ -103,8 +107,9 @@ Options:
   --model agent=model      use another model for an agent (repeatable)
   --base-url URL           the gateway (default: $QUORUM_BASE_URL, else https://api.holysheep.ai/v1)
   --language CODE          language of the review text: en, ko, ... (default: from LC_ALL / LANG)
-  --format text|markdown|json|sarif|github   how to print the result (default: text); sarif: SARIF 2.1.0 for
-                           code scanning; github: GitHub Actions annotations
+  --format text|markdown|json|sarif|github|codequality   how to print the result (default: text); sarif:
+                           SARIF 2.1.0 for code scanning; github: GitHub Actions annotations; codequality: a
+                           GitLab Code Quality report (artifacts:reports:codequality)
   --output FILE            write the result in --format to FILE; the terminal gets the text report
   --no-rules               leave out the repository's rules and agents (.quorum/, AGENTS.md)
   --context on|off         send definitions, callers and enclosing signatures of the reviewed code, read-only (default on)
@@ -119,10 +124,16 @@ Options:
   --min-confidence 0..1    hide findings below this confidence (default 0)
   --min-severity LEVEL     hide findings less severe than critical|high|medium|low|info (default info)
   --show-hidden            list hidden findings too (hidden ones, and dismissed ones, never trigger --fail-on)
+  --tool-results FILE      a SARIF 2.1.0 file of the project's linter, compiler or scanner (ESLint, tsc, Ruff,
+                           Semgrep, CodeQL, Bandit, golangci-lint; repeatable; .quorum/tool-results/*.sarif are read
+                           too): results on the reviewed lines are sent read-only, findings repeating them hidden
   --post github            with --changes --base, also post the review on the pull request: inline comments on
                            the diff's lines (with suggestions), a summary comment edited on each run, nothing
                            posted twice, earlier comments no longer raised marked resolved
   --pr N                   the pull request for --post github (default: from the event in GITHUB_EVENT_PATH)
+  --post gitlab            the same on a GitLab merge request: diff threads (suggestions, line ranges), one
+                           summary note edited on each run, threads whose finding is gone resolved
+  --mr IID                 the merge request for --post gitlab (default: CI_MERGE_REQUEST_IID)
   --verify off|cross-model|same-model   a verifier agent checks each merged finding (default cross-model: on a
                            model that did not raise it; --model verifier=MODEL picks it); refuted ones are hidden
   -h, --help               show this help
@@ -131,10 +142,11 @@ Options:
 Environment: QUORUM_API_KEY (required, except for --dry-run and a gateway on this machine), QUORUM_BASE_URL, XDG_CACHE_HOME (cache folder),
   GITHUB_STEP_SUMMARY (when set, a Markdown summary of the review is appended to that file); for --post github:
   GITHUB_TOKEN (pull-requests: write), GITHUB_REPOSITORY (owner/name), GITHUB_EVENT_PATH, GITHUB_API_URL
-  (default https://api.github.com).
+  (default https://api.github.com); for --post gitlab: GITLAB_TOKEN (api scope; CI_JOB_TOKEN cannot post),
+  CI_API_V4_URL (else CI_SERVER_URL/api/v4), CI_PROJECT_ID, CI_MERGE_REQUEST_IID.
 Exit codes: 0 done, 1 a finding at or above --fail-on, 2 usage error, 3 an agent failed (also when a finding
   is at or above --fail-on: 3 always wins when the gateway refused the key (auth, forbidden) or the quota is
-  spent, so CI never passes on them; with --post github also when GitHub refuses the token or the post), 130
+  spent, so CI never passes on them; with --post also when GitHub or GitLab refuses the token or the post), 130
   interrupted.`;
 
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
@@ -191,9 +203,11 @@ const schema = z.object({
     .default(0),
   minSeverity: z.enum(SEVERITIES, { message: `--min-severity is one of ${SEVERITIES.join(', ')}` }).default('info'),
   showHidden: z.boolean().default(false),
-  post: z.enum(['github'], { message: '--post takes github' }).optional(),
+  post: z.enum(['github', 'gitlab'], { message: '--post takes github or gitlab' }).optional(),
+  mr: z.coerce.number({ message: '--mr takes a merge request number' }).int('--mr takes a whole number').min(1, '--mr is at least 1').optional(),
   pr: z.coerce.number({ message: '--pr takes a pull request number' }).int('--pr takes a whole number').min(1, '--pr is at least 1').optional(),
   verify: z.enum(VERIFY_MODES, { message: `--verify is one of ${VERIFY_MODES.join(', ')}` }).optional(),
+  toolResults: z.array(z.string().trim().min(1, '--tool-results needs a SARIF file')).default([]),
 });
 
 const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
@@ -218,6 +232,8 @@ const VALUE_FLAGS: Record<string, keyof z.input<typeof schema>> = {
   '--context-tokens': 'contextTokens',
   '--post': 'post',
   '--pr': 'pr',
+  '--mr': 'mr',
+  '--tool-results': 'toolResults',
 };
 
 const BOOLEAN_FLAGS: Record<string, 'noCache' | 'noRules' | 'dryRun' | 'showHidden' | 'changes' | 'staged' | 'lastCommit' | 'allFindings'> = {
@@ -260,7 +276,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const [command, ...rest] = argv;
   if (command !== 'review') throw new UsageError(`unknown command "${command}"; try "quorum review <file>"`);
   const modelFlags: string[] = [];
-  const raw: Record<string, unknown> = { models: modelFlags };
+  const toolFlags: string[] = [];
+  const raw: Record<string, unknown> = { models: modelFlags, toolResults: toolFlags };
   const positional: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -287,6 +304,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         i += 1;
       }
       if (key === 'models') modelFlags.push(value);
+      else if (key === 'toolResults') toolFlags.push(value);
       else if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
       else raw[key] = value;
       continue;
@@ -300,8 +318,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
   const a = parsed.data;
   const changes = changeRequest(a);
-  if (a.post && changes?.kind !== 'ref') throw new UsageError('--post github goes with --changes --base REF (the pull request\'s base)');
-  if (a.pr !== undefined && !a.post) throw new UsageError('--pr goes with --post github');
+  if (a.post && changes?.kind !== 'ref') throw new UsageError(`--post ${a.post} goes with --changes --base REF (the ${a.post === 'github' ? 'pull' : 'merge'} request's base)`);
+  if (a.pr !== undefined && a.post !== 'github') throw new UsageError('--pr goes with --post github');
+  if (a.mr !== undefined && a.post !== 'gitlab') throw new UsageError('--mr goes with --post gitlab');
   const models: Record<string, string> = {};
   for (const [agent, model] of a.models) {
     if (models[agent] !== undefined) throw new UsageError(`--model was given twice for "${agent}"`);
@@ -335,6 +354,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     showHidden: a.showHidden,
     ...(a.post ? { post: a.post } : {}),
     ...(a.pr !== undefined ? { pr: a.pr } : {}),
+    ...(a.mr !== undefined ? { mr: a.mr } : {}),
     ...(a.verify !== undefined ? { verify: a.verify } : {}),
+    ...(a.toolResults.length > 0 ? { toolResults: a.toolResults } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { formatToolComparisonTable, toolComparisonJson } from '../core/eval/toolComparison';
 import { constants, existsSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -137,10 +138,11 @@ async function writeResults(args: EvalArgs, report: EvalReport, outFile: string 
   // The key is scrubbed from the figures' strings, before they are rendered: a document is never edited after.
   const runs = scrubStrings(report.runs, scrub);
   const verified = report.verified ? { ...report.verified, runs: scrubStrings(report.verified.runs, scrub) } : undefined;
-  const table = formatEvalTable(runs) + (verified ? '\n' + formatVerificationTable(runs, verified) : '');
+  const withTools = report.withTools ? { ...report.withTools, runs: scrubStrings(report.withTools.runs, scrub) } : undefined;
+  const table = formatEvalTable(runs) + (verified ? '\n' + formatVerificationTable(runs, verified) : '') + (withTools ? '\n' + formatToolComparisonTable(runs, withTools) : '');
   const document =
     args.format === 'json'
-      ? JSON.stringify({ ...toEvalJson(runs), ...(verified ? { verification: verificationJson(runs, verified) } : {}) }, null, 2) + '\n'
+      ? JSON.stringify({ ...toEvalJson(runs), ...(verified ? { verification: verificationJson(runs, verified) } : {}), ...(withTools ? { toolResults: toolComparisonJson(runs, withTools) } : {}) }, null, 2) + '\n'
       : args.format === 'html'
         ? evalHtmlReport(runs, { corpus: args.corpus ?? 'shipped corpus', generatedAt: new Date().toISOString() })
         : table;

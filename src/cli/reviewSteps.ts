@@ -1,5 +1,6 @@
 import { targetInfo } from '../core/review/target';
 import { contextLine } from '../core/report/contextLine';
+import { toolsLine } from '../core/report/toolsLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
@@ -18,8 +19,8 @@ import { EXIT, exitCodeOf, type CliIo } from './exit';
 import type { ProgressReporter } from './progress';
 import { renderReport, renderStepSummary } from '../core/report/render';
 import { cliReportContext } from './reports';
-import { postFromCli } from './github/fromCli';
-import type { GithubTarget } from './github/target';
+import { postFromCli } from './post/fromCli';
+import type { PostTarget } from './post/target';
 
 /**
  * `quorum review` once the target is read: the review use case (core's runReview) with the command line's
@@ -40,8 +41,8 @@ export interface CliReview {
   pipeline: ReviewPipeline;
   progress: ProgressReporter;
   cache: DiskCache | undefined;
-  /** `--post github`: where the review is posted once printed. */
-  github?: GithubTarget;
+  /** `--post github|gitlab`: where the review is posted once printed. */
+  post?: PostTarget;
 }
 
 /** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
@@ -59,6 +60,8 @@ function sayPlan(r: CliReview, plan: PlannedReview): void {
   if (shaped.redactions.length > 0) progress.line(`redacted before sending: ${describeRedactions(shaped.redactions)}`);
   const context = contextLine(targetInfo(shaped.target), shaped.target.contextCut);
   if (context) progress.line(context);
+  const tools = toolsLine(shaped.target, 0);
+  if (tools) progress.line(tools);
   const estimated = `via ${new URL(r.baseUrl).host}; estimated ≈ ${formatUsd(estimate.likelyUsd)} likely, up to ${formatUsd(estimate.costUsd)}`;
   if (changes) {
     const skipped = target.skipped ?? [];
@@ -133,7 +136,7 @@ function finish(r: CliReview, result: Pick<ReviewResult, 'summary' | 'noise'>, i
       return r.fail(`cannot write --output ${args.output}: ${errorCode(e) ?? String(e)}`);
     }
   }
-  return r.github ? postFromCli(r, r.github, { summary, noise, regions }, code) : code;
+  return r.post ? postFromCli(r, r.post, { summary, noise, regions }, code) : code;
 }
 
 /**

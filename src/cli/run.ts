@@ -1,3 +1,4 @@
+import { cliToolResults } from './toolResults';
 import type { CodeContextSource } from '../core/review/reviewRequest';
 import type { ChangesPlan } from '../core/changes/plan';
 import { defaultCacheDir } from './cacheDir';
@@ -25,7 +26,7 @@ import { cliPipeline, readChanges } from './reviewSetup';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
 import { loadPromptContext } from '../core/prompt/shape';
-import { githubTarget } from './github/target';
+import { postTarget, postTokens } from './post/target';
 import { splitModelOverrides } from '../core/agents/verifier';
 import { RegionMemory } from '../core/review/regionMemory';
 
@@ -85,8 +86,8 @@ async function readReviewTarget(io: CliIo, args: ReviewArgs, settings: QuorumSet
 /** `quorum …`: returns the exit code; writes the result to stdout and progress and errors to stderr. */
 export async function runCli(io: CliIo): Promise<number> {
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  // Neither the gateway key nor the GitHub token (--post github) is ever printed.
-  const scrub = (text: string) => scrubKey(text, [key || undefined, io.env.GITHUB_TOKEN?.trim() || undefined]);
+  // Neither the gateway key nor a host's token (--post github|gitlab) is ever printed.
+  const scrub = (text: string) => scrubKey(text, [key || undefined, ...postTokens(io.env)]);
   const fail = (message: string, code: number = EXIT.usage) => {
     io.stderr.write(`quorum: ${scrub(message).replace(/\s*\n\s*/g, ' ')}\n`);
     return code;
@@ -99,8 +100,8 @@ export async function runCli(io: CliIo): Promise<number> {
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
 
-  const github = args.post && !args.dryRun ? githubTarget(io.env, args.pr) : undefined;
-  if (github && 'problem' in github) return fail(github.problem);
+  const post = args.post && !args.dryRun ? postTarget(args.post, io.env, args.post === 'github' ? args.pr : args.mr) : undefined;
+  if (post && 'problem' in post) return fail(post.problem);
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
   // A server on this machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key, unless it says it does.
   if (!key && !args.dryRun && (await needsKey(baseUrl, { signal: io.signal }))) return fail(`QUORUM_API_KEY is not set; export the gateway API key first${missingKeyNote(baseUrl)}`);
@@ -136,7 +137,7 @@ export async function runCli(io: CliIo): Promise<number> {
     ...(Object.keys(reviewerModels).length > 0 ? { modelOverrides: reviewerModels } : {}),
     ...(args.allFindings || !settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
   };
-  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(github ? { github } : {}) };
+  const review: CliReview = { io, args, settings, baseUrl, scrub, fail, root, pipeline, progress, cache, ...(post ? { post } : {}) };
   // Definitions, callers and enclosing signatures from the repository's tree-sitter index (kept in the cache folder).
   const codeContext: CodeContextSource | undefined = root && settings.context.enabled && args.context
     ? {
@@ -148,10 +149,12 @@ export async function runCli(io: CliIo): Promise<number> {
       }
     : undefined;
   const work: ReviewWork = { target, ...(changes ? { changes } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) };
+  // The project's tools' SARIF files (--tool-results, .quorum/tool-results/): a bad one is said in one line and ignored.
+  const toolResults = await cliToolResults({ files: args.toolResults ?? [], root, cwd: io.cwd ?? process.cwd(), target, reviewed: changes ? undefined : args.file, warn: (line) => io.stderr.write(`quorum: warning: ${scrub(line)}\n`) });
   // A re-review of changes on this machine (the same cache folder) sends only the regions whose content changed.
   const memory = cache && changes && read.root ? new RegionMemory({ dir: dirname(cache.folder), root: read.root, secrets: [key, ...urlSecrets(baseUrl)] }) : undefined;
   try {
-    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}) });
+    return await reviewAndPrint(review, { work, context, options, ...(codeContext ? { codeContext } : {}), ...(memory ? { memory } : {}), ...(toolResults.length > 0 ? { toolResults } : {}) });
   } catch (e) {
     progress.close();
     if (e instanceof ReviewConfigError) return fail(e.message);

@@ -18,7 +18,7 @@ export const REVIEW_STATE_LABEL: Record<ReviewState, PanelStringKey> = {
 };
 
 export const HIDDEN_REASON_LABEL: Record<HiddenReason, PanelStringKey> = {
-  confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed', refuted: 'hiddenRefuted',
+  confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed', refuted: 'hiddenRefuted', 'reported-by-tool': 'hiddenReportedByTool',
 };
 
 /** What the verifier said of a finding, in words: `confirmed by gpt-4.1`, `refuted by …: why`, `not verified`; '' when it was not asked. */

@@ -49,6 +49,8 @@ const findingViewSchema = z.object({
   unverified: z.optional(z.boolean()),
   /** Carried over from an earlier review of the same code (a re-review of changes). */
   carried: z.optional(z.boolean()),
+  /** The project's tool already reports it (hidden as `reported-by-tool`): the tool and its rule (repository text). */
+  reportedBy: z.optional(z.object({ tool: shortText, rule: shortText })),
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 
@@ -159,6 +161,10 @@ const contextViewSchema = z.object({
 });
 export type ContextView = z.infer<typeof contextViewSchema>;
 
+/** The project's tool results sent with a review: how many, and the tools (repository text) they came from. */
+const toolsViewSchema = z.object({ results: count, tools: list(shortText, 100) });
+export type ToolsView = z.infer<typeof toolsViewSchema>;
+
 const REVIEW_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 const reviewStateSchema = z.enum(REVIEW_STATES);
 export type ReviewState = z.infer<typeof reviewStateSchema>;
@@ -211,6 +217,8 @@ export const reviewViewSchema = z.object({
   resolved: z.optional(count),
   /** The context sent with the review ("context: 6 definitions, 3 callers from 5 files · 1,900 tokens" in the header). */
   context: z.optional(contextViewSchema),
+  /** The project's tool results sent with the review ("tools: 3 results from eslint, ts" in the header): how many, from which tools. */
+  tools: z.optional(toolsViewSchema),
 });
 export type ReviewView = z.infer<typeof reviewViewSchema>;
 

@@ -39,9 +39,10 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
  * Why the noise controls hide a finding: below quorum.review.minConfidence / minSeverity, dismissed in the
- * project, or `refuted` by the verifier (its reason is the finding's `verification`).
+ * project, `refuted` by the verifier (its reason is the finding's `verification`), or `reported-by-tool`: the
+ * project's compiler, linter or scanner already reports it (the finding's `reportedBy` names the tool and rule).
  */
-export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted'] as const;
+export const HIDDEN_REASONS = ['confidence', 'severity', 'dismissed', 'refuted', 'reported-by-tool'] as const;
 export type HiddenReason = (typeof HIDDEN_REASONS)[number];
 
 /**

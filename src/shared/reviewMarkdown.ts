@@ -121,7 +121,7 @@ function agentsSection({ view, t }: Context): string[] {
   return out;
 }
 
-const HIDDEN_REASON_KEY: Record<HiddenReason, PanelStringKey> = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed', refuted: 'exportHiddenRefuted' };
+const HIDDEN_REASON_KEY: Record<HiddenReason, PanelStringKey> = { confidence: 'exportHiddenConfidence', severity: 'exportHiddenSeverity', dismissed: 'exportHiddenDismissed', refuted: 'exportHiddenRefuted', 'reported-by-tool': 'exportHiddenReportedByTool' };
 
 /**
  * The findings shown, most severe first: not dismissed in this review and not hidden by the noise controls.

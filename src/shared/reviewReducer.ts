@@ -161,6 +161,8 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
     case 'hidden': {
       view.hidden = event.findings.slice();
       changes.findings = true;
+      // The header counts the findings the tool results made redundant.
+      if (view.tools) changes.header = true;
       for (const a of view.agents) if (a.state === 'done') changes.agents.add(a.agent);
       break;
     }
@@ -168,7 +170,7 @@ function applyReviewEvent(view: ReviewView, event: ReviewLevelEvent, changes: Vi
 }
 
 /** A review before its first event: the target, the estimate and what shaped the prompts (rules, redactions, the context sent). */
-export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes' | 'estimateUsd' | 'likelyUsd' | 'uri' | 'privacy' | 'context'>>): ReviewView {
+export function emptyReview(init: Pick<ReviewView, 'sessionId' | 'targetKey' | 'target' | 'startedAt'> & Partial<Pick<ReviewView, 'changes' | 'estimateUsd' | 'likelyUsd' | 'uri' | 'privacy' | 'context' | 'tools'>>): ReviewView {
   return {
     ...init,
     status: 'running',

@@ -131,7 +131,9 @@ export class FindingsList {
     const hasFix = f.suggestion !== undefined;
     const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };
-    const why = hidden ? t(HIDDEN_REASON_LABEL[hidden]) : undefined;
+    const why = hidden === 'reported-by-tool' && f.reportedBy
+      ? t('hiddenReportedBy', f.reportedBy.tool, f.reportedBy.rule || '—')
+      : hidden ? t(HIDDEN_REASON_LABEL[hidden]) : undefined;
     return h('li', { class: `finding sev-${f.severity}${why ? ' finding-hidden' : ''}`, 'data-finding': f.id },
       ...findingSummary(f, view),
       why ? h('div', { class: 'finding-hidden-reason' }, icon('eye-closed'), ` ${why}`) : null,

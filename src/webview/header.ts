@@ -3,7 +3,7 @@ import { REVIEW_STATE_LABEL } from '../shared/labels';
 import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
 import type { SkipReason } from '../shared/reviewCodes';
-import { estimatedSpentUsd, spentUsd, streamsText } from '../shared/reviewReducer';
+import { estimatedSpentUsd, hiddenFindings, spentUsd, streamsText } from '../shared/reviewReducer';
 import { STREAMING_ICON } from './agentCard';
 import { ContextList } from './contextList';
 import { button, h, icon, setAttr, setText } from './dom';
@@ -32,6 +32,8 @@ export class ReviewHeader {
   private readonly stop: HTMLButtonElement;
   private readonly restored: HTMLElement;
   private readonly privacy: HTMLElement;
+  /** What the project's tools reported and how many findings repeated it ("tools: 3 results from eslint, ts · 1 finding already reported, hidden"). */
+  private readonly tools: HTMLElement;
   /** What context went out, listed on click. */
   readonly context = new ContextList();
 
@@ -46,6 +48,7 @@ export class ReviewHeader {
     this.stop = button({ action: 'stop', label: t('stop'), icon: 'debug-stop', secondary: true });
     this.restored = h('p', { class: 'restored', hidden: true }, icon('history'), ' ', t('restored'));
     this.privacy = h('p', { class: 'privacy', hidden: true });
+    this.tools = h('p', { class: 'tools', hidden: true });
     this.root = h('header', { class: 'review-head' },
       h('div', { class: 'target' }, icon('file-code'), this.file, this.lines, this.language),
       h('div', { class: 'status-line' },
@@ -58,6 +61,7 @@ export class ReviewHeader {
         button({ action: 'export', label: t('export'), icon: 'export', secondary: true })),
       this.restored,
       this.privacy,
+      this.tools,
       this.context.root);
   }
 
@@ -96,7 +100,23 @@ export class ReviewHeader {
     this.stop.disabled = view.status !== 'running' || !view.live;
     this.restored.hidden = view.live;
     this.updatePrivacy(view);
+    this.updateTools(view);
     this.context.update(view.context);
+  }
+
+  /** The tool results sent and the findings hidden for repeating them. */
+  private updateTools(view: ReviewView): void {
+    const tools = view.tools;
+    if (!tools || tools.results === 0) {
+      setText(this.tools, '');
+      this.tools.hidden = true;
+      return;
+    }
+    const redundant = [...hiddenFindings(view).values()].filter((reason) => reason === 'reported-by-tool').length;
+    const parts = [t(tools.results === 1 ? 'toolsSentOne' : 'toolsSent', tools.results, tools.tools.join(', '))];
+    if (redundant > 0) parts.push(t(redundant === 1 ? 'toolsRedundantOne' : 'toolsRedundant', redundant));
+    setText(this.tools, parts.join(' · '));
+    this.tools.hidden = false;
   }
 
   /** The repository rules in the prompts and the secrets redacted: kinds and lines, never values. */

@@ -5,6 +5,7 @@ import { fenceMarks } from '../../shared/reviewMarkdown';
 import { languageName } from './language';
 import type { AgentSpec } from './spec';
 import type { ContextSnippet } from '../context/types';
+import { TOOL_RESULTS_RULE, toolResultsBlock } from '../toolResults/prompt';
 
 /** Building an agent's prompt: the code with its real line numbers, what to answer and how, other agents' results. */
 
@@ -210,7 +211,8 @@ const PLACEHOLDER_RULE = [
 export function buildMessages({ agent, target, language, inputs = [], rules = '', redacted = false }: BuildMessagesInput): ChatMessage[] {
   const format = agent.output === 'code' ? codeFormat(target) : findingsFormat(target);
   const context = target.context && target.context.length > 0;
-  const common = [COMMON_RULES, ...(redacted ? [PLACEHOLDER_RULE] : []), ...(context ? [CONTEXT_RULE] : [])].join('\n');
+  const tools = target.toolResults && target.toolResults.length > 0;
+  const common = [COMMON_RULES, ...(redacted ? [PLACEHOLDER_RULE] : []), ...(context ? [CONTEXT_RULE] : []), ...(tools ? [TOOL_RESULTS_RULE] : [])].join('\n');
   const system = [agent.systemPrompt.trim(), rules, common, format, languageRule(language)].filter((p) => p !== '').join('\n\n');
   const code = codePart(target);
   const user = inputs.length > 0 ? [code, '', 'Reviews of this code by the other agents:', '', ...inputs.map((i) => describeInput(i, !plainRegion(target)))].join('\n') : code;
@@ -235,6 +237,8 @@ function codePart(target: ReviewTarget): string {
     for (const region of target.regions) parts.push('', describeRegion(region));
   }
   if (target.context && target.context.length > 0) parts.push('', contextBlock(target.context));
+  const tools = toolResultsBlock(target.toolResults);
+  if (tools) parts.push('', tools);
   const code = parts.join('\n');
   codeParts.set(target, code);
   return code;

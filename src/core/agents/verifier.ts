@@ -55,6 +55,8 @@ export interface VerifierItem {
   region: Pick<Region, 'file' | 'language' | 'text' | 'startLine' | 'endLine'> | undefined;
   /** Code around the finding chosen by the prompt-shaping step (definitions, callers), when there is any. */
   context?: string;
+  /** What the project's tools report on the finding's lines (`describeToolResult` lines), when they report anything. */
+  tools?: string;
 }
 
 function excerpt(item: VerifierItem): string {
@@ -83,6 +85,10 @@ function describeItem(item: VerifierItem): string {
   if (item.context) {
     const fence = fenceMarks(item.context);
     head.push('', 'Context (code elsewhere that this code uses or is used by):', fence, item.context, fence);
+  }
+  if (item.tools) {
+    const fence = fenceMarks(item.tools);
+    head.push('', "Already reported on these lines by the project's tools (compiler, linters, scanners):", fence, item.tools, fence);
   }
   return head.join('\n');
 }

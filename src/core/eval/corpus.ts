@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { ContextSnippet } from '../context/types';
+import { toolResultSchema, type ToolResult } from '../toolResults/types';
 
 /**
  * The labelled corpus: `<dir>/<case-id>/expected.json` plus the one source file it names. A folder without
@@ -36,6 +37,11 @@ const expectedFileSchema = z.looseObject({
     .min(1)
     .refine((f) => !/[\\/]/.test(f) && f !== '.' && f !== '..', 'file names a file beside expected.json'),
   findings: z.array(expectedFindingSchema),
+  /** What the project's tools report on the file (the case's file is theirs): sent read-only, their repeats scored apart. */
+  toolResults: z
+    .array(toolResultSchema.omit({ file: true }).refine((r) => r.endLine >= r.startLine, { path: ['endLine'], message: 'endLine is before startLine' }))
+    .max(500)
+    .optional(),
 });
 
 export interface ExpectedFinding {
@@ -59,6 +65,8 @@ export interface EvalCase {
   expected: ExpectedFinding[];
   /** Code from the case's other files sent read-only beside it (`withCaseContext`), named `<case-id>/<file>`. */
   context?: ContextSnippet[];
+  /** What the project's tools report on the file, named `<case-id>/<file>` as the review names it. */
+  toolResults?: ToolResult[];
 }
 
 export interface Corpus {
@@ -123,6 +131,10 @@ async function loadCase(dir: string, id: string): Promise<EvalCase> {
   expected.findings.forEach((f, i) => {
     if (f.endLine > lines) throw new CorpusError(`case "${id}": findings.${i}.endLine: line ${f.endLine} is past the end of ${expected.file} (${lines} lines)`, id, `findings.${i}.endLine`);
   });
+  (expected.toolResults ?? []).forEach((r, i) => {
+    if (r.endLine > lines) throw new CorpusError(`case "${id}": toolResults.${i}.endLine: line ${r.endLine} is past the end of ${expected.file} (${lines} lines)`, id, `toolResults.${i}.endLine`);
+  });
+  const toolResults = (expected.toolResults ?? []).map((r) => ({ ...r, file: `${id}/${expected.file}` }));
   return {
     id,
     language: expected.language,
@@ -137,6 +149,7 @@ async function loadCase(dir: string, id: string): Promise<EvalCase> {
       ...(f.keywords !== undefined ? { keywords: f.keywords } : {}),
       ...(f.severity !== undefined ? { severity: f.severity } : {}),
     })),
+    ...(toolResults.length > 0 ? { toolResults } : {}),
   };
 }
 

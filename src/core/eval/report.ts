@@ -3,7 +3,7 @@ import type { RunFigures } from './score';
 
 /**
  * The one JSON document of `quorum eval --format json`: `{"runs":[…]}`, each run with exactly these fields in
- * this order. Ratios with a zero denominator, and percentiles without a successful case, are null.
+ * this order (and `toolResults` when cases carry tool results, `verification` with --verify). Ratios with a zero denominator, and percentiles without a successful case, are null.
  */
 
 const ratio = z.number().min(0).max(1).nullable();
@@ -24,7 +24,12 @@ export const evalRunJsonSchema = z.strictObject({
   thresholds: z.array(z.strictObject({ minConfidence: z.number().min(0).max(1), precision: ratio, recall: ratio })),
 });
 
-export const evalJsonSchema = z.strictObject({ runs: z.array(evalRunJsonSchema) });
+const prf = z.strictObject({ precision: ratio, recall: ratio, f1: ratio });
+
+/** When cases carry tool results: each run on every finding (`without`) and less the repeats of tool results (`with`). */
+const evalToolResultsJsonSchema = z.strictObject({ agent: z.string(), model: z.string(), without: prf, with: prf, repeatsHidden: z.number().int().nonnegative() });
+
+export const evalJsonSchema = z.strictObject({ runs: z.array(evalRunJsonSchema), toolResults: z.array(evalToolResultsJsonSchema).optional() });
 export type EvalJson = z.infer<typeof evalJsonSchema>;
 
 export function toEvalJson(runs: readonly RunFigures[]): EvalJson {

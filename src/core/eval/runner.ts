@@ -9,6 +9,7 @@ import type { ReviewTarget } from '../review/types';
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
 import { VERIFIER_ID } from '../agents/verifier';
 import type { VerifiedFigures } from './verification';
+import { withoutRepeats, type ToolFilteredFigures } from './toolComparison';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
@@ -64,6 +65,8 @@ export interface EvalReport {
    * cost including the verifier's; `verifierUsd` is what the verifier cost in each run.
    */
   verified?: VerifiedFigures;
+  /** When cases carry tool results: each run scored again without the findings that repeat one (hidden in a review). */
+  withTools?: ToolFilteredFigures;
 }
 
 interface EvalEstimate {
@@ -79,7 +82,7 @@ interface EvalEstimate {
 /** The review target of a case: the whole file, named `<case-id>/<file>` so that answers can be told apart. */
 function caseTarget(c: EvalCase): ReviewTarget {
   const target = singleTarget({ file: `${c.id}/${c.file}`, language: c.language, text: c.text.endsWith('\n') ? c.text.slice(0, -1) : c.text, startLine: 1, endLine: c.lines }, 'file');
-  return c.context && c.context.length > 0 ? { ...target, context: c.context } : target;
+  return { ...target, ...(c.context && c.context.length > 0 ? { context: c.context } : {}), ...(c.toolResults && c.toolResults.length > 0 ? { toolResults: c.toolResults } : {}) };
 }
 
 /** The settings eval runs with: no fallback models; verification only when the eval asks for it (`--verify`). */
@@ -182,6 +185,9 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
   const outcomes = options.runs.map(() => new Map<string, CaseOutcome>());
   const verifiedOutcomes = options.runs.map(() => new Map<string, CaseOutcome>());
   const verifierUsd = options.runs.map(() => 0);
+  const toolOutcomes = options.runs.map(() => new Map<string, CaseOutcome>());
+  const repeats = options.runs.map(() => 0);
+  const tooled = corpus.cases.some((c) => (c.toolResults ?? []).length > 0);
   const failureCodes = options.runs.map((): Record<string, number> => ({}));
   const limit = pLimit(Math.max(1, deps.settings().limits.maxConcurrent));
   const total = options.runs.length * corpus.cases.length;
@@ -203,6 +209,11 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     spentUsd += costUsd;
     if (result?.status === 'cancelled' || (signal?.aborted && !ok)) return;
     outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
+    if (tooled) {
+      const kept = withoutRepeats(ok ? (result?.findings ?? []) : [], c.toolResults ?? []);
+      toolOutcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: kept.findings, latencyMs, costUsd });
+      repeats[runIndex] = (repeats[runIndex] ?? 0) + kept.hidden;
+    }
     if (verify !== 'off') {
       // The same answer, less what the verifier refuted (a verifier that failed refutes nothing).
       const checkedUsd = deps.ledger.entries({ reviewId, agent: VERIFIER_ID }).reduce((s, e) => s + e.costUsd, 0);
@@ -239,6 +250,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     cancelled: signal?.aborted === true,
     finished: outcomes.map((o) => o.size),
     spentUsd,
+    ...(tooled ? { withTools: { runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, toolOutcomes[i] ?? new Map())), hidden: repeats } } : {}),
     ...(verify !== 'off' ? { verified: { runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, verifiedOutcomes[i] ?? new Map())), verifierUsd } } : {}),
   };
 }

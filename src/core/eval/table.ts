@@ -51,3 +51,10 @@ export function formatEvalTable(runs: readonly RunFigures[]): string {
   }
   return out.join('\n') + '\n';
 }
+
+/** Rows of cells as aligned lines: the first two columns (agent, model) left-aligned, the figures right-aligned. */
+export function alignedLines(head: readonly string[], body: readonly (readonly string[])[]): string[] {
+  const w = head.map((_, i) => Math.max(...[head, ...body].map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(w[i] ?? 0) : c.padStart(w[i] ?? 0))).join('  ').trimEnd();
+  return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...body.map(line)];
+}

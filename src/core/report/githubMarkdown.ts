@@ -1,7 +1,9 @@
 /**
- * Untrusted text (model output, file names) made safe for a GitHub comment: it cannot open raw HTML (so no
- * comment marker, hidden text or forged Quorum marker), ping anyone (`@name`, `@org/team`), open or close a code
- * fence, turn into a link or an image, or start a block (heading, quote, list, table) that swallows what follows.
+ * Untrusted text (model output, file names) made safe for a GitHub or GitLab comment: it cannot open raw HTML (so
+ * no comment marker, hidden text or forged Quorum marker), ping anyone (`@name`, `@org/team`), reference an
+ * issue, merge request, label, milestone, snippet or epic (`#1`, `!1`, `~bug`, `%v1`, `$1`, `&1`: GitLab would
+ * link them and note the mention on the other side), open or close a code fence, turn into a link or an image,
+ * or start a block (heading, quote, list, table) that swallows what follows.
  */
 
 const ZERO_WIDTH_SPACE = '\u200b';
@@ -11,6 +13,8 @@ export function plainText(text: string, maxChars: number): string {
   const cut = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
   return cut
     .replace(/\r\n?/g, '\n')
+    // GitLab's references (https://docs.gitlab.com/user/markdown/#gitlab-specific-references): broken before escaping.
+    .replace(/([#!~%$&])(?=[\p{L}\p{N}_"'])/gu, `$1${ZERO_WIDTH_SPACE}`)
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

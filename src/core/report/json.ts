@@ -2,6 +2,8 @@ import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 import { CONTEXT_KINDS } from '../../shared/codeContext';
 import type { AgentResult, Finding, ReviewSummary } from '../review/types';
+import { toolResultSchema } from '../toolResults/types';
+import { repeatsCount } from '../toolResults/repeats';
 import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
@@ -32,6 +34,8 @@ const findingFields = {
   unverified: z.literal(true).optional(),
   /** Carried over at $0 from an earlier review of the same region content. */
   carried: z.literal(true).optional(),
+  /** The project's tool already reports it (hidden as `reported-by-tool`): that tool and its rule. */
+  reportedBy: z.strictObject({ tool: z.string(), rule: z.string() }).optional(),
 };
 
 /** One agent's finding, as it reported it. */
@@ -74,6 +78,8 @@ export const jsonOutputSchema = z.strictObject({
   skipped: z.array(z.strictObject({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
   /** The read-only context sent beside the regions (never reviewed): what, from where, for which reviewed file. */
   context: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), symbol: z.string(), kind: z.enum(CONTEXT_KINDS), forFile: z.string() })),
+  /** What the project's tools already reported on the reviewed regions (--tool-results), sent read-only: messages redacted. */
+  toolResults: z.array(toolResultSchema),
   findings: z.array(jsonMergedFindingSchema),
   agents: z.array(jsonAgentSchema),
   totals: z.strictObject({
@@ -86,6 +92,8 @@ export const jsonOutputSchema = z.strictObject({
     retries: z.number().int().nonnegative(),
     /** Tokens of the context, part of promptTokens (counted once per request: every agent of a request gets it). */
     contextTokens: z.number().int().nonnegative(),
+    /** Findings hidden because they repeat a tool result (`hiddenReason: reported-by-tool`). */
+    toolResultsHidden: z.number().int().nonnegative(),
   }),
   /** Findings hidden by the noise controls (left out of the findings unless --show-hidden). */
   hiddenFindings: z.number().int().nonnegative(),
@@ -102,6 +110,7 @@ function marks(f: Finding, hidden: ReadonlyMap<string, HiddenReason>) {
     ...(f.verification ? { verification: { verdict: f.verification.verdict, by: f.verification.by, reason: f.verification.reason } } : {}),
     ...(f.unverified ? { unverified: true as const } : {}),
     ...(f.carried ? { carried: true as const } : {}),
+    ...(f.reportedBy ? { reportedBy: { tool: f.reportedBy.tool, rule: f.reportedBy.rule } } : {}),
   };
 }
 
@@ -160,7 +169,7 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<stri
  * The JSON document for a summary. Findings are merged across agents: each is listed once, under the first
  * agent (in run order) that reported it, and names every agent that did.
  */
-export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hidden?: ReadonlyMap<string, HiddenReason> } = { hiddenCount: 0 }): JsonOutput {
+export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: number; hidden?: ReadonlyMap<string, HiddenReason>; toolResultsHidden?: number } = { hiddenCount: 0 }): JsonOutput {
   const hidden = noise.hidden ?? new Map<string, HiddenReason>();
   const byAgent = new Map<string, Finding[]>(summary.agents.map((a) => [a.agent, []]));
   for (const f of summary.findings) {
@@ -174,9 +183,10 @@ export function toJsonOutput(summary: ReviewSummary, noise: { hiddenCount: numbe
     targets: summary.target.regions.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, ...(r.reused ? { reused: true as const } : {}) })),
     skipped: (summary.target.skipped ?? []).map((k) => ({ file: k.file, reason: k.reason })),
     context: (summary.target.context ?? []).map(({ file, startLine, endLine, symbol, kind, forFile }) => ({ file, startLine, endLine, symbol, kind, forFile })),
+    toolResults: (summary.target.toolResults ?? []).map((r) => ({ ...r, ...(r.cwe ? { cwe: [...r.cwe] } : {}) })),
     findings: summary.findings.map((f) => jsonMergedFinding(f, hidden)),
     agents: summary.agents.map((r) => jsonAgent(r, byAgent.get(r.agent) ?? [], hidden)),
-    totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries), contextTokens: count(summary.target.contextTokens ?? 0) },
+    totals: { costUsd: nonNegative(t.costUsd), estimatedUsd: nonNegative(t.estimatedUsd), promptTokens: count(t.promptTokens), completionTokens: count(t.completionTokens), requests: count(t.requests), retries: count(t.retries), contextTokens: count(summary.target.contextTokens ?? 0), toolResultsHidden: noise.toolResultsHidden ?? repeatsCount(summary.findings) },
     hiddenFindings: noise.hiddenCount,
     ...(summary.resolved ? { resolved: summary.resolved.map((f) => jsonMergedFinding(f, new Map())) } : {}),
   };

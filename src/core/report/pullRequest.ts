@@ -26,10 +26,13 @@ function details(f: Finding, maxChars = 4000): string[] {
   return out;
 }
 
-/** An inline comment: the marker, the finding, and a one-click suggestion when `suggestion` replaces exactly its lines. */
-export function commentBody(f: Finding, keys: readonly string[], suggestion: string | undefined, otherCode: string | undefined): string {
+/**
+ * An inline comment: the marker, the finding, and a one-click suggestion when `suggestion` replaces exactly its
+ * lines, in the host's syntax (`suggestion` on GitHub, `suggestion:-A+B` on GitLab).
+ */
+export function commentBody(f: Finding, keys: readonly string[], suggestion: string | undefined, otherCode: string | undefined, suggestionInfo: string): string {
   const parts = [findingMarker(keys), headline(f), ...details(f)];
-  if (suggestion !== undefined) parts.push(fenced('suggestion', suggestion.slice(0, 20_000)));
+  if (suggestion !== undefined) parts.push(fenced(suggestionInfo, suggestion.slice(0, 20_000)));
   else if (otherCode !== undefined) parts.push(`Proposed code for lines ${f.startLine}–${f.endLine}:\n\n${fenced('', otherCode.slice(0, 20_000))}`);
   return parts.join('\n\n');
 }
@@ -62,7 +65,18 @@ interface RunChanges {
   previousSha: string | null | undefined;
 }
 
-export function summaryBody(headSha: string, base: string, summary: ReviewSummary, shown: readonly Finding[], changes: RunChanges): string {
+/** Findings listed in the summary, the most first (a note holds a million characters; Quorum keeps far below). */
+const MAX_IN_SUMMARY = 100;
+
+/** The findings that have no thread (outside the diff, refused by the host, or the checkout elsewhere), with their markers. */
+function unplacedSection(unplaced: readonly { finding: Finding; keys: readonly string[] }[]): string[] {
+  if (unplaced.length === 0) return [];
+  const listed = unplaced.slice(0, MAX_IN_SUMMARY);
+  const more = unplaced.length - listed.length;
+  return ['', `#### Not on the diff's lines (${unplaced.length})`, '', listed.map((u) => bodyItem(u.finding, u.keys)).join('\n\n'), ...(more > 0 ? ['', `and ${more} more`] : [])];
+}
+
+export function summaryBody(headSha: string, base: string, summary: ReviewSummary, shown: readonly Finding[], changes: RunChanges, unplaced: readonly { finding: Finding; keys: readonly string[] }[] = []): string {
   const counts = SEVERITIES.map((s) => `${severityLabel(s)} ${shown.filter((f) => f.severity === s).length}`).join(' · ');
   const skipped = summary.target.skipped ?? [];
   const failed = summary.agents.filter((a) => a.status === 'error');
@@ -81,6 +95,7 @@ export function summaryBody(headSha: string, base: string, summary: ReviewSummar
     ...(failed.length > 0 ? ['', `**Agents that failed:** ${failed.map((a) => `${inlineText(a.agent, 40)} (${a.error?.code ?? 'error'})`).join(', ')}`] : []),
     '',
     `**Cost:** ${formatUsd(summary.totals.costUsd)}${summary.totals.estimatedUsd > 0 ? ' (partly estimated)' : ''} · ${summary.totals.requests} request${summary.totals.requests === 1 ? '' : 's'} · ${summary.totals.promptTokens + summary.totals.completionTokens} tokens`,
+    ...unplacedSection(unplaced),
   ];
   return lines.join('\n');
 }

@@ -1,4 +1,6 @@
 import { contextLine } from './contextLine';
+import { reportedByNote, toolsLine } from './toolsLine';
+import { repeatsCount } from '../toolResults/repeats';
 import type { NoiseSplit } from '../review/noise';
 import { filesOf } from '../review/target';
 import type { AgentResult, Finding, ReviewSummary } from '../review/types';
@@ -68,15 +70,18 @@ function totalsLine(s: ReviewSummary): string {
 /** `, refuted by gpt-4.1: why`, `, not verified …`, `, carried over …`: what the verifier and the memory say of a finding. */
 function marksOf(f: Finding): string {
   const t = (key: PanelStringKey, ...args: (string | number)[]) => formatString(REPORT_STRINGS[key], args);
-  return [verdictNote(t, f), f.carried ? t('carried') : ''].filter(Boolean).map((m) => `, ${tt(m)}`).join('');
+  return [verdictNote(t, f), f.carried ? t('carried') : '', reportedByNote(f)].filter(Boolean).map((m) => `, ${tt(m)}`).join('');
 }
 
-export function formatText(s: ReviewSummary): string {
+/** `toolResultsHidden`: the findings that repeat a tool result (counted before hidden ones were left out of `s`). */
+export function formatText(s: ReviewSummary, toolResultsHidden = repeatsCount(s.findings)): string {
   const out: string[] = [`Quorum review of ${what(s)}`, ''];
   for (const k of s.target.skipped ?? []) out.push(`  skipped ${k.file}: ${k.reason}`);
   if ((s.target.skipped?.length ?? 0) > 0) out.push('');
   const context = contextLine(s.target);
   if (context) out.push(tt(context.charAt(0).toUpperCase() + context.slice(1)), '');
+  const tools = toolsLine(s.target, toolResultsHidden);
+  if (tools) out.push(tt(tools.charAt(0).toUpperCase() + tools.slice(1)), '');
   out.push('Agents:', ...s.agents.map((a) => `  ${agentLine(a, s)}`), '');
   if (s.findings.length === 0) out.push('No findings.', '');
   else {
@@ -109,9 +114,10 @@ export function formatMarkdown(s: ReviewSummary, noise?: { split: NoiseSplit; sh
   const title = `## Quorum review of ${only ? `${codeSpan(only.file)} lines ${only.startLine}-${only.endLine}` : escapeInline(what(s))}`;
   const view = { ...summaryView(s), hidden: (noise?.split.hidden ?? []).map((h) => ({ id: h.finding.id, reason: h.reason })) };
   const markdown = reviewMarkdown(view, REPORT_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true });
-  const context = contextLine(s.target);
-  if (!context) return markdown + '\n';
+  const redundant = noise ? noise.split.hidden.filter((h) => h.reason === 'reported-by-tool').length : repeatsCount(s.findings);
+  const said = [contextLine(s.target), toolsLine(s.target, redundant)].filter(Boolean);
+  if (said.length === 0) return markdown + '\n';
   const end = markdown.indexOf('\n');
-  const line = `_${escapeInline(context.charAt(0).toUpperCase() + context.slice(1))}_`;
+  const line = said.map((l) => `_${escapeInline(l.charAt(0).toUpperCase() + l.slice(1))}_`).join('\n\n');
   return end < 0 ? `${markdown}\n\n${line}\n` : `${markdown.slice(0, end)}\n\n${line}\n${markdown.slice(end)}\n`;
 }

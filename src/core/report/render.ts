@@ -1,14 +1,17 @@
 import type { NoiseSplit } from '../review/noise';
 import type { ReviewSummary } from '../review/types';
+import { toCodeQuality } from './codeQuality';
 import { toGithubAnnotations } from './githubAnnotations';
 import { hiddenNote } from './hiddenNote';
 import { toJsonOutput } from './json';
 import { formatMarkdown, formatText } from './readable';
 import { toSarif } from './sarif';
 import { toStepSummary } from './stepSummary';
+import { repeatsCount } from '../toolResults/repeats';
 
 /**
- * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF and GitHub annotations
+ * Every report of a finished review, from one entry: plain text, Markdown, JSON, SARIF, GitHub annotations and
+ * a GitLab Code Quality report
  * (`renderReport`), and the Markdown of a CI job's step summary (`renderStepSummary`). The face supplies the
  * paths as the repository names them, the reviewed files' lines (SARIF's fingerprints) and what the noise
  * controls hid; the renderers read nothing themselves. Beside them in this folder: the pull request poster's
@@ -16,7 +19,7 @@ import { toStepSummary } from './stepSummary';
  * (compactFindings.ts).
  */
 
-export const REPORT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github'] as const;
+export const REPORT_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github', 'codequality'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface ReportContext {
@@ -36,9 +39,11 @@ export function renderReport(all: ReviewSummary, format: ReportFormat, ctx: Repo
   const hiddenIds = new Set(hidden.map((h) => h.finding.id));
   const summary = showHidden ? all : { ...all, findings: all.findings.filter((f) => !hiddenIds.has(f.id)) };
   const note = () => (ctx.noise ? hiddenNote(ctx.noise.split, showHidden) : '');
+  // Counted over the whole review: hidden findings are left out of `summary` unless shown.
+  const toolResultsHidden = ctx.noise ? hidden.filter((h) => h.reason === 'reported-by-tool').length : repeatsCount(all.findings);
   switch (format) {
     case 'json':
-      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, ...(showHidden ? { hidden: new Map(hidden.map((h) => [h.finding.id, h.reason])) } : {}) }), null, 2) + '\n';
+      return JSON.stringify(toJsonOutput(summary, { hiddenCount: hidden.length, toolResultsHidden, ...(showHidden ? { hidden: new Map(hidden.map((h) => [h.finding.id, h.reason])) } : {}) }), null, 2) + '\n';
     case 'markdown':
       // The whole review: the renderer leaves the hidden findings out or lists them apart, and counts them.
       return formatMarkdown(all, ctx.noise);
@@ -46,8 +51,10 @@ export function renderReport(all: ReviewSummary, format: ReportFormat, ctx: Repo
       return JSON.stringify(toSarif(summary, { toolVersion: ctx.version, pathOf: ctx.pathOf, linesOf: ctx.linesOf }), null, 2) + '\n';
     case 'github':
       return toGithubAnnotations(summary, { pathOf: ctx.pathOf });
+    case 'codequality':
+      return JSON.stringify(toCodeQuality(summary, { pathOf: ctx.pathOf, linesOf: ctx.linesOf }), null, 2) + '\n';
     case 'text':
-      return formatText(summary) + note();
+      return formatText(summary, toolResultsHidden) + note();
   }
 }
 

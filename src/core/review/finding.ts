@@ -40,6 +40,8 @@ export const findingSchema = z.object({
   unverified: z.boolean().optional(),
   /** Carried over at $0 from an earlier review of the same region content (a re-review of changes). */
   carried: z.boolean().optional(),
+  /** The project's tool already reports this (core/toolResults/duplicate.ts): its tool and rule. Hidden as `reported-by-tool`. */
+  reportedBy: z.object({ tool: z.string(), rule: z.string() }).optional(),
 });
 
 export type Finding = z.infer<typeof findingSchema>;

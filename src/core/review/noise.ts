@@ -2,10 +2,12 @@ import { isDismissed, type DismissedEntry } from './dismissed';
 import { compareSeverity } from '../../shared/severity';
 import type { HiddenReason } from '../../shared/reviewCodes';
 import type { Finding, Region, Severity } from './types';
+import { repeatedToolResult } from '../toolResults/duplicate';
+import type { ToolResult } from '../toolResults/types';
 
 /**
  * Noise controls, applied to the findings merged across agents: findings below `minConfidence`, less severe
- * than `minSeverity`, or dismissed in the project are hidden — counted, and shown on request, but never used to
+ * than `minSeverity`, dismissed in the project, or repeating what the project's tools report are hidden — counted, and shown on request, but never used to
  * fail a run.
  */
 
@@ -14,6 +16,8 @@ export interface NoiseFilter {
   minSeverity: Severity;
   /** The project's dismissed fingerprints, with the reviewed regions (the code as it is, before redaction). */
   dismissed?: { entries: readonly DismissedEntry[]; regions: readonly Pick<Region, 'file' | 'text' | 'startLine' | 'endLine'>[] };
+  /** The tool results sent with the review: a finding that repeats one is hidden (a finding marked `reportedBy` is, without them). */
+  toolResults?: readonly ToolResult[];
 }
 
 export interface NoiseSplit {
@@ -35,6 +39,7 @@ function dismissedIn(f: Finding, dismissed: NonNullable<NoiseFilter['dismissed']
 
 export function hiddenReason(f: Finding, filter: NoiseFilter): HiddenReason | undefined {
   if (filter.dismissed && dismissedIn(f, filter.dismissed)) return 'dismissed';
+  if (f.reportedBy || (filter.toolResults && repeatedToolResult(f, filter.toolResults))) return 'reported-by-tool';
   if (f.verification?.verdict === 'refuted') return 'refuted';
   if (compareSeverity(f.severity, filter.minSeverity) > 0) return 'severity';
   if (f.confidence < filter.minConfidence) return 'confidence';

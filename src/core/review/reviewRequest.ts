@@ -7,6 +7,7 @@ import type { BatchesEstimate } from './batches';
 import type { DismissedEntry } from './dismissed';
 import type { NoiseSplit } from './noise';
 import type { RegionMemory } from './regionMemory';
+import type { ToolResult } from '../toolResults/types';
 import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget, Severity } from './types';
 
 /**
@@ -68,6 +69,11 @@ export interface ReviewRequest {
   context: PromptContext;
   /** The code around the change, sent read-only; absent: no context (`quorum.context.enabled` off, `--context off`). */
   codeContext?: CodeContextSource;
+  /**
+   * What the project's tools already report (SARIF files, the editor's diagnostics), files repository-relative (or
+   * as the regions name them): those on the reviewed regions are sent read-only and the findings repeating them hidden.
+   */
+  toolResults?: readonly ToolResult[];
   /** How the review runs; its prompt shape is the shaping step's. */
   options: Omit<ReviewOptions, 'prompt'>;
   noise?: NoiseSettings;

@@ -10,6 +10,8 @@ import type { PlannedReview, ReviewOutcome, ReviewRequest, ShapedWork } from './
 import { targetInfo } from './target';
 import { zeroTotals } from './totals';
 import { withCodeContext } from './codeContext';
+import { withToolResults } from '../toolResults/step';
+import { markRepeats } from '../toolResults/repeats';
 import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
 import type { ChangesPlan } from '../changes/plan';
 import type { ReviewPlan } from './plan';
@@ -19,9 +21,9 @@ import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory
  * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs
  * a review through `runReview` and only adapts its input and its output.
  *
- *   shape (rules, privacy, redaction) → [memory: leave out the regions reviewed before] → plan (estimate, listed
- *   prices, estimate again) → confirm (the face) → run (the pipeline, batch by batch) → the steps after the run
- *   (merge → carry over → verify → noise → remember) → one result.
+ *   shape (rules, privacy, redaction, context, tool results) → [memory: leave out the regions reviewed before] → plan
+ *   (estimate, listed prices, estimate again) → confirm (the face) → run (the pipeline, batch by batch) → the steps
+ *   after the run (merge → carry over → repeats of tool results → verify → noise → remember) → one result.
  *
  * Throws only what planning throws (`ReviewConfigError`: unknown agents, invalid models, nothing to review).
  */
@@ -55,6 +57,12 @@ const carryOver: AfterRunStep = (draft, { memory }) => {
   return { ...draft, summary: memory.store.withCarried(memory.changes, memory.carry, draft.summary) };
 };
 
+/** The findings that repeat what the project's tools report are marked `reportedBy` (hidden by the noise step, not verified). */
+const toolRepeats: AfterRunStep = (draft, { planned }) => {
+  const results = planned?.target.toolResults;
+  return results && results.length > 0 ? { ...draft, summary: markRepeats(draft.summary, results) } : draft;
+};
+
 /** The verifier agent on the merged findings (quorum.review.verify): verdicts, and its cost as its own agent. */
 const verify: AfterRunStep = async (draft, { pipeline, planned, emit, request }) => {
   if (!planned) return draft;
@@ -78,7 +86,7 @@ const filterNoise: AfterRunStep = async (draft, { request, original }) => {
 };
 
 /** The steps after the run, in order. A step (verification, carry-over from earlier reviews) is one entry here. */
-const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, verify, filterNoise, remember];
+const AFTER_RUN: readonly AfterRunStep[] = [merge, carryOver, toolRepeats, verify, filterNoise, remember];
 
 async function afterRun(summary: ReviewSummary, at: StepContext): Promise<Draft> {
   let draft: Draft = { summary, noise: { shown: [], hidden: [] } };
@@ -127,7 +135,7 @@ export async function runReview(pipeline: ReviewPipeline, request: ReviewRequest
   const stopIndexing = new AbortController();
   const contexted = await withCodeContext(shapedWork(request, outcome.shaped), request, stopIndexing.signal);
   try {
-    return await planAndRun(pipeline, request, contexted.work, original);
+    return await planAndRun(pipeline, request, await withToolResults(contexted.work, request), original);
   } finally {
     stopIndexing.abort();
     await contexted.indexing;

@@ -15,7 +15,8 @@ function regionInfo(r: Pick<Region, 'file' | 'language' | 'startLine' | 'endLine
 
 export function targetInfo(target: ReviewTarget): TargetInfo {
   const context = target.context && target.context.length > 0 ? { context: target.context.map(contextInfo), contextTokens: target.context.reduce((n, s) => n + s.tokens, 0) } : {};
-  return { kind: target.kind, label: target.label, regions: target.regions.map(regionInfo), ...(target.skipped ? { skipped: target.skipped.map((s) => ({ ...s })) } : {}), ...context };
+  const tools = target.toolResults && target.toolResults.length > 0 ? { toolResults: target.toolResults.map((r) => ({ ...r })) } : {};
+  return { kind: target.kind, label: target.label, regions: target.regions.map(regionInfo), ...(target.skipped ? { skipped: target.skipped.map((s) => ({ ...s })) } : {}), ...context, ...tools };
 }
 
 /** The only region of a selection or file review; undefined for a target of several regions. */

@@ -4,6 +4,7 @@ import type { AgentErrorCode, AgentOutputKind, CostSource, GatewayErrorCode, Ret
 import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
+import type { ToolResult } from '../toolResults/types';
 
 /** A range of lines, 1-based and inclusive. */
 export interface LineRange {
@@ -51,6 +52,8 @@ export interface ReviewTarget {
   context?: ContextSnippet[];
   /** Context chosen but left out for the token budget (`quorum.context.maxTokens`). */
   contextCut?: CutContext[];
+  /** What the project's tools already report on the regions, sent read-only (core/toolResults): files named as the regions name theirs. */
+  toolResults?: ToolResult[];
 }
 
 /** A region as results describe it: without its text; `reused` when a re-review carried its findings over instead of sending it. */
@@ -65,6 +68,8 @@ export interface TargetInfo {
   /** The context sent beside the regions, and its tokens. */
   context?: ContextInfo[];
   contextTokens?: number;
+  /** The tool results sent with the review (redacted), for the reports. */
+  toolResults?: ToolResult[];
 }
 
 /** A proposed replacement of lines startLine..endLine of a file (the coding agent's, per reviewed region). */

@@ -10,6 +10,8 @@ import type { ReviewPlan } from './plan';
 import { addTotals, estimatedPart } from './totals';
 import type { AgentError, AgentResult, Finding, Region, ReviewEvent, ReviewSummary, ReviewTotals } from './types';
 import { applyVerdict, needsVerification, verifierModelFor } from './verdicts';
+import { describeToolResult } from '../toolResults/prompt';
+import type { ToolResult } from '../toolResults/types';
 
 /**
  * The verification step of a review: after the merge, the findings at or above quorum.review.verifyMinSeverity are
@@ -56,6 +58,12 @@ function contextFor(f: Finding, snippets: readonly ContextSnippet[]): string | u
   return chosen.length > 0 ? chosen.map((s) => `// ${s.file}:${s.startLine}-${s.endLine} (${s.kind}: ${s.symbol})\n${s.text}`).join('\n\n') : undefined;
 }
 
+/** The tool results on a finding's lines, as the agents were shown them. */
+function toolsFor(f: Finding, results: readonly ToolResult[]): string | undefined {
+  const on = results.filter((r) => r.file === f.file && r.startLine <= f.endLine && f.startLine <= r.endLine);
+  return on.length > 0 ? on.map(describeToolResult).join('\n') : undefined;
+}
+
 /** The requests: findings grouped by the model that checks them, FINDINGS_PER_REQUEST at a time. */
 function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: VerifyRun): Request[] {
   const { settings, target } = run.plan;
@@ -68,7 +76,8 @@ function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: V
     if (!model) continue;
     const items = byModel.get(model) ?? [];
     const context = contextFor(f, target.context ?? []);
-    items.push({ id: '', finding: f, region: regionOf(f, target.regions), ...(context ? { context } : {}) });
+    const tools = toolsFor(f, target.toolResults ?? []);
+    items.push({ id: '', finding: f, region: regionOf(f, target.regions), ...(context ? { context } : {}), ...(tools ? { tools } : {}) });
     byModel.set(model, items);
   }
   const requests: Request[] = [];
@@ -175,7 +184,8 @@ function totalsOfVerifier(result: AgentResult, answered: readonly Answered[]): R
  */
 export async function verifySummary(deps: AgentRunDeps, run: VerifyRun, summary: ReviewSummary): Promise<ReviewSummary> {
   if (run.plan.settings.review.verify === 'off' || summary.cancelled) return summary;
-  const checked = summary.findings.filter((f) => needsVerification(f, run.plan.settings));
+  // A finding that repeats a tool result is hidden: nothing to verify.
+  const checked = summary.findings.filter((f) => !f.reportedBy && needsVerification(f, run.plan.settings));
   const requests = requestsFor(checked, summary, run);
   if (requests.length === 0) return summary;
   const started = deps.now();

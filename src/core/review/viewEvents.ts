@@ -1,7 +1,8 @@
 import { filesOf } from './target';
 import type { AgentResult, Finding, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from './types';
 import { revealBidi } from '../../shared/bidi';
-import type { AgentErrorView, AgentOutcome, ContextView, FindingView, ReviewView, ReviewViewEvent } from '../../shared/protocol';
+import type { AgentErrorView, AgentOutcome, ContextView, FindingView, ReviewView, ReviewViewEvent, ToolsView } from '../../shared/protocol';
+import { toolsOf } from '../toolResults/types';
 import { contextInfo } from '../context/types';
 
 /**
@@ -30,6 +31,7 @@ export function toFindingView(f: Finding): FindingView {
   if (f.verification) v.verification = { verdict: f.verification.verdict, by: f.verification.by, reason: revealBidi(f.verification.reason) };
   if (f.unverified) v.unverified = true;
   if (f.carried) v.carried = true;
+  if (f.reportedBy) v.reportedBy = { tool: revealBidi(f.reportedBy.tool).slice(0, 200), rule: revealBidi(f.reportedBy.rule).slice(0, 200) };
   return v;
 }
 
@@ -201,4 +203,10 @@ export function summaryView(summary: ReviewSummary): ReviewView {
     live: false,
     ...(summary.resolved ? { resolved: summary.resolved.length } : {}),
   };
+}
+
+/** The panel's view of the tool results a target was sent with; undefined when none were. */
+export function toToolsView(target: Pick<ReviewTarget, 'toolResults'>): ToolsView | undefined {
+  const results = target.toolResults ?? [];
+  return results.length > 0 ? { results: results.length, tools: toolsOf(results).map((t) => revealBidi(t).slice(0, 200)) } : undefined;
 }

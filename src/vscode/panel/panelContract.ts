@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
-import type { ContextView, PrivacyView } from '../../shared/protocol';
+import type { ContextView, PrivacyView, ToolsView } from '../../shared/protocol';
 import type { HiddenReason } from '../../shared/reviewCodes';
 
 /**
@@ -28,6 +28,8 @@ export interface ReviewSessionHandle {
   readonly privacy?: PrivacyView;
   /** The code sent read-only with the reviewed code (definitions, callers, enclosing signatures): shown in the panel's header. */
   readonly context?: ContextView;
+  /** The project's tool results sent with the review ("tools: 3 results from eslint, ts"): shown in the panel's header. */
+  readonly tools?: ToolsView;
   /** Findings the noise controls hide (minimum confidence and severity, dismissed in the project), with why. */
   readonly hidden?: ReadonlyMap<string, HiddenReason>;
   /** "Dismiss in this project" is offered. */

@@ -101,6 +101,7 @@ export class ReviewPanel implements vscode.Disposable {
       ...(session.estimate ? { estimateUsd: session.estimate.costUsd, likelyUsd: session.estimate.likelyUsd } : {}),
       ...(session.privacy ? { privacy: session.privacy } : {}),
       ...(session.context ? { context: session.context } : {}),
+      ...(session.tools ? { tools: session.tools } : {}),
     });
     if (session.projectDismiss) view.projectDismiss = true;
     for (const e of session.events()) applyViewEvent(view, toViewEvent(e, estimates));

@@ -1,4 +1,5 @@
 import { editorContext } from '../context/editorContext';
+import { toolResultsOf } from '../toolResults/editorToolResults';
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
 import type { ReviewPipeline } from '../../core/review/pipeline';
@@ -59,7 +60,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
    * batch). The review use case plans it as a dry run (nothing is sent, not even for prices). Returns the opened
    * document, or undefined when the file is never sent (the user is told which rule says so) or nothing is left to send.
    */
-  async showFor(prepared: Pick<PreparedTarget, 'uri' | 'target' | 'root' | 'plan'>): Promise<vscode.TextDocument | undefined> {
+  async showFor(prepared: Pick<PreparedTarget, 'uri' | 'uris' | 'target' | 'root' | 'plan'>): Promise<vscode.TextDocument | undefined> {
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
     const language = resolveOutputLanguage(this.deps.settings.current.review.language, vscode.env.language);
     let data: WhatWillBeSent | undefined;
@@ -68,6 +69,7 @@ export class SentPreview implements vscode.TextDocumentContentProvider, vscode.D
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
         ...withContext(editorContext(this.deps.settings.current, prepared.root, prepared.uri)),
+        ...toolResultsOf(prepared),
         options: { language },
         dryRun: true,
         confirm: {

@@ -1,3 +1,5 @@
+import { editorToolResults, toolResultsOf } from '../toolResults/editorToolResults';
+import { toToolsView } from '../../core/review/viewEvents';
 import { RegionMemory } from '../../core/review/regionMemory';
 import { contextEnabled, contextRoot, editorContext } from '../context/editorContext';
 import { openContextLocation } from '../panel/contextLocation';
@@ -139,6 +141,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const abort = new AbortController();
     const options = { reviewId: randomUUID(), language, noCache: opts.noCache, signal: abort.signal, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
     const { minConfidence, minSeverity } = settings.review;
+    const toolResults = editorToolResults(prepared);
     let dismissed: readonly DismissedEntry[] = [];
     let session: ReviewSession | undefined;
     let progress: ReviewProgress | undefined;
@@ -148,6 +151,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
         ...(codeContext ? { codeContext } : {}),
+        ...(toolResults.length > 0 ? { toolResults } : {}),
         options,
         // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
         ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
@@ -159,7 +163,9 @@ export class ReviewController implements PanelActions, vscode.Disposable {
           budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
           proceeding: async (plan) => {
             dismissed = await this.deps.dismissals.entries(prepared.uri);
-            session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise: { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions } } }, language);
+            const sent = plan.shaped.target.toolResults;
+            const noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions }, ...(sent ? { toolResults: sent } : {}) };
+            session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise }, language);
             progress = showProgress(session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
           },
         }),
@@ -207,6 +213,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       outcome = await runReview(this.deps.pipeline, {
         work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
         context,
+        ...toolResultsOf(prepared),
         options: { language, noCache: false },
         confirm: {
           shaped: () => 'proceed',
@@ -241,6 +248,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const rules = session.shapedBy(shaped, plan.rules);
     const root = contextRoot(prepared.root, prepared.uri);
     session.context = toContextView(shaped.target, { enabled: contextEnabled(this.deps.settings.current), ...(root ? { root: root.toString() } : {}) });
+    session.tools = toToolsView(shaped.target);
     if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
     this.sessions.add(session);
     this.tracker.anchor(session);

@@ -4,7 +4,7 @@ import { targetInfo } from '../../core/review/target';
 import { zeroTotals } from '../../core/review/totals';
 import type { CostEstimate, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
 import type { ChangeCounts } from '../../core/review/viewEvents';
-import type { ContextView, PrivacyView } from '../../shared/protocol';
+import type { ContextView, PrivacyView, ToolsView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
 import type { NoiseFilter } from '../../core/review/noise';
 import type { HiddenReason } from '../../shared/reviewCodes';
@@ -48,6 +48,8 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   privacy: PrivacyView | undefined;
   /** The context sent with this review, for the panel's header. */
   context: ContextView | undefined;
+  /** The project's tool results sent with this review, for the panel's header. */
+  tools: ToolsView | undefined;
   /** The values behind this review's secret placeholders: fixes put them back before they are applied. */
   vault: SecretVault | undefined;
   /** The noise controls this review runs under; none: every finding is shown. */

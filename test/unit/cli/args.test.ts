@@ -34,6 +34,14 @@ describe('CLI arguments', () => {
     });
   });
 
+  it('--tool-results is repeatable, in both forms, and needs a file', () => {
+    const a = parseArgs(['review', 'src/a.ts', '--tool-results', 'eslint.sarif', '--tool-results=ruff.sarif']);
+    assert.ok(a.command === 'review');
+    assert.deepEqual(a.toolResults, ['eslint.sarif', 'ruff.sarif']);
+    assert.throws(() => parseArgs(['review', 'src/a.ts', '--tool-results']), /--tool-results needs a value/);
+    assert.throws(() => parseArgs(['review', 'src/a.ts', '--tool-results=']), /--tool-results needs a SARIF file/);
+  });
+
   it('has defaults and accepts a single line', () => {
     assert.deepEqual(parseArgs(['review', 'f.py', '--lines', '7']), { command: 'review', file: 'f.py', lines: { start: 7, end: 7 }, models: {}, format: 'text', noCache: false, failOn: 'none', noRules: false, dryRun: false, cacheTtl: 10080, minConfidence: 0, minSeverity: 'info', showHidden: false, allFindings: false, context: true });
     assert.deepEqual(parseArgs(['--help']), { command: 'help' });

@@ -9,6 +9,8 @@ import type { Log } from 'sarif';
 import * as z from 'zod';
 import { startTestGateway, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 import { pullFilesFromGit, startFakeGithub } from '../../fixtures/github/server';
+import { mrDiffsFromGit } from '../../fixtures/gitlab/diffs';
+import { startFakeGitlab } from '../../fixtures/gitlab/server';
 import { ensureBuilt, root } from './ensureBuilt';
 
 /**
@@ -39,8 +41,20 @@ const githubSchema = z.object({
   jobs: z.object({ quorum: z.object({ steps: z.array(z.looseObject({ id: z.string().optional(), run: z.string().optional(), env: z.record(z.string(), z.string()).optional(), uses: z.string().optional(), with: z.record(z.string(), z.unknown()).optional() })) }) }),
 });
 const gitlabSchema = z.object({
-  'quorum-review': z.object({ script: z.array(z.string()), variables: z.record(z.string(), z.string()), artifacts: z.object({ paths: z.array(z.string()) }) }),
+  'quorum-review': z.object({
+    rules: z.array(z.object({ if: z.string() })),
+    variables: z.record(z.string(), z.string()),
+    cache: z.object({ key: z.string(), fallback_keys: z.array(z.string()), paths: z.array(z.string()), when: z.string() }),
+    script: z.array(z.string()),
+    artifacts: z.object({ when: z.string(), reports: z.object({ codequality: z.string() }), paths: z.array(z.string()) }),
+  }),
 });
+const codeQualitySchema = z.array(z.object({ description: z.string(), check_name: z.string(), fingerprint: z.string(), severity: z.enum(['info', 'minor', 'major', 'critical', 'blocker']), location: z.object({ path: z.string(), lines: z.object({ begin: z.number() }) }) }));
+
+/** A job's `variables:` as GitLab expands them (`$NAME` and `${NAME}` from the predefined variables). */
+function expand(variables: Record<string, string>, ci: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, v.replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (_, name: string) => ci[name] ?? '')]));
+}
 
 interface Ran {
   status: number | null;
@@ -226,20 +240,53 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
     assert.equal(chat() - before, 0);
   });
 
-  it('docs/ci/gitlab-ci.yml runs the same review from the shared cache and keeps SARIF and Markdown artifacts', async () => {
+  it('docs/ci/gitlab-ci.yml posts the review on the merge request as a merge request job would, then only what is new, from the kept cache; a Code Quality report', async () => {
     const job = gitlabSchema.parse(load(readFileSync(join(root, 'docs', 'ci', 'gitlab-ci.yml'), 'utf8')))['quorum-review'];
-    assert.deepEqual(job.artifacts.paths, ['quorum.sarif', 'quorum-report.md']);
-    const before = chat();
-    const r = await sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', job.script.join('\n')], repo, {
-      PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, HOME: tmp, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, QUORUM_BASE_REF: 'origin/main',
-      XDG_CACHE_HOME: join(tmp, 'cache'), QUORUM_PACKAGE: tarball,
+    assert.match(job.rules[0]?.if ?? '', /^\$CI_PIPELINE_SOURCE == "merge_request_event" && \$CI_MERGE_REQUEST_SOURCE_PROJECT_ID == \$CI_PROJECT_ID$/, 'merge request pipelines, no forks');
+    assert.equal(job.variables.GIT_DEPTH, '0');
+    assert.equal(job.cache.key, 'quorum-mr-$CI_MERGE_REQUEST_IID');
+    assert.deepEqual(job.cache.paths, ['.cache/quorum/']);
+    assert.equal(job.artifacts.reports.codequality, 'gl-code-quality-report.json');
+    assert.doesNotMatch(job.script.join('\n'), /CI_JOB_TOKEN|GITLAB_TOKEN=/, 'the token comes from a masked variable, never the job token');
+    // A merge request pipeline's checkout: a fresh clone at the source branch's head.
+    const checkout = join(tmp, 'gitlab-checkout');
+    ok(await sh('git', ['clone', '-q', `file://${repo}`, checkout], tmp, { HOME: tmp }), 'clone');
+    const rev = async (ref: string) => ok(await sh('git', ['rev-parse', ref], checkout), 'rev-parse').trim();
+    const base = ok(await sh('git', ['merge-base', 'origin/main', 'HEAD'], checkout), 'merge-base').trim();
+    const token = 'glpat-ciExampleToken0123456789';
+    const jobToken = 'glcbt-ciExampleJobToken0123456789';
+    const gl = await startFakeGitlab({ token, jobToken, refs: { base_sha: base, start_sha: await rev('origin/main'), head_sha: await rev('HEAD') }, diffs: mrDiffsFromGit(checkout, 'origin/main', 'HEAD') });
+    const ci = {
+      CI_PROJECT_DIR: checkout, CI_SERVER_URL: gl.url, CI_API_V4_URL: gl.apiUrl, CI_PROJECT_ID: '42', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_PROJECT_ID: '42',
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_DEFAULT_BRANCH: 'main', CI_PIPELINE_SOURCE: 'merge_request_event', CI_JOB_TOKEN: jobToken,
+    };
+    const runJob = () => sh('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', job.script.join('\n')], checkout, {
+      ...ci, ...expand(job.variables, ci), QUORUM_PACKAGE: tarball, HOME: tmp, PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`, QUORUM_API_KEY: KEY, QUORUM_BASE_URL: tg.url, GITLAB_TOKEN: token,
       npm_config_prefix: prefix, npm_config_cache: join(tmp, 'empty-npm-cache'), npm_config_offline: 'true', npm_config_registry: 'http://127.0.0.1:9/',
     });
-    assert.equal(r.status, 1, r.stderr);
-    assert.equal(chat() - before, 0, 'nothing is sent: every region is as the last review on this cache saw it');
-    assert.match(r.stdout, /^Quorum review of Changes against origin\/main: 2 files, 1 skipped$/m, 'the cache, the SARIF file and the report in the checkout are not reviewed');
-    const log = JSON.parse(readFileSync(join(repo, 'quorum.sarif'), 'utf8')) as Log;
-    assert.equal(log.runs[0]?.results?.length, 3);
-    assert.match(readFileSync(join(repo, 'quorum-report.md'), 'utf8'), /confirmed by [^·]+ · carried over from the last review/);
+    try {
+      const before = chat();
+      const first = await runJob();
+      assert.equal(first.status, 0, first.stderr);
+      assert.ok(chat() - before > 0);
+      assert.ok(![token, jobToken].some((t) => first.stdout.includes(t) || first.stderr.includes(t)));
+      assert.ok(gl.calls.every((c) => c.privateToken === token && c.jobToken === undefined));
+      const threads = gl.discussions.filter((d) => !d.individual_note).map((d) => `${String(d.notes[0]?.position?.new_path)}:${String(d.notes[0]?.position?.new_line)}`);
+      assert.deepEqual(threads.sort(), ['run.py:3', 'run.py:3', 'src dir/new file.js:2']);
+      assert.equal(gl.discussions.filter((d) => d.individual_note).length, 1, 'one summary note');
+      const report = codeQualitySchema.parse(JSON.parse(readFileSync(join(checkout, 'gl-code-quality-report.json'), 'utf8')));
+      assert.deepEqual(report.map((i) => `${i.location.path}:${i.location.lines.begin}:${i.severity}`).sort(), ['run.py:3:critical', 'run.py:3:minor', 'src dir/new file.js:2:critical']);
+      assert.match(first.stdout, /^Quorum review of Changes against [0-9a-f]{40}: 2 files, 1 skipped$/m, 'the cache and the report in the checkout are not reviewed');
+      // The next pipeline, the cache kept: nothing sent to the gateway, nothing posted twice, the summary edited.
+      const sent = chat();
+      const calls = gl.calls.length;
+      const second = await runJob();
+      assert.equal(second.status, 0, second.stderr);
+      assert.equal(chat() - sent, 0, 'every answer came from the kept cache');
+      assert.deepEqual(gl.calls.slice(calls).filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path.replace(/\d+$/, 'N')}`), ['PUT /api/v4/projects/42/merge_requests/7/notes/N']);
+      assert.deepEqual(codeQualitySchema.parse(JSON.parse(readFileSync(join(checkout, 'gl-code-quality-report.json'), 'utf8'))).map((i) => i.fingerprint), report.map((i) => i.fingerprint));
+    } finally {
+      await gl.close();
+    }
   });
 });

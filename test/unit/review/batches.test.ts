@@ -87,7 +87,7 @@ describe('changes review: batches told as one review', function () {
       const file = ['a.ts', 'b.ts', 'c.ts'].find((f) => user.includes(`File: ${f}`)) ?? '?';
       if (req.model === 'deepseek-v3.2') return { text: '{"rationale":"r","replacements":[]}' };
       // The first batch answers last, slowly; the others at once.
-      return file === 'a.ts' ? { text: finding(file), ttftMs: 150, tokensPerSecond: 200 } : { text: finding(file), ttftMs: 1, tokensPerSecond: 0 };
+      return file === 'a.ts' ? { text: finding(file), ttftMs: 800, tokensPerSecond: 200 } : { text: finding(file), ttftMs: 1, tokensPerSecond: 0 };
     });
     try {
       const pipeline = new ReviewPipeline({ gateway, settings: () => settings });

@@ -3,10 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hunkRanges } from '../../../../src/core/changes/parse';
-import { intersect, localHunks, patchHunks, placementOf } from '../../../../src/cli/github/diffLines';
+import { intersect, localHunks, placementOf } from '../../../../src/cli/post/diffLines';
+import { patchHunks } from '../../../../src/cli/post/github/patches';
 import { codeSpan, fenced, plainText } from '../../../../src/core/report/githubMarkdown';
 import { findingFingerprints, findingMarker, summaryOf } from '../../../../src/core/report/pullRequestMarkers';
-import { githubTarget } from '../../../../src/cli/github/target';
+import { githubTarget } from '../../../../src/cli/post/github/target';
 import { pullFilesFromGit } from '../../../fixtures/github/server';
 import { numbered, TempRepo } from '../../changes/gitRepo';
 

@@ -7,7 +7,8 @@ import { jsonOutputSchema } from '../../../../src/core/report/json';
 import { dismissFinding } from '../../../../src/core/review/dismissed';
 import { startTestGateway, type TestGateway } from '../../../fixtures/gateway/server';
 import { pullFilesFromGit, startFakeGithub, type FakeGithub, type RecordedCall, type ScriptedAnswer } from '../../../fixtures/github/server';
-import { numbered, TempRepo } from '../../changes/gitRepo';
+import { numbered, type TempRepo } from '../../changes/gitRepo';
+import { featureRepo, scriptRaised, type Raised } from '../postFixture';
 
 /**
  * `quorum review --changes --base main --post github` against the loopback test gateway and a loopback fake
@@ -18,16 +19,6 @@ import { numbered, TempRepo } from '../../changes/gitRepo';
 const KEY = 'sk-test-github-post-0123456789';
 const TOKEN = 'ghs_testGithubToken0123456789abcdefXYZ';
 
-interface Raised {
-  file: string;
-  startLine: number;
-  endLine: number;
-  severity: string;
-  title: string;
-  explanation?: string;
-  suggestion?: string;
-  cwe?: string;
-}
 
 const postsTo = (gh: FakeGithub, method: string, suffix: string | RegExp) => gh.calls.filter((c) => c.method === method && (typeof suffix === 'string' ? c.path.endsWith(suffix) : suffix.test(c.path)));
 const bodyOf = (c: RecordedCall | undefined) => (c?.body ?? {}) as { commit_id?: string; event?: string; body?: string; comments?: { path: string; line: number; side: string; start_line?: number; start_side?: string; body: string }[] };
@@ -62,22 +53,12 @@ describe('quorum review --post github (loopback gateway, fake GitHub, real git r
 
   before(async () => {
     tg = await startTestGateway({ apiKey: KEY, ttftMs: 1, tokensPerSecond: 0 });
-    tg.script((req) => {
-      if (req.model === 'deepseek-v3.2') return { text: JSON.stringify({ rationale: 'r', replacements: [] }) };
-      if (req.model !== 'gpt-4.1') return { text: '{"findings":[]}' };
-      const sent = JSON.stringify(req.body?.messages ?? []);
-      return { text: JSON.stringify({ findings: raised.filter((f) => sent.includes(f.file)).map((f) => ({ confidence: 0.9, explanation: 'Explained.', ...f })) }) };
-    });
+    scriptRaised(tg, () => raised);
   });
   after(() => tg.close());
   beforeEach(async () => {
     cacheHome = mkdtempSync(join(tmpdir(), 'quorum-gh-cache-'));
-    repo = new TempRepo();
-    repo.write('src/app.py', numbered(40)).write('src/keep.py', 'print("same")\n').commit('base');
-    repo.git('checkout', '-q', '-b', 'feature');
-    repo.write('src/app.py', numbered(40, (i) => (i === 10 ? 'os.system("sh -c " + cmd)' : `line ${i}`)));
-    repo.write('src/new.js', 'const a = 1;\nexec(process.argv[2]);\nmodule.exports = a;\n');
-    repo.commit('feature');
+    repo = featureRepo();
     eventPath = join(repo.dir, '..', `event-${Date.now()}-${Math.random()}.json`);
     writeFileSync(eventPath, JSON.stringify({ action: 'synchronize', pull_request: { number: 7, head: { sha: head() } } }));
     gh = await startFakeGithub({ token: TOKEN, headSha: head(), files: pullFilesFromGit(repo.dir, 'main', 'HEAD') });

@@ -2,13 +2,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { hunkRanges } from '../../core/changes/parse';
 import type { Finding, LineRange } from '../../core/review/types';
-import type { PullFile } from './api';
 
 /**
- * Which lines of which files a review may comment on (RIGHT side): the new-side lines of the hunks of the pull
- * request's diff — computed from the local `git diff base...head` (three context lines, as GitHub shows it) and
- * checked against the patches GitHub lists for the pull request, so that a line only one side shows is not
- * commented on (GitHub would refuse the whole review with a 422).
+ * Which lines of which files a thread may go on (the new side): the new-side lines of the hunks of the pull or
+ * merge request's diff — computed from the local `git diff base...head` (three context lines, as GitHub and
+ * GitLab show it) and checked against the patches the host lists, so that a line only one side shows is not
+ * commented on (GitHub refuses the whole review with a 422, GitLab the thread with a 400).
  */
 
 export type Commentable = ReadonlyMap<string, readonly LineRange[]>;
@@ -32,20 +31,15 @@ export async function localHunks(root: string, base: string, head: string): Prom
 
 const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm;
 
-/** The hunks of GitHub's patches (a file without a patch — binary, too large — has none). */
-export function patchHunks(files: readonly PullFile[]): Map<string, LineRange[]> {
-  const out = new Map<string, LineRange[]>();
-  for (const f of files) {
-    if (f.status === 'removed' || f.patch === undefined) continue;
-    const ranges: LineRange[] = [];
-    for (const m of f.patch.matchAll(HUNK)) {
-      const start = Number(m[1]);
-      const count = m[2] === undefined ? 1 : Number(m[2]);
-      if (count > 0) ranges.push({ start, end: start + count - 1 });
-    }
-    out.set(f.filename, ranges);
+/** The new-side ranges of the hunks of one file's patch (`@@ -a,b +c,d @@` headers; empty hunks left out). */
+export function hunksOfPatch(patch: string): LineRange[] {
+  const ranges: LineRange[] = [];
+  for (const m of patch.matchAll(HUNK)) {
+    const start = Number(m[1]);
+    const count = m[2] === undefined ? 1 : Number(m[2]);
+    if (count > 0) ranges.push({ start, end: start + count - 1 });
   }
-  return out;
+  return ranges;
 }
 
 /** The lines both diffs show, file by file (each range stays within one hunk of each). */
@@ -67,7 +61,7 @@ export function intersect(a: Commentable, b: Commentable): Map<string, LineRange
 }
 
 /** Where a finding's comment goes: its lines (or the part of them in one hunk); `exact` when all of them. */
-interface Placement {
+export interface Placement {
   startLine: number;
   line: number;
   exact: boolean;

@@ -1,7 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { field, isRecord } from '../../shared/guards';
+import { field, isRecord } from '../../../shared/guards';
 import type { GithubTarget } from './target';
 
 /**

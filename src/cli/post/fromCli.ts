@@ -1,0 +1,45 @@
+import { reviewerResults } from '../../core/agents/verifier';
+import type { NoiseSplit } from '../../core/review/noise';
+import type { Region, ReviewSummary } from '../../core/review/types';
+import { EXIT } from '../exit';
+import type { CliReview } from '../reviewSteps';
+import { GithubHost } from './github/host';
+import { GitlabHost } from './gitlab/host';
+import type { ReviewHost } from './host';
+import { postReview } from './post';
+import type { PostTarget } from './target';
+
+function hostOf(target: PostTarget, version: string, log: (line: string) => void): ReviewHost {
+  return target.host === 'github' ? new GithubHost(target.github, version, log) : new GitlabHost(target.gitlab, version, log);
+}
+
+/**
+ * The CLI's hook for `--post github|gitlab`, called once the review is printed: posts the findings the noise
+ * controls showed (fingerprinted on the reviewed regions as read, before redaction) and returns the exit code
+ * (the review's, or 3 when the host refused the post).
+ */
+export async function postFromCli(r: CliReview, target: PostTarget, { summary, noise, regions }: { summary: ReviewSummary; noise: NoiseSplit; regions: readonly Region[] }, code: number): Promise<number> {
+  // Progress lines go through the CLI's scrub, which removes the host's token as well as the gateway key.
+  const log = (line: string) => r.progress.line(line);
+  const host = hostOf(target, r.io.version, log);
+  if (r.io.signal.aborted) {
+    log(`interrupted: nothing posted to ${host.nouns.host}`);
+    return code;
+  }
+  const posted = await postReview({
+    host,
+    root: r.root ?? r.io.cwd ?? process.cwd(),
+    base: r.args.changes?.ref ?? '',
+    summary,
+    shown: noise.shown,
+    dismissed: noise.hidden.filter((h) => h.reason === 'dismissed').length,
+    hidden: noise.hidden.filter((h) => h.reason !== 'dismissed').length,
+    regions,
+    // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
+    complete: !summary.cancelled && reviewerResults(summary.agents).every((a) => a.status === 'ok'),
+    log,
+  });
+  if (!posted.ok) return r.fail(posted.problem, EXIT.agentFailed);
+  log(posted.line);
+  return code;
+}
