@@ -60,7 +60,9 @@ const lazyTreeSitter = {
  *   bundle, `extension: true`, and itself loading the files below lazily);
  * - the OpenAI SDK (0.4 MB), on the first request (src/core/gateway/openaiSdk.ts);
  * - secretlint's preset (0.35 MB), on the first redaction (src/core/redaction/secretlint.ts);
- * - the tokenizer's library, on the first estimate (src/core/tokens/encoding.ts).
+ * - the tokenizer's library, on the first estimate (src/core/tokens/encoding.ts);
+ * - the price and context-window catalogue (`@pydantic/genai-prices`, 0.5 MB of data), on the first price or
+ *   context window looked up (src/core/cost/catalog.ts).
  * The command line bundles them inline (it runs one review and exits).
  */
 const LAZY_MODULES = [
@@ -71,6 +73,7 @@ const LAZY_MODULES = [
   },
   { file: 'openai.js', entry: require.resolve('openai'), matches: (p) => p === 'openai' },
   { file: 'tokenizer.js', entry: require.resolve('gpt-tokenizer/GptEncoding'), matches: (p) => p === 'gpt-tokenizer/GptEncoding' },
+  { file: 'catalog.js', entry: require.resolve('@pydantic/genai-prices'), matches: (p) => p === '@pydantic/genai-prices' },
   {
     file: 'secretlint.js', entry: 'src/core/redaction/secretlint.ts',
     matches: (p, importer) => p === './secretlint' && path.dirname(importer) === path.join(__dirname, 'src', 'core', 'redaction'),
@@ -80,7 +83,7 @@ const LAZY_MODULES = [
 const lazyModules = {
   name: 'lazy-modules',
   setup(build) {
-    build.onResolve({ filter: /^(openai|gpt-tokenizer\/GptEncoding|\.\/secretlint|\.\/engine)$/ }, (args) => {
+    build.onResolve({ filter: /^(openai|gpt-tokenizer\/GptEncoding|@pydantic\/genai-prices|\.\/secretlint|\.\/engine)$/ }, (args) => {
       const lazy = LAZY_MODULES.find((m) => m.matches(args.path, args.importer));
       return lazy ? { path: `./${lazy.file}`, external: true } : undefined;
     });

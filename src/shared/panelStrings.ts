@@ -71,6 +71,8 @@ export const PANEL_STRINGS = {
   cost: 'Cost',
   tokensValue: '{0} in · {1} out',
   tokensCached: '{0} cached',
+  /** Reasoning tokens: part of the completion tokens, priced as output. */
+  tokensReasoning: '{0} of them reasoning',
   costSourceReported: 'reported by the gateway',
   costSourceUsage: 'priced from reported usage',
   costSourceEstimated: 'estimated',
@@ -153,6 +155,9 @@ export const PANEL_STRINGS = {
   verdictRefuted: 'refuted by {0}: {1}',
   verdictUncertain: 'uncertain ({0}): {1}',
   unverified: 'not verified (the verifier failed)',
+  /** The verifier's notes (issue 30). {0}: a model id. */
+  verifierSameModel: 'Checked on {0}, the same model that raised these findings: not a second model\'s opinion.',
+  verifierNoOtherModel: 'Not checked: the gateway has no model but {0}, which raised these findings. Set quorum.review.verify to same-model to have it check them anyway.',
   carried: 'carried over from the last review',
   resolvedCount: '{0} resolved',
   improvedCode: 'Improved code',

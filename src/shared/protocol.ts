@@ -1,6 +1,6 @@
 import { CONTEXT_KINDS } from './codeContext';
 import { SEVERITIES } from './severity';
-import { AGENT_ERROR_CODES, AGENT_OUTPUTS, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS, TARGET_KINDS, VERDICTS } from './reviewCodes';
+import { AGENT_ERROR_CODES, AGENT_OUTPUTS, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS, TARGET_KINDS, VERDICTS, VERIFIER_NOTICES } from './reviewCodes';
 import * as z from 'zod/mini';
 
 /**
@@ -100,6 +100,8 @@ const agentOutcomeSchema = z.object({
   replacements: z.optional(list(z.object({ file: str(8_000), startLine: int, endLine: int, code: str(1_000_000) }), 1_000)),
   rationale: z.optional(str(200_000)),
   error: z.optional(agentErrorViewSchema),
+  /** The verifier's note on its run (same model, or no other model to check on). */
+  notice: z.optional(z.object({ code: z.enum(VERIFIER_NOTICES), model: z.optional(shortText) })),
   findingCount: count,
 });
 export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;

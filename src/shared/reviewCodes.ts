@@ -29,6 +29,14 @@ export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 export const AGENT_ERROR_CODES = [...GATEWAY_ERROR_CODES, 'inputs-failed', 'empty-answer', 'internal'] as const;
 export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[number];
 
+/**
+ * What the verifier says of its own run (issue 30): `same-model` — the findings were checked on the model that
+ * raised them (quorum.review.verify is same-model, or the gateway answered with that model); `no-other-model` —
+ * cross-model found no model on the gateway besides the ones that raised them, so those were not checked.
+ */
+export const VERIFIER_NOTICES = ['same-model', 'no-other-model'] as const;
+export type VerifierNoticeCode = (typeof VERIFIER_NOTICES)[number];
+
 /** How the gateway client tries again after a failed attempt: the same model (`retry`) or the fallback model. */
 export const RETRY_KINDS = ['retry', 'fallback'] as const;
 export type RetryKind = (typeof RETRY_KINDS)[number];

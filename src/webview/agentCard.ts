@@ -309,7 +309,9 @@ export class AgentCard {
       const sent = requests > 1 ? ` · ${t('requestsCount', requests)}` : '';
       items.push([t('latency'), `${formatMs(o.latencyMs)}${sent}${o.attempts > requests ? ` · ${t('attempts', o.attempts)}` : ''}`]);
       const cachedTokens = o.usage.cachedTokens > 0 ? ` · ${t('tokensCached', formatCount(o.usage.cachedTokens))}` : '';
-      items.push([t('tokens'), t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) + cachedTokens]);
+      // Reasoning tokens are part of the completion tokens (priced as output), shown so a reasoning model's cost reads right.
+      const reasoningTokens = o.usage.reasoningTokens > 0 ? ` · ${t('tokensReasoning', formatCount(o.usage.reasoningTokens))}` : '';
+      items.push([t('tokens'), t('tokensValue', formatCount(o.usage.promptTokens), formatCount(o.usage.completionTokens)) + cachedTokens + reasoningTokens]);
       items.push([t('cost'), `${formatUsd(o.costUsd)} (${t(costSourceKey(o))})`]);
     } else if (a.estimateUsd !== undefined) {
       items.push([t('cost'), estimateLabel(t, formatUsd, a.estimateUsd, a.likelyUsd)]);
@@ -328,6 +330,8 @@ export class AgentCard {
     } else if (o?.unparsed) {
       notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', t('unparsed')));
     }
+    // The verifier's note: it checked on the model that raised the findings, or had no other model to check on.
+    if (o?.notice) notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', t(o.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel', o.notice.model ?? '?')));
     this.notice.replaceChildren(...notices);
     this.notice.hidden = notices.length === 0;
     setAttr(this.notice, 'class', `notice${o?.error && a.state === 'failed' ? ' error' : ''}`);

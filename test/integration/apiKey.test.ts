@@ -48,7 +48,8 @@ describe('API key: set, test, clear (SecretStorage, per base URL)', () => {
     assert.equal(report?.models, 7);
     const ok = prompter.messagesWith('connection.ok')[0];
     assert.match(ok?.text ?? '', /127\.0\.0\.1:\d+.*7/);
-    const last = gateway.requests.at(-1);
+    // The /models request (LiteLLM's /model/info may follow it: issue 30, prices the gateway lists).
+    const last = gateway.requests.filter((r) => r.path.endsWith('/models')).at(-1);
     assert.equal(last?.path, '/v1/models');
     assert.equal(last?.headers.authorization, `Bearer ${KEY}`);
   });

@@ -33,8 +33,9 @@ describe('cost in the status bar, Show Cost, budgets', () => {
     api.ledger.record({ model: 'deepseek-v3.2', tag: { agent: 'coding', reviewId: 'r1' }, attempt: 1, usage: usage(2000, 1000), usageSource: 'estimated', outcome: 'ok' });
     api.ledger.record({ model: 'deepseek-v3.2', tag: { agent: 'coding', reviewId: 'r1' }, attempt: 2, usage: usage(0, 0), outcome: 'failed' });
     const total = api.ledger.totals().session.costUsd;
-    // gpt-4.1: 1000 × $2 + 500 × $8 per MTok; deepseek-v3.2: 2000 × $0.28 + 1000 × $0.42 per MTok.
-    assert.ok(Math.abs(total - (0.002 + 0.004 + 0.00056 + 0.00042)) < 1e-12);
+    // gpt-4.1: 1000 × $2 + 500 × $8 per MTok; deepseek-v3.2: 2000 × $0.2288 + 1000 × $0.3432 per MTok (the catalogue's,
+    // @pydantic/genai-prices; the old table said $0.28 and $0.42).
+    assert.ok(Math.abs(total - (0.002 + 0.004 + 0.0004576 + 0.0003432)) < 1e-12);
     assert.equal(api.cost.statusBar.text, `$(pulse) ${formatUsd(total)}`);
     // Untrusted names (agents, models) are Markdown-escaped in the tooltip; compare what the reader sees.
     const tip = api.cost.statusBar.tooltipText.replace(/\\([!-/:-@[-`{-~])/g, '$1');

@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 
 const root = resolve(__dirname, '..', '..');
-const LAZY = ['openai', 'typescript', 'gpt-tokenizer', '@secretlint/', '@vscode/tree-sitter-wasm'];
+const LAZY = ['openai', 'typescript', 'gpt-tokenizer', '@secretlint/', '@vscode/tree-sitter-wasm', '@pydantic/genai-prices'];
 
 /** The modules a file imports when it is loaded: static imports and re-exports, not types, not `import()`. */
 function staticImports(text: string): string[] {
@@ -56,7 +56,7 @@ const ENTRY = join(root, 'src', 'vscode', 'extension.ts');
 const ENGINE = join(root, 'src', 'vscode', 'engine.ts');
 
 describe('start-up: what activating the extension loads', () => {
-  it('none of the libraries a review loads on first use: the SDK, secretlint, the tokenizer, the parser (tree-sitter)', () => {
+  it('none of the libraries a review loads on first use: the SDK, secretlint, the tokenizer, the parser (tree-sitter), the price catalogue', () => {
     const { packages } = loadedFrom(ENGINE);
     assert.ok(packages.has('vscode') && packages.has('zod'), 'the walk follows the imports');
     const heavy = [...packages].filter(([spec]) => LAZY.some((l) => spec === l || spec.startsWith(l.endsWith('/') ? l : `${l}/`)));
@@ -79,7 +79,7 @@ describe('start-up: what activating the extension loads', () => {
   it('each of them is a file of its own in the extension\'s build, shipped in the .vsix', () => {
     const build = readFileSync(join(root, 'esbuild.js'), 'utf8');
     const shipped = readFileSync(join(root, '.vscodeignore'), 'utf8');
-    for (const file of ['engine.js', 'openai.js', 'secretlint.js', 'tokenizer.js']) {
+    for (const file of ['engine.js', 'openai.js', 'secretlint.js', 'tokenizer.js', 'catalog.js']) {
       assert.match(build, new RegExp(`file: '${file.replace('.', '\\.')}'`), file);
       assert.match(shipped, new RegExp(`^!dist/${file.replace('.', '\\.')}$`, 'm'), file);
     }

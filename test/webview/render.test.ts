@@ -94,6 +94,25 @@ describe('webview: rendering every state', () => {
     }
   });
 
+  it('a reasoning model\'s card shows its reasoning tokens; the verifier\'s card says when it had no other model, or used the same one', async () => {
+    panel = await openReady();
+    const review = doneReview();
+    const usage = { promptTokens: 1_310, completionTokens: 2_322, cachedTokens: 0, reasoningTokens: 2_000 };
+    review.agents[0] = { ...review.agents[0]!, model: 'o3', outcome: outcome({ state: 'done', model: 'o3', findingCount: 2, usage }) };
+    const verifier = (code: 'same-model' | 'no-other-model', model: string) => ({
+      agent: 'verifier', title: 'Verifier', model, state: 'done' as const, text: '', chunks: 0,
+      outcome: outcome({ state: 'done', model, costUsd: 0, costSource: 'none', findingCount: 0, notice: { code, model } }),
+    });
+    await panel.send(snapshot({ ...review, agents: [...review.agents, verifier('no-other-model', 'qwen2.5-coder-7b')] }));
+    await settle(panel);
+    assert.match(await cardText(panel, 'analyst'), /1,310 in · 2,322 out · 2,000 of them reasoning/);
+    assert.doesNotMatch(await cardText(panel, 'security'), /reasoning/);
+    assert.match(await cardText(panel, 'verifier'), /Not checked: the gateway has no model but qwen2\.5-coder-7b, which raised these findings\. Set quorum\.review\.verify to same-model/);
+    await panel.send(snapshot({ ...review, agents: [...review.agents, verifier('same-model', 'llama3.2')] }, 2));
+    await settle(panel);
+    assert.match(await cardText(panel, 'verifier'), /Checked on llama3\.2, the same model that raised these findings/);
+  });
+
   it('failed: each error says what happened and offers the fix', async () => {
     panel = await openReady();
     const review = baseReview({ status: 'failed', elapsedMs: 1_200 });

@@ -1,43 +1,18 @@
+import { catalogEntry } from '../cost/catalog';
+
 /**
- * Context windows (prompt + answer tokens) of models that gateways commonly serve. Matched on the model id
- * without a provider prefix (`openai/gpt-4.1` → `gpt-4.1`), longest known prefix first; unknown models get
- * DEFAULT_CONTEXT_WINDOW.
+ * Context windows (prompt + answer tokens). The gateway's own figure comes first — what its `/models` lists for
+ * that id (core/gateway/models.ts: `context_length`, `context_window`, vLLM's `max_model_len`, llama.cpp's
+ * `meta.n_ctx`) — then Quorum's bundled catalogue (core/cost/catalog.ts, which also reads prefixed and dated ids);
+ * a model neither knows gets DEFAULT_CONTEXT_WINDOW.
  */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
-const WINDOWS: ReadonlyArray<readonly [string, number]> = [
-  ['gpt-4.1', 1_047_576],
-  ['gpt-4o', 128_000],
-  ['gpt-4.5', 128_000],
-  ['gpt-4-turbo', 128_000],
-  ['gpt-4', 8_192],
-  ['gpt-3.5-turbo', 16_385],
-  ['gpt-5', 400_000],
-  ['o1-mini', 128_000],
-  ['o1', 200_000],
-  ['o3', 200_000],
-  ['o4-mini', 200_000],
-  ['claude', 200_000],
-  ['gemini-1.5-pro', 2_097_152],
-  ['gemini-1.5', 1_048_576],
-  ['gemini-2', 1_048_576],
-  ['gemini-3', 1_048_576],
-  ['deepseek', 128_000],
-  ['qwen', 131_072],
-  ['llama-3', 128_000],
-  ['llama-4', 1_000_000],
-  ['mistral-large', 128_000],
-  ['codestral', 256_000],
-  ['grok-4', 256_000],
-  ['grok-3', 131_072],
-  ['kimi-k2', 131_072],
-  ['glm-4', 128_000],
-];
+/** Context windows a gateway listed in its `/models`, by model id. */
+export type ListedContextWindows = Readonly<Record<string, number>>;
 
-const SORTED = [...WINDOWS].sort((a, b) => b[0].length - a[0].length);
-
-export function contextWindowFor(model: string): number {
-  const id = (model.split('/').pop() ?? model).toLowerCase();
-  for (const [prefix, size] of SORTED) if (id.startsWith(prefix)) return size;
-  return DEFAULT_CONTEXT_WINDOW;
+export function contextWindowFor(model: string, listed: ListedContextWindows = {}): number {
+  const own = Object.hasOwn(listed, model) ? listed[model] : undefined;
+  if (own !== undefined && Number.isInteger(own) && own > 0) return own;
+  return catalogEntry(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
 }

@@ -3,10 +3,10 @@ import type { ModelPrice } from './prices';
 import { field } from '../../shared/guards';
 
 /**
- * Prices a gateway lists in its `/models` answer, used for models that neither `quorum.prices` nor the price
- * table knows. Gateways write them three ways:
+ * Prices a gateway lists in its `/models` answer, used before the catalogue's (core/cost/prices.ts: priceFor).
+ * Gateways write them three ways:
  * - OpenRouter: `pricing: { prompt: "0.000003", completion: "0.000015", input_cache_read: "0.0000003" }`,
- *   US dollars per token, as strings (`"-1"` for routers whose price depends on the model they pick);
+ *   US dollars per token, as strings (`"-1"` for routers whose price depends on the model they pick: https://openrouter.ai/docs/api-reference/list-available-models);
  * - LiteLLM-style: `input_cost_per_token` / `output_cost_per_token` (and `cache_read_input_token_cost`) per token;
  * - Together-style: `pricing: { input: 0.88, output: 0.88 }` per million tokens.
  * A listed price is untrusted input: it is used only when input and output both parse as finite, non-negative
@@ -64,22 +64,52 @@ export function parseListedPrice(entry: unknown): ModelPrice | undefined {
   return undefined;
 }
 
-/** Listed prices by gateway (base URL): the latest `/models` answer of each. */
+interface Listed {
+  at: number;
+  /** The ids listed, in the gateway's order; undefined when the gateway gave no list. */
+  ids: readonly string[] | undefined;
+  prices: Readonly<Record<string, ModelPrice>>;
+  windows: Readonly<Record<string, number>>;
+}
+
+/**
+ * What each gateway (base URL) listed in its latest `/models` answer: its model ids, the prices and the context
+ * windows it gave (its own figures, used before the catalogue's).
+ */
 export class ListedPrices {
-  private readonly byGateway = new Map<string, { at: number; prices: Readonly<Record<string, ModelPrice>> }>();
+  private readonly byGateway = new Map<string, Listed>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Replaces what a gateway lists with its latest `/models` answer. */
-  learn(baseUrl: string, models: readonly { id: string; price?: ModelPrice }[]): void {
+  learn(baseUrl: string, models: readonly { id: string; price?: ModelPrice; contextWindow?: number }[]): void {
     const prices: Record<string, ModelPrice> = {};
-    for (const m of models) if (m.price) prices[m.id] = m.price;
-    this.byGateway.set(baseUrl, { at: this.now(), prices: Object.freeze(prices) });
+    const windows: Record<string, number> = {};
+    for (const m of models) {
+      if (m.price) prices[m.id] = m.price;
+      if (m.contextWindow) windows[m.id] = m.contextWindow;
+    }
+    this.byGateway.set(baseUrl, { at: this.now(), ids: Object.freeze(models.map((m) => m.id)), prices: Object.freeze(prices), windows: Object.freeze(windows) });
+  }
+
+  /** The gateway answered `/models` with no list (an error, a gateway without one): not asked again for a while. */
+  unlisted(baseUrl: string): void {
+    this.byGateway.set(baseUrl, { at: this.now(), ids: undefined, prices: {}, windows: {} });
   }
 
   /** The prices a gateway listed (empty when its `/models` was not read, or listed none). */
   for(baseUrl: string): Readonly<Record<string, ModelPrice>> {
     return this.byGateway.get(baseUrl)?.prices ?? {};
+  }
+
+  /** The context windows a gateway listed (empty when its `/models` was not read, or listed none). */
+  windowsFor(baseUrl: string): Readonly<Record<string, number>> {
+    return this.byGateway.get(baseUrl)?.windows ?? {};
+  }
+
+  /** The model ids a gateway listed, or undefined when its `/models` was not read or gave no list. */
+  idsFor(baseUrl: string): readonly string[] | undefined {
+    return this.byGateway.get(baseUrl)?.ids;
   }
 
   /** When the gateway's `/models` was last read, or undefined. */

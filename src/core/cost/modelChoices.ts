@@ -1,15 +1,16 @@
-import { DEFAULT_PRICES, priceFor, type ListedPriceTable, type ModelPrice, type PriceLookup, type PriceOverrides } from './prices';
+import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
+import { priceFor, type ListedPriceTable, type ModelPrice, type PriceLookup, type PriceOverrides } from './prices';
 
 /**
- * The models offered by "Switch Model…": the gateway's `/models` merged with the price table and the
- * models in use, each with its price.
+ * The models offered by "Switch Model…": the gateway's `/models` merged with the models in use, each with its
+ * price (core/cost/prices.ts: `quorum.prices`, the gateway's list, the catalogue).
  */
 interface ModelChoice {
   id: string;
   price?: ModelPrice;
-  /** Where the price comes from: `quorum.prices`, Quorum's table, or the gateway's `/models` list. */
+  /** Where the price comes from: `quorum.prices`, Quorum's catalogue, or the gateway's `/models` list. */
   priceSource?: PriceLookup['source'];
-  /** Listed by the gateway's `/models` (false: only known from the price table or settings). */
+  /** Listed by the gateway's `/models` (false: only in use, a built-in default or in `quorum.prices`). */
   listed: boolean;
   current: boolean;
   /** One of the closest ids to a model the gateway did not know. */
@@ -19,7 +20,7 @@ interface ModelChoice {
 interface ModelChoiceInput {
   /** Ids from `/models`, or undefined when it could not be listed. */
   gatewayModels: readonly string[] | undefined;
-  /** Prices the gateway listed with its models (used for models that the settings and the table do not price). */
+  /** Prices the gateway listed with its models (used before the catalogue's). */
   listedPrices?: ListedPriceTable;
   overrides: PriceOverrides;
   /** The model(s) currently set for the chosen agent(s). */
@@ -30,9 +31,9 @@ interface ModelChoiceInput {
 export function buildModelChoices(input: ModelChoiceInput): ModelChoice[] {
   const listed = new Set(input.gatewayModels ?? []);
   const ids = new Set<string>([...(input.suggestions ?? []), ...input.current, ...(input.gatewayModels ?? [])]);
-  // Without /models, the price table is the best list we have; with it, the table only adds prices.
+  // Without /models, the built-in agents' models and the user's priced ones are the best list we have.
   if (input.gatewayModels === undefined) {
-    for (const id of Object.keys(DEFAULT_PRICES)) ids.add(id);
+    for (const agent of Object.values(BUILTIN_AGENTS)) ids.add(agent.defaultModel);
     for (const id of Object.keys(input.overrides)) ids.add(id);
   }
   const suggestions = new Set(input.suggestions ?? []);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { priceSchema, type PriceSettings } from '../settings/schema';
 import type { Usage } from '../gateway/types';
+import { catalogEntry } from './catalog';
 
 /** US dollars per million tokens. `cachedInput` is the price of prompt tokens served from the prompt cache. */
 export interface ModelPrice {
@@ -9,36 +10,6 @@ export interface ModelPrice {
   output: number;
 }
 
-/**
- * Default prices, $ per million tokens, as published by each provider for its own API (list prices, the
- * short-context tier where a provider has tiers), checked 2025-10:
- * - OpenAI (https://openai.com/api/pricing): gpt-4.1 2.00 / 0.50 cached / 8.00; gpt-4.1-mini 0.40 / 0.10 / 1.60;
- *   gpt-4o 2.50 / 1.25 / 10.00.
- * - Anthropic (https://www.anthropic.com/pricing#api): Claude Sonnet 4.5 3.00 / 0.30 cache read / 15.00.
- * - Google (https://ai.google.dev/gemini-api/docs/pricing): gemini-2.5-flash 0.30 / 0.075 / 2.50;
- *   gemini-2.5-pro (≤200k prompt) 1.25 / 0.31 / 10.00.
- * - DeepSeek (https://api-docs.deepseek.com/quick_start/pricing, V3.2 from 2025-09-29): 0.28 cache miss /
- *   0.028 cache hit / 0.42.
- * The seeds (Korean posts about the HolySheep gateway, 2025) quote one flat figure per model for the gateway —
- * GPT-4.1 $8.00, Claude Sonnet 4.5 $15.00, Gemini 2.5 Flash $2.50, DeepSeek V3.2 $0.42, GPT-4o $2.50 per MTok —
- * which equal the providers' OUTPUT prices above (GPT-4o's is its input price), so the provider table is used;
- * a gateway that charges otherwise can be described in `quorum.prices`, and a gateway that reports
- * `usage.cost` is believed over any table.
- */
-export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
-  'gpt-4.1': { input: 2.0, cachedInput: 0.5, output: 8.0 },
-  'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, cachedInput: 0.025, output: 0.4 },
-  'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10.0 },
-  'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
-  'claude-sonnet-4.5': { input: 3.0, cachedInput: 0.3, output: 15.0 },
-  'claude-sonnet-4-5': { input: 3.0, cachedInput: 0.3, output: 15.0 },
-  'gemini-2.5-flash': { input: 0.3, cachedInput: 0.075, output: 2.5 },
-  'gemini-2.5-pro': { input: 1.25, cachedInput: 0.31, output: 10.0 },
-  'deepseek-v3.2': { input: 0.28, cachedInput: 0.028, output: 0.42 },
-  'deepseek-chat': { input: 0.28, cachedInput: 0.028, output: 0.42 },
-});
-
 export type PriceOverrides = Readonly<Record<string, PriceSettings>>;
 
 /** Prices a gateway listed in its `/models` answer, by model id ($ per million tokens). */
@@ -46,9 +17,9 @@ export type ListedPriceTable = Readonly<Record<string, ModelPrice>>;
 
 export interface PriceLookup {
   price: ModelPrice;
-  /** The table key that matched (`gpt-4.1` for `openai/gpt-4.1-2025-04-14`). */
+  /** The key that matched (`gpt-4.1` for `openai/gpt-4.1-2025-04-14`): a `quorum.prices` key, the listed id, the catalogue's id. */
   matched: string;
-  /** `quorum.prices`, Quorum's table, or the gateway's `/models` list. */
+  /** `quorum.prices`, Quorum's bundled catalogue (core/cost/catalog.ts), or the gateway's `/models` list. */
   source: 'settings' | 'default' | 'listed';
 }
 
@@ -75,31 +46,22 @@ function exactIn(table: Readonly<Record<string, ModelPrice>>, model: string): { 
 }
 
 /**
- * Dated or suffixed variants (`gpt-4.1-2025-04-14`, `claude-sonnet-4.5-20250929`): the longest key of any
- * table that is a prefix followed by a separator, so `gpt-4.1-mini-…` finds `gpt-4.1-mini`, not `gpt-4.1`;
- * on equal length the earlier table wins.
+ * Dated or suffixed variants (`gpt-4.1-2025-04-14`, `claude-sonnet-4.5-20250929`) of a `quorum.prices` key: the
+ * longest key that is a prefix followed by a separator, so `gpt-4.1-mini-…` finds `gpt-4.1-mini`, not `gpt-4.1`.
  */
-function prefixIn(tables: readonly Readonly<Record<string, ModelPrice>>[], model: string): { matched: string; price: ModelPrice; table: number } | undefined {
-  let best: { matched: string; price: ModelPrice; table: number } | undefined;
+function prefixIn(table: Readonly<Record<string, ModelPrice>>, model: string): { matched: string; price: ModelPrice } | undefined {
+  let best: { matched: string; price: ModelPrice } | undefined;
   for (const c of candidates(model)) {
-    tables.forEach((table, t) => {
-      for (const [k, price] of Object.entries(table)) {
-        if (!c.startsWith(k.toLowerCase()) || !/^[-_:@]/.test(c.slice(k.length))) continue;
-        if (!best || k.length > best.matched.length) best = { matched: k, price, table: t };
-      }
-    });
+    for (const [k, price] of Object.entries(table)) {
+      if (!c.startsWith(k.toLowerCase()) || !/^[-_:@]/.test(c.slice(k.length))) continue;
+      if (!best || k.length > best.matched.length) best = { matched: k, price };
+    }
     if (best) return best;
   }
   return undefined;
 }
 
-/**
- * The price of a model: its exact id in the settings overrides (validated; invalid entries are ignored), then
- * in the default table, then the longest prefix in either when it is the overrides', then the price the gateway
- * lists for exactly that id in its `/models`, then that longest prefix of the default table. `undefined` when
- * none knows the model.
- */
-export function priceFor(model: string, overrides: PriceOverrides = {}, listed: ListedPriceTable = {}): PriceLookup | undefined {
+function validOverrides(overrides: PriceOverrides): Record<string, ModelPrice> {
   const parsed = overridesSchema.safeParse(overrides);
   const valid: Record<string, ModelPrice> = {};
   if (parsed.success) for (const [k, v] of Object.entries(parsed.data)) valid[k] = normalise(v);
@@ -109,17 +71,29 @@ export function priceFor(model: string, overrides: PriceOverrides = {}, listed: 
       if (one.success) valid[k] = normalise(one.data);
     }
   }
-  // An exact id in either table wins over any prefix match: overriding `gpt-4.1` does not reprice `gpt-4.1-mini`.
+  return valid;
+}
+
+/**
+ * The price of a model, the user's first, then the gateway's, then the catalogue's:
+ * 1. its id in `quorum.prices` (validated; invalid entries are ignored);
+ * 2. the longest `quorum.prices` key it extends (`gpt-4.1` for `gpt-4.1-2025-04-14`), unless the catalogue knows
+ *    it as a more specific model (overriding `gpt-4.1` does not reprice `gpt-4.1-mini`);
+ * 3. the price the gateway lists for exactly that id in its `/models` (OpenRouter's `pricing`, LiteLLM's fields);
+ * 4. Quorum's bundled catalogue (core/cost/catalog.ts: dated, prefixed and aliased ids), at the time `at`.
+ * `undefined` when none knows the model.
+ */
+export function priceFor(model: string, overrides: PriceOverrides = {}, listed: ListedPriceTable = {}, at?: Date): PriceLookup | undefined {
+  const valid = validOverrides(overrides);
   const exactSettings = exactIn(valid, model);
   if (exactSettings) return { ...exactSettings, source: 'settings' };
-  const exactDefault = exactIn(DEFAULT_PRICES, model);
-  if (exactDefault) return { ...exactDefault, source: 'default' };
-  // The user's own prices win over the gateway's list; the gateway's list wins over a guess from a prefix.
-  const prefix = prefixIn([valid, DEFAULT_PRICES], model);
-  if (prefix && prefix.table === 0) return { matched: prefix.matched, price: prefix.price, source: 'settings' };
+  const prefix = prefixIn(valid, model);
   const listedPrice = Object.hasOwn(listed, model) ? listed[model] : undefined;
+  // The catalogue is read only when the user's and the gateway's figures leave it a say.
+  const known = prefix || !listedPrice ? catalogEntry(model, at) : undefined;
+  if (prefix && !(known && known.matched.length > prefix.matched.length)) return { ...prefix, source: 'settings' };
   if (listedPrice) return { matched: model, price: listedPrice, source: 'listed' };
-  if (prefix) return { matched: prefix.matched, price: prefix.price, source: 'default' };
+  if (known?.price) return { matched: known.matched, price: known.price, source: 'default' };
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import type { QuorumSettings } from '../settings/schema';
 import type { Connection } from './connection';
 import { failureFromSdk } from './failures';
-import { parseModels } from './models';
+import { parseModelInfo, parseModels, withModelInfo } from './models';
 import type { GatewayStats } from './options';
 import { closestModels } from './suggest';
 import { GatewayError, type ModelInfo } from './types';
@@ -9,6 +9,8 @@ import { GatewayError, type ModelInfo } from './types';
 /** The gateway's `/models`: fetched on demand, kept a while for the "did you mean" of an unknown model. */
 export class ModelDirectory {
   private cache: { at: number; baseUrl: string; ids: string[] } | undefined;
+  /** Gateways that answered `/model/info` with no list (all but LiteLLM): not asked again in this session. */
+  private readonly withoutModelInfo = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
@@ -35,11 +37,30 @@ export class ModelDirectory {
       }
       throw f.error;
     }
-    const out = parseModels(json);
-    if (!out) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
+    const listed = parseModels(json);
+    if (!listed) throw new GatewayError({ code: 'bad-response', message: 'The gateway answered /models without a list of models' });
+    const base = settings.gateway.baseUrl;
+    const info = listed.some((m) => !m.price) && !this.withoutModelInfo.has(base) ? await this.modelInfo(client, signal, timeout) : undefined;
+    if (info === undefined && !signal.aborted) this.withoutModelInfo.add(base);
+    const out = info ? withModelInfo(listed, info) : listed;
     this.cache = { at: Date.now(), baseUrl: settings.gateway.baseUrl, ids: out.map((m) => m.id) };
     this.onListed(settings.gateway.baseUrl, out);
     return out;
+  }
+
+  /**
+   * LiteLLM's `/model/info` (its prices and context windows, from its model cost map and the proxy's config), read
+   * beside `/models` when that lists a model without a price; undefined from any other gateway (a 404, then not
+   * asked again in this session) or on any failure: it only adds figures, it never fails the list.
+   */
+  private async modelInfo(client: Awaited<ReturnType<Connection['sdkFor']>>, signal: AbortSignal, timeout: number): Promise<ReturnType<typeof parseModelInfo>> {
+    this.stats.httpRequests++;
+    try {
+      const json: unknown = await client.get('/model/info', { signal, timeout, maxRetries: 0 });
+      return parseModelInfo(json);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The error of an unknown model, with the closest listed ids as suggestions (unchanged when `/models` fails). */

@@ -4,7 +4,7 @@ import { CONTEXT_KINDS } from '../../shared/codeContext';
 import type { AgentResult, Finding, ReviewSummary } from '../review/types';
 import { toolResultSchema } from '../toolResults/types';
 import { repeatsCount } from '../toolResults/repeats';
-import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, type HiddenReason } from '../../shared/reviewCodes';
+import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
@@ -60,12 +60,20 @@ const jsonAgentSchema = z.strictObject({
   text: z.string(),
   improvedCode: z.string().optional(),
   replacements: z.array(z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive(), code: z.string() })).optional(),
-  usage: z.strictObject({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), cachedTokens: z.number().int().nonnegative() }),
+  usage: z.strictObject({
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    cachedTokens: z.number().int().nonnegative(),
+    /** Part of completionTokens (priced as output): the tokens a reasoning model thought in; absent when none were reported. */
+    reasoningTokens: z.number().int().positive().optional(),
+  }),
   costUsd: z.number().nonnegative(),
   costSource: z.enum(COST_SOURCES),
   latencyMs: z.number().nonnegative(),
   attempts: z.number().int().nonnegative(),
   error: z.strictObject({ code: z.enum(AGENT_ERROR_CODES), message: z.string() }).optional(),
+  /** The verifier's note: `same-model` (checked on the model that raised the findings), `no-other-model` (not checked: the gateway has no other). */
+  notice: z.strictObject({ code: z.enum(VERIFIER_NOTICES), model: z.string().optional() }).optional(),
 });
 
 const rangeSchema = z.strictObject({ file: z.string(), startLine: z.number().int().positive(), endLine: z.number().int().positive() });
@@ -156,12 +164,13 @@ function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<stri
     text: r.text,
     ...(r.improvedCode !== undefined ? { improvedCode: r.improvedCode } : {}),
     ...(r.replacements !== undefined && r.replacements.length > 0 ? { replacements: r.replacements.map((x) => ({ file: x.file, startLine: x.startLine, endLine: x.endLine, code: x.code })) } : {}),
-    usage: { promptTokens: count(r.usage.promptTokens), completionTokens: count(r.usage.completionTokens), cachedTokens: count(r.usage.cachedTokens) },
+    usage: { promptTokens: count(r.usage.promptTokens), completionTokens: count(r.usage.completionTokens), cachedTokens: count(r.usage.cachedTokens), ...(r.usage.reasoningTokens > 0 ? { reasoningTokens: count(r.usage.reasoningTokens) } : {}) },
     costUsd: nonNegative(r.costUsd),
     costSource: r.costSource,
     latencyMs: Math.round(nonNegative(r.latencyMs)),
     attempts: count(r.attempts),
     ...(status !== 'ok' ? { error: { code: r.error?.code || (status === 'cancelled' ? 'cancelled' : 'internal'), message: r.error?.message ?? '' } } : {}),
+    ...(r.notice ? { notice: { code: r.notice.code, ...(r.notice.model ? { model: r.notice.model } : {}) } } : {}),
   };
 }
 

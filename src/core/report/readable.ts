@@ -28,7 +28,8 @@ function agentLine(r: AgentResult, s: ReviewSummary): string {
   const n = r.agent === VERIFIER_ID ? s.findings.filter((f) => f.verification).length : r.findings.length;
   const found = r.agent === VERIFIER_ID ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
-  return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
+  const notice = r.notice ? ` - ${tt(formatString(REPORT_STRINGS[r.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel'], [r.notice.model ?? '?']))}` : '';
+  return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
 }
 
 /** Model output, gateway messages and file names in a terminal: no escape sequences, bidi controls shown. */

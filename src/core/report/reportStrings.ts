@@ -10,4 +10,5 @@ export const REPORT_STRINGS = {
   exportHiddenConfidence: '{0} below --min-confidence', exportHiddenSeverity: '{0} below --min-severity',
   exportHiddenLeftOut: '{0} hidden ({1}); --show-hidden lists them',
   exportHiddenListed: '{0} hidden ({1}); listed under Hidden findings, never counted for --fail-on',
+  verifierNoOtherModel: 'not checked: the gateway has no model but {0}, which raised these findings (--verify same-model checks them on it)',
 };

@@ -20,6 +20,8 @@ export interface AgentRunDeps {
   cached: (key: string) => CachedAnswer | undefined;
   /** Whether answers are stored at all. */
   storesAnswers: boolean;
+  /** The model ids the gateway lists in `/models` (read at most every half hour), undefined when it gives none. */
+  listedModels?: (signal?: AbortSignal) => Promise<readonly string[] | undefined>;
 }
 
 /** One review as it runs: its plan, id, signal and event sink. */
@@ -46,7 +48,7 @@ export async function runAgent(deps: AgentRunDeps, run: ReviewRun, agent: Planne
   const messages = agent.inputs.length === 0 ? agent.messages : messagesFor(agent, run.plan, inputs.map(toInput));
   const promptTokens = agent.inputs.length === 0 ? agent.promptTokens : countChatTokens(messages);
   const maxTokens = run.plan.settings.review.maxOutputTokens;
-  const window = contextWindowFor(spec.model);
+  const window = contextWindowFor(spec.model, run.plan.contextWindows);
   if (promptTokens + maxTokens > window) {
     const message = `the prompt is ${promptTokens} tokens and ${maxTokens} are reserved for the answer (${promptTokens + maxTokens} in all), over the ${window}-token context window of ${spec.model}`;
     return finish(run, { ...base, status: 'error', error: { code: 'too-large', message, model: spec.model } });

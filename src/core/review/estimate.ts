@@ -1,4 +1,4 @@
-import { contextWindowFor } from '../agents/contextWindows';
+import { contextWindowFor, type ListedContextWindows } from '../agents/contextWindows';
 import { estimateCost, type ListedPriceTable } from '../cost/prices';
 import { VERIFIER_ID } from '../agents/verifier';
 import type { QuorumSettings } from '../settings/schema';
@@ -12,18 +12,18 @@ import type { AgentEstimate, ReviewEstimate, ReviewTarget } from './types';
 const INPUT_ALLOWANCE_TOKENS = 1500;
 
 /** Prompt sizes, context-window checks and the review's likely and ceiling cost, from the planned agents' messages. */
-export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget, settings: QuorumSettings, cached: (agent: PlannedAgent) => boolean, listed: ListedPriceTable = {}): ReviewEstimate {
+export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget, settings: QuorumSettings, cached: (agent: PlannedAgent) => boolean, listed: ListedPriceTable = {}, windows: ListedContextWindows = {}): ReviewEstimate {
   const perAgent: Record<string, AgentEstimate> = {};
   let costUsd = 0;
   let likelyUsd = 0;
   const reviewedTokens = target.regions.reduce((n, r) => n + countTokens(r.text), 0);
   for (const agent of agents) {
-    const e = estimateAgent(agent, reviewedTokens, settings, cached(agent), listed);
+    const e = estimateAgent(agent, reviewedTokens, settings, cached(agent), listed, windows);
     perAgent[agent.spec.id] = e;
     costUsd += e.costUsd;
     likelyUsd += e.likelyUsd;
   }
-  const verifier = estimateVerifier(agents, reviewedTokens, settings, agents.every(cached), listed);
+  const verifier = estimateVerifier(agents, reviewedTokens, settings, agents.every(cached), listed, windows);
   if (verifier) {
     perAgent[VERIFIER_ID] = verifier;
     costUsd += verifier.costUsd;
@@ -46,7 +46,7 @@ const VERDICT_TOKENS = 50;
  * its code, on the model it would run on (the configured verifier model, else one no reviewer uses, for
  * `cross-model`). None when verification is off or no agent reports findings.
  */
-function estimateVerifier(agents: readonly PlannedAgent[], reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable): AgentEstimate | undefined {
+function estimateVerifier(agents: readonly PlannedAgent[], reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable, windows: ListedContextWindows): AgentEstimate | undefined {
   const mode = settings.review.verify;
   const reviewers = agents.filter((a) => a.spec.output === 'findings');
   if (mode === 'off' || reviewers.length === 0) return undefined;
@@ -62,13 +62,13 @@ function estimateVerifier(agents: readonly PlannedAgent[], reviewedTokens: numbe
   const maxCompletionTokens = settings.review.maxOutputTokens;
   const likelyCompletionTokens = Math.min(maxCompletionTokens, findings * VERDICT_TOKENS);
   const priced = (completionTokens: number) => (cached ? 0 : estimateCost(model, { promptTokens, completionTokens }, settings.prices, listed).costUsd);
-  return { model, promptTokens, maxCompletionTokens, costUsd: priced(maxCompletionTokens), likelyCompletionTokens, likelyUsd: priced(likelyCompletionTokens), contextWindow: contextWindowFor(model) };
+  return { model, promptTokens, maxCompletionTokens, costUsd: priced(maxCompletionTokens), likelyCompletionTokens, likelyUsd: priced(likelyCompletionTokens), contextWindow: contextWindowFor(model, windows) };
 }
 
-function estimateAgent({ spec, inputs, promptTokens: sent }: PlannedAgent, reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable): AgentEstimate {
+function estimateAgent({ spec, inputs, promptTokens: sent }: PlannedAgent, reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable, windows: ListedContextWindows): AgentEstimate {
   const promptTokens = sent + inputs.length * INPUT_ALLOWANCE_TOKENS;
   const maxCompletionTokens = settings.review.maxOutputTokens;
-  const contextWindow = contextWindowFor(spec.model);
+  const contextWindow = contextWindowFor(spec.model, windows);
   const likelyCompletionTokens = likelyOutputTokens(spec.output, reviewedTokens, maxCompletionTokens);
   const priced = (completionTokens: number) => (cached ? 0 : estimateCost(spec.model, { promptTokens, completionTokens }, settings.prices, listed).costUsd);
   const size = promptTokens + maxCompletionTokens;

@@ -60,8 +60,9 @@ export class ReviewPipeline {
    */
   estimate(target: ReviewTarget, options: ReviewOptions): ReviewPlan {
     const settings = this.deps.settings();
-    const listed = this.deps.listedPrices?.for(settings.gateway.baseUrl) ?? {};
-    return planReview(target, options, settings, (key) => this.cached(key, settings) !== undefined, listed);
+    const base = settings.gateway.baseUrl;
+    const listed = this.deps.listedPrices;
+    return planReview(target, options, settings, (key) => this.cached(key, settings) !== undefined, listed?.for(base) ?? {}, listed?.windowsFor(base) ?? {});
   }
 
   /**
@@ -83,7 +84,7 @@ export class ReviewPipeline {
       await this.deps.gateway.listModels({ signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS)]) : AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS) });
       return true;
     } catch {
-      listed.learn(baseUrl, []); // no list from this gateway: not asked again for a while
+      listed.unlisted(baseUrl); // no list from this gateway: not asked again for a while
       return false;
     }
   }
@@ -172,7 +173,28 @@ export class ReviewPipeline {
       now: this.now,
       cached: (key) => this.cached(key, settings),
       storesAnswers: this.cacheTtlMs(settings) > 0,
+      ...(this.deps.listedPrices ? { listedModels: (signal?: AbortSignal) => this.listedModels(settings, signal) } : {}),
     };
+  }
+
+  /**
+   * The model ids the gateway lists (the verifier picks among them): the list read in the last LISTED_PRICES_MS,
+   * else `/models` now (waiting at most LISTED_PRICES_TIMEOUT_MS); undefined when the gateway gives none.
+   */
+  private async listedModels(settings: QuorumSettings, signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
+    const listed = this.deps.listedPrices;
+    if (!listed) return undefined;
+    const baseUrl = settings.gateway.baseUrl;
+    const at = listed.learnedAt(baseUrl);
+    if (at !== undefined && this.now() - at < LISTED_PRICES_MS) return listed.idsFor(baseUrl);
+    try {
+      const timeout = AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS);
+      const models = await this.deps.gateway.listModels({ signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      return listed.idsFor(baseUrl) ?? models.map((m) => m.id);
+    } catch {
+      listed.unlisted(baseUrl);
+      return undefined;
+    }
   }
 
   private cacheTtlMs(settings: QuorumSettings): number {

@@ -9,6 +9,7 @@ import { countChatTokens } from '../tokens/count';
 import { cacheKey } from './cache';
 import { ReviewConfigError } from './errors';
 import type { ListedPriceTable } from '../cost/prices';
+import type { ListedContextWindows } from '../agents/contextWindows';
 import { estimateOf } from './estimate';
 import type { ReviewEstimate, ReviewOptions, ReviewTarget } from './types';
 
@@ -41,10 +42,12 @@ export interface ReviewPlan {
   language: string;
   agents: PlannedAgent[];
   estimate: ReviewEstimate;
+  /** The context windows the gateway lists in `/models` (its own figures come before the catalogue's). */
+  contextWindows?: ListedContextWindows;
 }
 
 /** Plans `target`: throws a `ReviewConfigError` when there is nothing to review or the agents are misconfigured. */
-export function planReview(target: ReviewTarget, options: ReviewOptions, configured: QuorumSettings, isCached: (key: string) => boolean, listed: ListedPriceTable = {}): ReviewPlan {
+export function planReview(target: ReviewTarget, options: ReviewOptions, configured: QuorumSettings, isCached: (key: string) => boolean, listed: ListedPriceTable = {}, windows: ListedContextWindows = {}): ReviewPlan {
   checkTarget(target);
   const projectAgents = options.prompt?.projectAgents ?? [];
   // The repository's own agents join the configured custom agents (and are checked the same way).
@@ -61,8 +64,8 @@ export function planReview(target: ReviewTarget, options: ReviewOptions, configu
     if (inputs.length === 0) planned.cacheKey = keyFor(planned, { target, settings, language }, planned.messages);
     return planned;
   });
-  const estimate = estimateOf(agents, target, settings, (a) => a.cacheKey !== undefined && !options.noCache && isCached(a.cacheKey), listed);
-  return { target, options, settings, language, agents, estimate };
+  const estimate = estimateOf(agents, target, settings, (a) => a.cacheKey !== undefined && !options.noCache && isCached(a.cacheKey), listed, windows);
+  return { target, options, settings, language, agents, estimate, contextWindows: windows };
 }
 
 function checkTarget(target: ReviewTarget): void {

@@ -1,6 +1,6 @@
 import type { CostTotals } from '../cost/totals';
 import type { GatewayErrorData, Usage } from '../gateway/types';
-import type { AgentErrorCode, AgentOutputKind, CostSource, GatewayErrorCode, RetryKind, SkipReason, TargetKind } from '../../shared/reviewCodes';
+import type { AgentErrorCode, AgentOutputKind, CostSource, GatewayErrorCode, RetryKind, SkipReason, TargetKind, VerifierNoticeCode } from '../../shared/reviewCodes';
 import type { ContextInfo, ContextSnippet, CutContext } from '../context/types';
 import type { PromptShape } from '../prompt/shape';
 import type { Finding } from './finding';
@@ -119,6 +119,14 @@ export interface AgentResult {
   requests?: number;
   cached: boolean;
   error?: AgentError;
+  /** The verifier's note on its run: checked on the model that raised the findings, or not checked for want of another model. */
+  notice?: VerifierNotice;
+}
+
+export interface VerifierNotice {
+  code: VerifierNoticeCode;
+  /** The model it concerns: the one that verified, or the gateway's only model. */
+  model?: string;
 }
 
 /** A review's spending, as the ledger counts it (`estimatedUsd`: the part of costUsd from tokens counted locally). */

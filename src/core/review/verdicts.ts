@@ -1,8 +1,8 @@
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
-import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
 import { atLeast } from '../../shared/severity';
 import type { AgentResult, Finding } from './types';
 import type { Verdict } from '../../shared/reviewCodes';
+import { verifierChoice } from './verifierModel';
 
 /**
  * The verdict rules of verification (quorum.review.verify): which findings are checked, on which model, and what
@@ -19,26 +19,16 @@ export function needsVerification(f: Finding, settings: QuorumSettings): boolean
   return f.verification === undefined && atLeast(f.severity, settings.review.verifyMinSeverity);
 }
 
-/** The models whose agents raised `f`, as the review's results name them. */
-function modelsThatRaised(f: Pick<Finding, 'agents'>, agents: readonly Pick<AgentResult, 'agent' | 'model'>[]): string[] {
-  return [...new Set(f.agents.flatMap((id) => agents.filter((a) => a.agent === id).map((a) => a.model)))];
-}
-
 /**
- * The model that checks `f`. `same-model`: the configured verifier model, else the model of the first agent that
- * raised it. `cross-model`: the configured model unless it raised `f`; else the first model that raised none of
- * the review's `checked` findings (the reviewers' models, then the built-in defaults); else any model that did
- * not raise `f`. Undefined when every model known raised it (it is then not checked).
+ * The model that checks `f` (core/review/verifierModel.ts: verifierChoice). `same-model`: the configured verifier
+ * model, else the model of the first agent that raised it. `cross-model`: the configured model unless it raised
+ * `f`; else, among the gateway's `listed` models when known (the reviewers' models and the built-in defaults when
+ * not), one that reviewed nothing, then one that raised none of the review's `checked` findings, then one that did
+ * not raise `f`; never a model on which an agent failed. Undefined when there is none (it is then not checked).
  */
-export function verifierModelFor(f: Finding, checked: readonly Finding[], agents: readonly Pick<AgentResult, 'agent' | 'model'>[], mode: Exclude<VerifyMode, 'off'>, configured: string): string | undefined {
-  const raised = modelsThatRaised(f, agents);
-  if (mode === 'same-model') return configured || raised[0] || agents[0]?.model;
-  const norm = (m: string) => m.toLowerCase();
-  const raisedThis = new Set(raised.map(norm));
-  if (configured && !raisedThis.has(norm(configured))) return configured;
-  const raisedAny = new Set(checked.flatMap((c) => modelsThatRaised(c, agents)).map(norm));
-  const candidates = [...new Set([...agents.map((a) => a.model), ...Object.values(BUILTIN_AGENTS).map((a) => a.defaultModel)])];
-  return candidates.find((m) => !raisedAny.has(norm(m))) ?? candidates.find((m) => !raisedThis.has(norm(m)));
+export function verifierModelFor(f: Finding, checked: readonly Finding[], agents: readonly Pick<AgentResult, 'agent' | 'model'>[], mode: Exclude<VerifyMode, 'off'>, configured: string, listed?: readonly string[]): string | undefined {
+  const choice = verifierChoice(f, checked, agents, mode, configured, listed);
+  return 'model' in choice ? choice.model : undefined;
 }
 
 /** `f` after the verifier's verdict, by `model`; without a verdict, marked unverified. */

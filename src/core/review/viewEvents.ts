@@ -125,6 +125,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);
   if (error) o.error = error;
+  if (result.notice) o.notice = { code: result.notice.code, ...(result.notice.model ? { model: result.notice.model.slice(0, 200) } : {}) };
   return o;
 }
 

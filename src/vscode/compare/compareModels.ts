@@ -160,7 +160,7 @@ export class CompareModels {
     return measured;
   }
 
-  /** 2–5 models from the gateway's `/models` (or the price table), with prices and the last F1 measured for this agent on `corpus`. */
+  /** 2–5 models from the gateway's `/models` (or the built-in agents' models), with prices and the last F1 measured for this agent on `corpus`. */
   private async pickModels(agent: string, current: string, corpus: CorpusChoice): Promise<string[] | undefined> {
     const items = (async (): Promise<ModelItem[]> => {
       let listed: string[] | undefined;
@@ -169,7 +169,7 @@ export class CompareModels {
         listed = (await this.deps.gateway().listModels()).map((m) => m.id);
       } catch (error) {
         const d = errorData(error);
-        this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the price table`);
+        this.deps.log.warn(`Compare Models: /models failed (${d.code}: ${d.message}); offering the built-in agents' models`);
       }
       // An id Quorum would refuse (markup, links, bidi controls…) cannot be compared: not offered, only counted in the log.
       const usable = listed?.filter((id) => modelIdSchema.safeParse(id).success);

@@ -51,7 +51,7 @@ export function tooltipMarkdown(view: CostView): vscode.MarkdownString {
     md.appendMarkdown(`\\* ${vscode.l10n.t('{0} of this is estimated: the gateway reported no usage, so tokens were counted locally.', formatUsd(session.estimatedUsd))}\n\n`);
   }
   if (session.listedUsd > 0) {
-    md.appendMarkdown(`† ${vscode.l10n.t("{0} of this is priced at the prices the gateway lists in /models (the model is not in Quorum's price table or quorum.prices).", formatUsd(session.listedUsd))}\n\n`);
+    md.appendMarkdown(`† ${vscode.l10n.t("{0} of this is priced at the prices the gateway lists in /models (they come before Quorum's catalogue; quorum.prices comes before both).", formatUsd(session.listedUsd))}\n\n`);
   }
   if (session.unpriced > 0) {
     md.appendMarkdown(`${vscode.l10n.t('{0} request(s) used a model with no known price (counted as $0; add it to quorum.prices).', session.unpriced)}\n\n`);

@@ -62,7 +62,7 @@ function agentRows(settings: QuorumSettings): AgentRow[] {
 
 /**
  * "Quorum: Switch Model…": pick an agent (or all), pick a model from the gateway's `/models` merged with
- * the price table (or type one), and save it to user or workspace settings. Settings are re-read on
+ * the models in use (or type one), and save it to user or workspace settings. Settings are re-read on
  * change, so the next request uses it.
  */
 export class ModelSwitcher {
@@ -138,7 +138,7 @@ export class ModelSwitcher {
       } catch (error) {
         const d = errorData(error);
         failure = d.code;
-        this.log.warn(`Switch Model: /models failed (${d.code}: ${d.message}); offering the price table`);
+        this.log.warn(`Switch Model: /models failed (${d.code}: ${d.message}); offering the built-in agents' models`);
       }
       const choices = buildModelChoices({ gatewayModels: listed, listedPrices, overrides: settings.prices, current, suggestions });
       const measuredOn = agent ? this.measured(agent) : () => undefined;

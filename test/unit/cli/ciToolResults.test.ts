@@ -66,8 +66,9 @@ describe('the CI examples run the linter to SARIF and hand it to quorum review',
     assert.match(job.script[lint] ?? '', /\|\| true$/, 'a failing linter never fails the job');
     assert.ok(job.variables.QUORUM_TOOL_RESULTS);
     const file = sarifFile();
-    const withFile = calls(job.script[review] ?? '', { QUORUM_TOOL_RESULTS: file });
+    const mr = { CI_MERGE_REQUEST_DIFF_BASE_SHA: 'b4se' };
+    const withFile = calls(job.script[review] ?? '', { ...mr, QUORUM_TOOL_RESULTS: file });
     assert.ok(withFile.length > 0 && withFile.every((c) => c.includes(`--tool-results ${file}`)), withFile.join('\n'));
-    assert.ok(calls(job.script[review] ?? '', {}).every((c) => !c.includes('--tool-results')));
+    assert.ok(calls(job.script[review] ?? '', mr).every((c) => !c.includes('--tool-results')));
   });
 });

@@ -53,17 +53,22 @@ describe('prices listed by the gateway (/models)', () => {
       assert.equal(priceFor('acme/coder-8', {}, listed), undefined);
     });
 
-    it("the user's override and the exact table id still win; the list wins over a guess from a prefix", () => {
-      assert.equal(priceFor('gpt-4.1', {}, listed)?.source, 'default');
+    // Issue 30: the gateway's own figures come first, the user's `quorum.prices` on top (before, the table's exact id
+    // won over the list: these two tests said `default` for gpt-4.1).
+    it("the user's override wins over all; the gateway's listed price wins over the catalogue's, even for a model the catalogue knows", () => {
+      assert.deepEqual(priceFor('gpt-4.1', {}, listed), { matched: 'gpt-4.1', price: listed['gpt-4.1'], source: 'listed' });
       assert.equal(priceFor('acme/coder-7', { 'acme/coder-7': { input: 7, output: 7 } }, listed)?.source, 'settings');
       assert.equal(priceFor('gpt-4.1-2025-04-14', { 'gpt-4.1': { input: 3, output: 3 } }, listed)?.source, 'settings');
+      assert.equal(priceFor('gpt-4.1', { 'gpt-4.1': { input: 3, output: 3 } }, listed)?.source, 'settings');
       assert.deepEqual(priceFor('gpt-4.1-2025-04-14', {}, listed), { matched: 'gpt-4.1-2025-04-14', price: listed['gpt-4.1-2025-04-14'], source: 'listed' });
       assert.equal(priceFor('gpt-4.1-2025-04-14', {}, {})?.source, 'default');
+      // Not listed by this gateway: the catalogue's.
+      assert.equal(priceFor('gpt-4.1-mini', {}, listed)?.source, 'default');
     });
 
     it('Switch Model shows the listed price and says where it comes from', () => {
-      const choices = buildModelChoices({ gatewayModels: ['acme/coder-7', 'gpt-4.1'], listedPrices: listed, overrides: {}, current: [] });
-      assert.deepEqual(choices.map((c) => [c.id, c.priceSource, c.price?.output]), [['acme/coder-7', 'listed', 2], ['gpt-4.1', 'default', 8]]);
+      const choices = buildModelChoices({ gatewayModels: ['acme/coder-7', 'gpt-4.1', 'gpt-4o'], listedPrices: listed, overrides: {}, current: [] });
+      assert.deepEqual(choices.map((c) => [c.id, c.priceSource, c.price?.output]), [['acme/coder-7', 'listed', 2], ['gpt-4.1', 'listed', 9], ['gpt-4o', 'default', 10]]);
     });
 
     it('the ledger prices an attempt of such a model at the listed price and counts that part', () => {
@@ -73,7 +78,7 @@ describe('prices listed by the gateway (/models)', () => {
       assert.equal(entry?.pricedBy, 'list');
       assert.equal(entry?.costSource, 'usage');
       assert.equal(entry?.costUsd, costOf(listed['acme/coder-7'], usage));
-      ledger.record({ model: 'gpt-4.1', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
+      ledger.record({ model: 'gpt-4o', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
       const t = ledger.totals().session;
       assert.equal(t.listedUsd, entry?.costUsd);
       assert.equal(t.unpriced, 0);
