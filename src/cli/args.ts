@@ -92,6 +92,7 @@ export const USAGE = `Usage: quorum review <file> [options]
        quorum eval [options]     score agents and models on a labelled corpus (quorum eval --help)
        quorum mcp [options]      serve the review as MCP tools over stdio for coding agents (quorum mcp --help)
        quorum stats [options]    what became of the findings shown in this repository (quorum stats --help)
+       quorum doctor [options]   say what the gateway does: models, usage, JSON mode, request shape, prices (quorum doctor --help)
 
 Reviews a file, or lines of it, with Quorum's agents through an OpenAI-compatible gateway.
 
@@ -142,7 +143,7 @@ Options:
   -h, --help               show this help
   --version                show the version
 
-Environment: QUORUM_API_KEY (required, except for --dry-run), QUORUM_BASE_URL, XDG_CACHE_HOME (cache folder),
+Environment: QUORUM_API_KEY (required, except for --dry-run and a gateway on this machine), QUORUM_BASE_URL, XDG_CACHE_HOME (cache folder),
   GITHUB_STEP_SUMMARY (when set, a Markdown summary of the review is appended to that file); for --post github:
   GITHUB_TOKEN (pull-requests: write), GITHUB_REPOSITORY (owner/name), GITHUB_EVENT_PATH, GITHUB_API_URL
   (default https://api.github.com); for --post gitlab: GITLAB_TOKEN (api scope; CI_JOB_TOKEN cannot post),

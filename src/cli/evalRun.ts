@@ -98,7 +98,7 @@ export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub:
 
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
   // Prices the gateway lists in `/models` price what `quorum.prices` and the table do not, as in a review.
-  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
+  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key, keyOptionalOnLoopback: true });
   const deps = { gateway, settings: () => settings, ledger, listedPrices };
   const bar = new EvalProgressBar(io.stderr);
   try {

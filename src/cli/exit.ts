@@ -3,6 +3,7 @@ import type { ProgressStream } from './progress';
 import type { ReviewSummary } from '../core/review/types';
 import { atLeast } from '../shared/severity';
 import { reviewerResults } from '../core/agents/verifier';
+import { isLoopbackUrl } from '../core/gateway/baseUrl';
 
 /** The CLI's exit codes and its input and output streams. */
 
@@ -43,3 +44,8 @@ export function exitCodeOf(summary: ReviewSummary, failOn: FailOn, interrupted: 
   return EXIT.ok;
 }
 
+
+/** What the missing-key message adds for a gateway on this machine that asked for a key. */
+export function missingKeyNote(baseUrl: string): string {
+  return isLoopbackUrl(baseUrl) ? ' (the gateway on this machine answers 401 without one)' : '';
+}

@@ -3,8 +3,11 @@ import { GitCliSource } from '../core/changes/gitCli';
 import { planChanges, type ChangesPlan } from '../core/changes/plan';
 import type { ChangeRequest } from '../core/changes/types';
 import type { CostLedger } from '../core/cost/ledger';
+import type { ListedPrices } from '../core/cost/listedPrices';
 import type { GatewayClient } from '../core/gateway/client';
 import { pricedGateway } from '../core/gateway/pricedGateway';
+import { RequestShapes } from '../core/gateway/shape';
+import { shapeFile } from '../core/gateway/shapeFile';
 import { DiskCache, urlSecrets } from '../core/review/diskCache';
 import { ReviewPipeline } from '../core/review/pipeline';
 import type { QuorumSettings } from '../core/settings/schema';
@@ -37,10 +40,12 @@ export function cliPipeline(
   key: string,
   baseUrl: string,
   settings: QuorumSettings,
-): { gateway: GatewayClient; ledger: CostLedger; cache: DiskCache | undefined; pipeline: ReviewPipeline } {
-  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key });
+): { gateway: GatewayClient; ledger: CostLedger; listedPrices: ListedPrices; cache: DiskCache | undefined; pipeline: ReviewPipeline } {
+  // Learned request shapes are kept in the cache folder, so that the next run sends them right the first time.
+  const shapes = new RequestShapes(shapeFile(args.cacheDir ?? defaultCacheDir(env)));
+  const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key, keyOptionalOnLoopback: true, shapes });
   const cache = args.noCache || args.cacheTtl === 0 ? undefined : new DiskCache({ dir: args.cacheDir ?? defaultCacheDir(env), secrets: [key, ...urlSecrets(baseUrl)] });
   const cacheTtlMs = args.cacheTtl * 60_000;
   const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ...(cache ? { cache } : {}), cacheTtlMs: () => cacheTtlMs, ledger, listedPrices });
-  return { gateway, ledger, cache, pipeline };
+  return { gateway, ledger, listedPrices, cache, pipeline };
 }

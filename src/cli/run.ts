@@ -11,8 +11,9 @@ import { ReviewConfigError } from '../core/review/errors';
 import type { ReviewWork } from '../core/review/reviewRequest';
 import type { ReviewTarget } from '../core/review/types';
 import { DEFAULT_BASE_URL, type QuorumSettings } from '../core/settings/schema';
+import { needsKey } from '../core/gateway/localKey';
 import { parseArgs, USAGE, UsageError, type ReviewArgs } from './args';
-import { EXIT, type CliIo } from './exit';
+import { EXIT, missingKeyNote, type CliIo } from './exit';
 import { reviewAndPrint, type CliReview } from './reviewSteps';
 import { cliSettings } from './settings';
 import { ProgressReporter } from './progress';
@@ -20,6 +21,7 @@ import { readTarget } from './target';
 import { EVAL_USAGE, parseEvalArgs, type EvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
 import { runMcpCommand } from './mcp/serve';
+import { runDoctor } from './doctor';
 import { cliPipeline, readChanges } from './reviewSetup';
 import { findRepositoryRoot, relativeToRoot } from './repository';
 import { nodeRepoFs } from '../core/prompt/repoFs';
@@ -96,14 +98,16 @@ export async function runCli(io: CliIo): Promise<number> {
   if (io.argv[0] === 'eval') return evalCommand(io, key, scrub, fail);
   if (io.argv[0] === 'mcp') return runMcpCommand(io, fail);
   if (io.argv[0] === 'stats') return runStatsCommand(io, fail);
+  if (io.argv[0] === 'doctor') return runDoctor(io, fail, scrub);
 
   const args = reviewArgs(io, fail);
   if (typeof args === 'number') return args;
 
   const post = args.post && !args.dryRun ? postTarget(args.post, io.env, args.post === 'github' ? args.pr : args.mr) : undefined;
   if (post && 'problem' in post) return fail(post.problem);
-  if (!key && !args.dryRun) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
+  // A server on this machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key, unless it says it does.
+  if (!key && !args.dryRun && (await needsKey(baseUrl, { signal: io.signal }))) return fail(`QUORUM_API_KEY is not set; export the gateway API key first${missingKeyNote(baseUrl)}`);
   const { settings, issues } = cliSettings(args, baseUrl);
   const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
   if (badUrl) return fail(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);

@@ -64,6 +64,7 @@ function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog
     settings: () => settings.current,
     apiKey: () => keys.get(settings.current.gateway.baseUrl),
     logger: gatewayLogger(log),
+    keyOptionalOnLoopback: true,
   });
   const pipeline = new ReviewPipeline({ gateway, settings: () => settings.current, cache: new ReviewCache(), ledger, listedPrices });
   return { listedPrices, ledger, gateway, pipeline };
@@ -157,7 +158,7 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   const cost = new CostController(ledger, monthly, settings, prompter, costBar);
   const store = new FindingStore();
   const fixes = new FixService(store, prompter);
-  const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log);
+  const keyCommands = new ApiKeyCommands(keys, settings, () => gateway, prompter, log, () => listedPrices.for(settings.current.gateway.baseUrl));
   const measured = new MeasuredModels(context.globalState);
   const shaper = new PromptShaper(settings, prompter, log);
   const evalCorpus = new EvalCorpus({ settings, shippedDir: vscode.Uri.joinPath(context.extensionUri, 'eval', 'corpus').fsPath, isTrusted: () => shaper.isTrusted() });

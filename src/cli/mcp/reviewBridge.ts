@@ -1,3 +1,4 @@
+import { needsKey } from '../../core/gateway/localKey';
 import type { ChangeRequest } from '../../core/changes/types';
 import { nodeRepoFs } from '../../core/prompt/repoFs';
 import { loadPromptContext } from '../../core/prompt/shape';
@@ -47,7 +48,7 @@ type Mode = McpOutcome['mode'];
 
 /** Reads the work, then runs the review use case; throws `ToolRefusal` for what the caller must fix. */
 export async function reviewForMcp(s: McpSession, t: McpTarget, mode: Mode, call: McpCall): Promise<McpOutcome> {
-  if (mode === 'review' && !s.key) throw new ToolRefusal('QUORUM_API_KEY is not set in the environment of the Quorum MCP server; set it in the client\'s server configuration');
+  if (mode === 'review' && !s.key && (await needsKey(s.baseUrl, { headers: s.settings.gateway.extraHeaders }))) throw new ToolRefusal('QUORUM_API_KEY is not set in the environment of the Quorum MCP server; set it in the client\'s server configuration');
   const read = await readMcpWork(s, t);
   const notes: string[] = [];
   const label = read.work.target.label;

@@ -1,3 +1,4 @@
+import { isLoopbackUrl } from '../../core/gateway/baseUrl';
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DEFAULT_BASE_URL } from '../../core/settings/schema';
@@ -43,7 +44,7 @@ export async function runMcpCommand(io: CliIo, fail: (message: string) => number
     if (e instanceof UsageError) return fail(`${e.message} (see quorum mcp --help)`);
     throw e;
   }
-  if (!session.key) log('QUORUM_API_KEY is not set: review_changes and review_file will refuse; estimate works');
+  if (!session.key && !isLoopbackUrl(baseUrl)) log('QUORUM_API_KEY is not set: review_changes and review_file will refuse; estimate works');
   const server = createMcpServer(session, io.version);
   const transport = new StdioServerTransport(process.stdin, guardStdout((e) => {
     log(`stdout: ${e.message}; closing`);

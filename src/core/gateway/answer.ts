@@ -1,6 +1,7 @@
-import { parseChunk, parseError, type ReportedUsage } from './chunks';
+import { parseChunk, parseError, type ReportedUsage, type UsageField } from './chunks';
 import { readSse } from './sse';
-import { field } from '../../shared/guards';
+import { field, isRecord } from '../../shared/guards';
+import { readErrorBody } from './errorBody';
 
 /**
  * Reading one HTTP answer of the chat-completions endpoint: an SSE stream, or a whole JSON completion (with or
@@ -16,6 +17,8 @@ export interface Attempted {
   text: string;
   reasoning: string;
   usage?: ReportedUsage;
+  /** Where the usage came, and in how many chunks (every chunk, or the last). */
+  usageVia?: { field: UsageField; chunks: number };
   finish?: string;
   model?: string;
   requestId?: string;
@@ -49,7 +52,9 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
   const contentType = response.headers.get('content-type') ?? '';
   try {
     if (!/event-stream/i.test(contentType) && /json/i.test(contentType)) {
-      absorb(JSON.parse(await readJsonBody(bytes, onData)), into, onText);
+      const whole: unknown = JSON.parse(await readJsonBody(bytes, onData));
+      throwIfError(whole);
+      absorb(whole, into, onText);
       return 'done';
     }
     // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
@@ -76,6 +81,10 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       try {
         json = JSON.parse(item.data);
       } catch {
+        if (item.event === 'error') {
+          into.finish = 'error';
+          throw new StreamErrorSignal({ message: item.data.trim().slice(0, 500) || 'error event' });
+        }
         throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
       }
       if (item.event === 'error') {
@@ -118,11 +127,26 @@ async function readJsonBody(bytes: AsyncIterable<Uint8Array>, onData: () => void
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/**
+ * An error answered with HTTP 200 as a whole JSON body (relays do): `{"error":…}`, `{"success":false,
+ * "message":…}`, or a body with a message and no choices.
+ */
+function throwIfError(json: unknown): void {
+  if (!isRecord(json) || Array.isArray(json.choices)) return;
+  const says = json.error !== undefined || json.success === false || typeof json.message === 'string' || typeof json.msg === 'string';
+  if (!says) return;
+  const body = readErrorBody(json);
+  throw new StreamErrorSignal({ message: body?.message ?? 'error', ...(body?.type ? { type: body.type } : {}), ...(body?.code !== undefined ? { code: body.code } : {}) });
+}
+
 function absorb(json: unknown, into: Attempted, onText: (t: string) => void): void {
   const c = parseChunk(json);
   if (!c) throw new SyntaxError('a stream event is not a chat completion chunk');
   if (c.model) into.model = c.model;
-  if (c.usage) into.usage = c.usage; // repeated usage: the last one wins, never the sum
+  if (c.usage) {
+    into.usage = c.usage; // repeated usage: the last one wins, never the sum
+    into.usageVia = { field: c.usageField ?? 'usage', chunks: (into.usageVia?.chunks ?? 0) + 1 };
+  }
   if (c.reasoning) into.reasoning += c.reasoning;
   if (c.content) {
     into.text += c.content;

@@ -9,12 +9,15 @@ import { readAnswer, type Attempted } from './answer';
 import { AttemptError, copyError, partialAware, streamFailure } from './attemptFailure';
 import { parseUsage, toFinishReason } from './chunks';
 import type { Connection } from './connection';
+import { readErrorBody } from './errorBody';
 import type { Failure } from './errors';
 import { AbortReason, failureFromSdk } from './failures';
 import type { ModelDirectory } from './modelDirectory';
 import { loadedSdk } from './openaiSdk';
 import type { GatewayOptions, GatewayStats, GatewayTuning } from './options';
 import { rateLimitState, type RateLimitState } from './rateHeaders';
+import { requestBody, sentParams, withRefusals } from './requestBody';
+import type { RequestShapes, ShapeParam } from './shape';
 import type { Slots } from './slots';
 import { GatewayError, type ChatRequest, type FinishReason, type StreamResult, type Usage } from './types';
 import { IdleWatchdog } from './watchdog';
@@ -35,8 +38,8 @@ export interface AttemptEnv {
   slots: Slots;
   models: ModelDirectory;
   stats: GatewayStats;
-  /** Models whose gateway refused `response_format` this session. */
-  noResponseFormat: Set<string>;
+  /** What each gateway and model refused: the request shape (the session's, or the CLI's cache folder's). */
+  shapes: RequestShapes;
 }
 
 interface AttemptContext {
@@ -59,8 +62,8 @@ interface Progress {
   into: Attempted;
   reservation?: Reservation;
   key?: string;
-  /** Set when the HTTP request went out. */
-  sent?: { withFormat: boolean };
+  /** Set when the HTTP request went out: whether it asked for JSON, and the optional fields it carried. */
+  sent?: { withFormat: boolean; params: ShapeParam[] };
   /** The model ran: a 2xx answer, or an error answer that reported usage. */
   reached: boolean;
 }
@@ -88,14 +91,16 @@ export async function runAttempt(env: AttemptEnv, ctx: AttemptContext): Promise<
 
 async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): Promise<StreamResult> {
   const { request, model, settings } = ctx;
-  const key = (p.key = await untilAborted(env.connection.readKey(), ctx.signal));
+  const key = (p.key = await untilAborted(env.connection.readKey(settings.gateway.baseUrl), ctx.signal));
   const reservation = (p.reservation = await env.admission.admit({
     tokens: ctx.promptEstimate + (request.maxTokens ?? 0),
     requestsPerMinute: settings.limits.requestsPerMinute,
     tokensPerMinute: settings.limits.tokensPerMinute,
     signal: ctx.signal,
   }));
-  const withFormat = request.responseFormat === 'json_object' && settings.gateway.useResponseFormat && !env.noResponseFormat.has(model);
+  const shape = env.shapes.shape(settings.gateway.baseUrl, model);
+  const withFormat = request.responseFormat === 'json_object' && settings.gateway.useResponseFormat && shape.responseFormat;
+  const body = requestBody(ctx.model, request, shape, withFormat);
   // One controller per attempt: the caller's cancellation, the deadline, and the idle watchdog end it.
   const controller = new AbortController();
   const forward = () => controller.abort(ctx.signal.reason);
@@ -104,7 +109,7 @@ async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): P
   const watchdog = new IdleWatchdog(controller, settings.limits.idleTimeoutSeconds * 1000, p.into);
   const t0 = Date.now();
   env.stats.httpRequests++;
-  p.sent = { withFormat };
+  p.sent = { withFormat, params: sentParams(body) };
   try {
     ctx.onSent?.();
   } catch {
@@ -113,7 +118,7 @@ async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): P
   watchdog.kick();
   try {
     const sending: Sending = { env, ctx, p, key, reservation };
-    const response = await send(sending, requestBody(ctx, withFormat), controller.signal);
+    const response = await send(sending, body, controller.signal);
     p.reached = true;
     watchdog.kick(); // the headers are data from the gateway too
     env.admission.succeeded();
@@ -128,19 +133,6 @@ async function sendAndRead(env: AttemptEnv, ctx: AttemptContext, p: Progress): P
   }
 }
 
-function requestBody(ctx: AttemptContext, withFormat: boolean): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
-  const { request } = ctx;
-  return {
-    model: ctx.model,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-    stream: true,
-    stream_options: { include_usage: true },
-    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(withFormat ? { response_format: { type: 'json_object' as const } } : {}),
-  };
-}
-
 /** Sends the request; an error answer is classified, its rate-limit news applied, and thrown as an AttemptError. */
 async function send(s: Sending, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<Response> {
   const { env, ctx, p, key, reservation } = s;
@@ -150,13 +142,15 @@ async function send(s: Sending, body: OpenAI.Chat.Completions.ChatCompletionCrea
     const remaining = Math.max(1000, settings.limits.deadlineSeconds * 1000 - (Date.now() - ctx.started) + 1000);
     return await client.chat.completions.create(body, { signal, timeout: remaining, maxRetries: 0 }).asResponse();
   } catch (e) {
-    const failure = failureFromSdk(e, model, signal, settings);
     const sdk = loadedSdk();
     const apiError = sdk && e instanceof sdk.APIError ? e : undefined;
+    const text = apiError ? await env.connection.errorBodyOf(apiError.headers) : undefined;
+    const errorBody = text !== undefined ? readErrorBody(text) : undefined;
+    const failure = withRefusals(failureFromSdk(e, model, signal, settings, errorBody), errorBody, sentParams(body));
     const limits = apiError?.headers ? rateLimitState(apiError.headers) : {};
     env.admission.observe(limits, reservation.seq, failure.rateLimited ? failure.waitMs : undefined);
     // An error answer that reports usage says the model ran: that usage is billed like any other.
-    const errorUsage = apiError ? parseUsage(field(apiError.error, 'usage')) : undefined;
+    const errorUsage = apiError ? (parseUsage(field(apiError.error, 'usage')) ?? parseUsage(errorBody?.usage)) : undefined;
     if (errorUsage) {
       p.into.usage = errorUsage;
       p.reached = true;
@@ -244,6 +238,7 @@ function succeeded({ env, ctx, p: { into }, reservation, key }: Sending, finish:
     attempts: ctx.attempt,
     requestId: into.requestId,
     latencyMs: Date.now() - ctx.started,
+    ...(into.usageVia ? { usageVia: into.usageVia } : {}),
   };
   env.connection.log('info', `${model}: answered`, {
     model,
@@ -267,6 +262,7 @@ function recordFailure(env: AttemptEnv, ctx: AttemptContext, p: Progress, e: unk
   const { model, into } = { model: ctx.model, into: p.into };
   const failure = e instanceof AttemptError ? e.failure : failureFromSdk(e, model, ctx.signal, ctx.settings);
   if (failure.responseFormatRejected && !p.sent?.withFormat) failure.responseFormatRejected = false;
+  if (failure.refused && p.sent) failure.refused = failure.refused.filter((r) => p.sent?.params.includes(r));
   const hasOutput = into.text.length > 0 || into.reasoning.length > 0 || into.usage !== undefined;
   const billable = p.reached && hasOutput;
   const { usage, usageSource } = billable ? settleUsage(into, ctx.promptEstimate) : { usage: zeroUsage(), usageSource: 'reported' as const };

@@ -31,6 +31,15 @@ function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
+/** True for a base URL on this machine (`localhost`, `127.x.x.x`, `[::1]`): local servers need no key. */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  try {
+    return isLoopbackHost(new URL(baseUrl.trim()).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** True for `http://` to anything but this machine: the key would cross the network in clear text. */
 export function isInsecureRemote(baseUrl: string): boolean {
   try {

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { field } from '../../shared/guards';
+import { readErrorBody } from './errorBody';
 import type { FinishReason, Usage } from './types';
 
 /**
@@ -24,12 +26,6 @@ const usageSchema = z.looseObject({
   cost: count,
 });
 
-const errorSchema = z.looseObject({
-  message: z.string().optional().catch(undefined),
-  type: z.string().nullish().catch(undefined),
-  code: z.union([z.string(), z.number()]).nullish().catch(undefined),
-  status: z.number().optional().catch(undefined),
-});
 
 const choiceSchema = z.looseObject({
   index: z.number().optional().catch(undefined),
@@ -42,8 +38,30 @@ const chunkSchema = z.looseObject({
   model: z.string().optional().catch(undefined),
   choices: z.array(z.unknown()).nullish().catch(undefined),
   usage: z.unknown().optional(),
+  /** Groq puts the usage of a stream in `x_groq.usage` of its last chunk. */
+  x_groq: z.unknown().optional(),
+  /** llama.cpp's server reports `timings.prompt_n` / `predicted_n` on its last chunk, with or without usage. */
+  timings: z.unknown().optional(),
   error: z.unknown().optional(),
 });
+
+/** The usage a chunk reports, wherever its gateway puts it (read when `stream_options` was refused, too). */
+function chunkUsage(d: z.infer<typeof chunkSchema>): { usage: ReportedUsage; field: UsageField } | undefined {
+  if (d.usage !== undefined && d.usage !== null) {
+    const usage = parseUsage(d.usage);
+    if (usage) return { usage, field: 'usage' };
+  }
+  const groq = parseUsage(field(d.x_groq, 'usage'));
+  if (groq) return { usage: groq, field: 'x_groq.usage' };
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  const prompt = n(field(d.timings, 'prompt_n'));
+  const predicted = n(field(d.timings, 'predicted_n'));
+  const usage = prompt !== undefined && predicted !== undefined ? parseUsage({ prompt_tokens: prompt, completion_tokens: predicted }) : undefined;
+  return usage ? { usage, field: 'timings' } : undefined;
+}
+
+/** Where a chunk carried its usage. */
+export type UsageField = 'usage' | 'x_groq.usage' | 'timings';
 
 export interface ReportedUsage extends Usage {
   /** `usage.cost` when the gateway priced the request. */
@@ -62,6 +80,7 @@ interface ParsedChunk {
   reasoning: string;
   finishReason?: string;
   usage?: ReportedUsage;
+  usageField?: UsageField;
   model?: string;
   error?: StreamErrorObject;
 }
@@ -88,14 +107,12 @@ export function parseUsage(raw: unknown): ReportedUsage | undefined {
 }
 
 export function parseError(raw: unknown): StreamErrorObject | undefined {
-  if (raw === undefined || raw === null || raw === false) return undefined;
-  if (typeof raw === 'string') return { message: raw };
-  const e = errorSchema.safeParse(raw);
-  if (!e.success) return { message: 'the gateway sent an error without details' };
-  const out: StreamErrorObject = { message: e.data.message ?? 'the gateway sent an error without details' };
-  if (e.data.type) out.type = e.data.type;
-  if (e.data.code !== undefined && e.data.code !== null) out.code = e.data.code;
-  if (e.data.status !== undefined) out.status = e.data.status;
+  const body = readErrorBody(raw);
+  if (!body) return undefined;
+  const out: StreamErrorObject = { message: body.message };
+  if (body.type) out.type = body.type;
+  if (body.code !== undefined) out.code = body.code;
+  if (body.status !== undefined) out.status = body.status;
   return out;
 }
 
@@ -107,9 +124,10 @@ export function parseChunk(json: unknown): ParsedChunk | undefined {
   if (c.data.model) out.model = c.data.model;
   const error = parseError(c.data.error);
   if (error) out.error = error;
-  if (c.data.usage !== undefined && c.data.usage !== null) {
-    const usage = parseUsage(c.data.usage);
-    if (usage) out.usage = usage;
+  const usage = chunkUsage(c.data);
+  if (usage) {
+    out.usage = usage.usage;
+    out.usageField = usage.field;
   }
   for (const raw of c.data.choices ?? []) {
     const choice = choiceSchema.safeParse(raw);

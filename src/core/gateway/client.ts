@@ -7,6 +7,7 @@ import { AbortReason } from './failures';
 import { ModelDirectory } from './modelDirectory';
 import { DEFAULT_TUNING, emptyStats, type GatewayOptions, type GatewayStats, type GatewayTuning } from './options';
 import { runRequest } from './retryPolicy';
+import { RequestShapes } from './shape';
 import { Slots } from './slots';
 import { onAbort } from '../util/abort';
 import { GatewayError, type ChatRequest, type Gateway, type ModelInfo, type StreamOptions, type StreamResult } from './types';
@@ -20,6 +21,8 @@ export type { GatewayLogger, GatewayOptions, GatewayStats, GatewayTuning } from 
  */
 export interface GatewayClient extends Gateway {
   stats(): GatewayStats;
+  /** What each gateway and model refused (the request shape learned), for `quorum doctor` and Test Connection. */
+  readonly shapes: RequestShapes;
   /** Cancels everything in flight and refuses new requests. Calling it twice is harmless. */
   dispose(): void;
 }
@@ -27,11 +30,11 @@ export interface GatewayClient extends Gateway {
 export function createGateway(options: GatewayOptions): GatewayClient {
   const tuning: GatewayTuning = { ...DEFAULT_TUNING, ...(options.tuning ?? {}) };
   const stats = emptyStats();
-  const connection = new Connection(options.apiKey, options.logger, tuning.fetch);
+  const connection = new Connection(options.apiKey, options.logger, tuning.fetch, options.keyOptionalOnLoopback === true);
   const admission = new Admission({ now: () => Date.now(), random: () => tuning.random() }, tuning.coolDownJitterMs, tuning.rateWindowMs, tuning.paceMaxGapMs);
   const slots = new Slots(options.settings().limits.maxConcurrent);
   const models = new ModelDirectory(connection, stats, tuning.modelsCacheMs, (baseUrl, list) => options.listedPrices?.learn(baseUrl, list));
-  const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, noResponseFormat: new Set() };
+  const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, shapes: options.shapes ?? new RequestShapes() };
   const disposeController = new AbortController();
 
   async function* stream(request: ChatRequest, streamOptions: StreamOptions = {}): AsyncGenerator<string, StreamResult, void> {
@@ -74,7 +77,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
 
   async function listModels(listOptions: StreamOptions = {}): Promise<ModelInfo[]> {
     const settings = options.settings();
-    const key = await connection.readKey();
+    const key = await connection.readKey(settings.gateway.baseUrl);
     const signals = [disposeController.signal, AbortSignal.timeout(Math.min(30_000, settings.limits.deadlineSeconds * 1000))];
     if (listOptions.signal) signals.push(listOptions.signal);
     const signal = AbortSignal.any(signals);
@@ -94,6 +97,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   return {
     stream,
     listModels,
+    shapes: env.shapes,
     stats: () => ({ ...stats, queued: slots.queued, inFlight: slots.inFlight, coolDownUntil: admission.coolDownUntil }),
     dispose: () => {
       if (!disposeController.signal.aborted) disposeController.abort(new AbortReason('disposed'));

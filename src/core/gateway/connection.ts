@@ -2,8 +2,12 @@ import type OpenAI from 'openai';
 import type { QuorumSettings } from '../settings/schema';
 import { scrubSecrets } from '../redaction/redactor';
 import type { GatewayLogger, GatewayOptions } from './options';
+import { isLoopbackUrl } from './baseUrl';
 import { loadSdk } from './openaiSdk';
 import { GatewayError } from './types';
+
+/** What the SDK is given as the key of a loopback gateway that needs none; never sent (see `fetchFor`). */
+const NO_KEY = 'quorum-no-key';
 
 type LogLevel = keyof GatewayLogger;
 
@@ -15,14 +19,22 @@ export class Connection {
   private sdk: { id: string; client: OpenAI } | undefined;
   /** The key most recently read, to scrub from anything a gateway echoes back into errors and logs. */
   lastKey: string | undefined;
+  /**
+   * The text of every error answer, by its `Headers` object: the SDK keeps only `body.error` of a JSON error
+   * body (nothing of Mistral's, vLLM's or Gemini's shapes), but its `APIError.headers` is the response's own.
+   */
+  private readonly errorBodies = new WeakMap<object, Promise<string>>();
 
   constructor(
     private readonly apiKey: GatewayOptions['apiKey'],
     private readonly logger: GatewayLogger | undefined,
     private readonly fetchImpl?: typeof fetch,
+    /** A base URL on this machine may go without a key (local servers); the faces turn it on. */
+    private readonly keyOptionalOnLoopback = false,
   ) {}
 
-  async readKey(): Promise<string> {
+  /** The key to send; a loopback gateway (Ollama, LM Studio, llama.cpp, vLLM on this machine) needs none. */
+  async readKey(baseUrl?: string): Promise<string> {
     let key: string | undefined;
     try {
       key = await this.apiKey();
@@ -30,10 +42,32 @@ export class Connection {
       key = undefined;
     }
     if (!key || key.trim() === '') {
+      if (this.keyOptionalOnLoopback && baseUrl !== undefined && isLoopbackUrl(baseUrl)) return NO_KEY;
       throw new GatewayError({ code: 'auth', message: 'No API key is set for the gateway. Set one with "Quorum: Set Gateway API Key" (or QUORUM_API_KEY for the CLI).' });
     }
     this.lastKey = key.trim();
     return this.lastKey;
+  }
+
+  /** The text of the error answer whose headers these are (see `errorBodies`), when one was read. */
+  errorBodyOf(headers: unknown): Promise<string> | undefined {
+    return typeof headers === 'object' && headers !== null ? this.errorBodies.get(headers) : undefined;
+  }
+
+  /** The fetch the SDK uses: keeps error bodies whole, and sends no Authorization header without a key. */
+  private fetchFor(key: string): typeof fetch {
+    const base = this.fetchImpl ?? globalThis.fetch;
+    return async (input, init) => {
+      let sent = init;
+      if (key === NO_KEY) {
+        const headers = new Headers(init?.headers);
+        headers.delete('authorization');
+        sent = { ...init, headers };
+      }
+      const response = await base(input, sent);
+      if (!response.ok && response.body) this.errorBodies.set(response.headers, response.clone().text().catch(() => ''));
+      return response;
+    };
   }
 
   /** The SDK client for these settings and key (the SDK is loaded by the first request: `openaiSdk.ts`). */
@@ -52,7 +86,7 @@ export class Connection {
         organization: null,
         project: null,
         logLevel: 'off',
-        ...(this.fetchImpl ? { fetch: this.fetchImpl } : {}),
+        fetch: this.fetchFor(key),
       });
       this.sdk = { id, client };
     }

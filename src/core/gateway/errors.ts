@@ -1,5 +1,6 @@
 import { scrubSecrets } from '../redaction/redactor';
 import type { GatewayErrorCode } from '../../shared/reviewCodes';
+import type { ShapeParam } from './shape';
 import { GatewayError, type GatewayErrorData } from './types';
 
 /** Longest wait a 429 may ask for before the request fails instead of waiting. */
@@ -8,7 +9,7 @@ const MAX_RETRY_AFTER_MS = 120_000;
 /** The same error with every text field scrubbed of the key and of any credential the gateway echoed (partial answers are model output, kept as they are). */
 export function redactError(error: GatewayError, key: string | undefined): GatewayError {
   const data = error.toJSON();
-  const scrubbed = new GatewayError({ ...data, message: scrubSecrets(data.message, key), suggestions: data.suggestions?.map((s) => scrubSecrets(s, key)) });
+  const scrubbed = new GatewayError({ ...data, message: scrubSecrets(data.message, key), suggestions: data.suggestions?.map((s) => scrubSecrets(s, key)), ...(data.detail !== undefined ? { detail: scrubSecrets(data.detail, key) } : {}) });
   scrubbed.stack = error.stack === undefined ? undefined : scrubSecrets(error.stack, key);
   return scrubbed;
 }
@@ -26,6 +27,8 @@ export interface Failure {
   waitMs?: number;
   /** A 400 that complains about `response_format`: retry once without it. */
   responseFormatRejected?: boolean;
+  /** Fields of the request the gateway refused (a 400/422 naming them): retried once without them, and learned. */
+  refused?: ShapeParam[];
   /** The attempt reached the model (a 200 stream started): its tokens are billed. */
   reachedModel: boolean;
   /** The fallback model may be tried after this failure. */
@@ -43,6 +46,12 @@ interface HttpErrorInfo {
 }
 
 const QUOTA = /insufficient[_ ]quota|exceeded your current quota|billing|spend(ing)?[_ ]limit|budget|credit|balance|payment|out of (credits|funds)|not enough (credits|funds)/i;
+/** The `type` or `code` of a spent quota, credit or budget (OpenAI, one-api/new-api, LiteLLM, OpenRouter). */
+const QUOTA_CODE = /^(insufficient_quota|insufficient_user_quota|insufficient_balance|budget_exceeded|billing_hard_limit_reached|billing_not_active|quota_exceeded|credits_exhausted|pre_consume_token_quota_failed|payment_required)$/i;
+/** The `type` or `code` of a short-window rate limit (OpenAI's `requests`/`tokens`, Azure's "429", LiteLLM's throttling). */
+const RATE_CODE = /^(rate_limit_exceeded|rate_limit_error|ratelimit|rate_limited|throttling_error|too_many_requests|requests|tokens|429|resource_exhausted)$/i;
+/** A relay that has no upstream for the model, or a model that is not there: the same request cannot succeed. */
+const NO_ROUTE = /无可用渠道|no available channels?\b|no (available )?(channel|provider|endpoint)s? (found |available )?for|try pulling it first|NotFoundError|model[_ ]not[_ ]found|model not exists?|models\/\S+ is not found/i;
 const SHORT_WINDOW = /per[ _-]?(second|minute|min)\b|\b(rpm|tpm|rps)\b|requests per|tokens per min/i;
 const TOO_LARGE = /context[_ ]length|maximum context|context window|too (large|long)|reduce the length|string_above_max_length|max(imum)?[_ ]tokens? .*exceed|exceeds? the (maximum|limit)|payload too large/i;
 const MODEL_MISSING = /model[_ ]not[_ ]found|(model|deployment)\b[^.]{0,80}\b(not found|does not exist|doesn't exist|is not available|not available|unknown|invalid|not supported|unsupported)|unknown model|invalid model|no such model|no endpoints found/i;
@@ -54,7 +63,27 @@ function describe(info: HttpErrorInfo, what: string): string {
 }
 
 function make(code: GatewayErrorCode, info: HttpErrorInfo, what: string, extra: Partial<GatewayErrorData> = {}): GatewayError {
-  return new GatewayError({ code, message: describe(info, what), status: info.status, model: info.model, requestId: info.requestId, ...extra });
+  const detail = info.message.trim() ? { detail: info.message.trim().slice(0, 500) } : {};
+  return new GatewayError({ code, message: describe(info, what), status: info.status, model: info.model, requestId: info.requestId, ...detail, ...extra });
+}
+
+/**
+ * A spent quota, credit or budget is told by the status (402) and the body's `type` and `code`, not by its
+ * words: Azure's per-minute 429 links a "quotaincrease" page and asks to retry after a few seconds. A 429
+ * that states a wait or names a rate limit is a rate limit. Only a 429/403 that says nothing structured is
+ * read for its words (OpenAI's own insufficient_quota wording, Anthropic's credit balance).
+ */
+function codesOf(info: HttpErrorInfo): string[] {
+  return [info.type, info.code].filter((c): c is string | number => c !== undefined && c !== null && String(c).trim() !== '').map(String);
+}
+
+function isQuota(info: HttpErrorInfo): boolean {
+  if (info.status === 402) return true;
+  const codes = codesOf(info);
+  if (codes.some((c) => QUOTA_CODE.test(c))) return true;
+  if (codes.some((c) => RATE_CODE.test(c)) || info.waitMs !== undefined) return false;
+  if (codes.some((c) => !/^\d+$/.test(c) && !/^(invalid_request_error|api_error|error|server_error|new_api_error|one_api_error|upstream_error)$/i.test(c))) return false;
+  return QUOTA.test(info.message) || (/quota/i.test(info.message) && !SHORT_WINDOW.test(info.message));
 }
 
 /** Classifies an HTTP error answer (or an error object inside a 200 stream, with its status if it gave one). */
@@ -62,14 +91,18 @@ export function classifyHttp(info: HttpErrorInfo): Failure {
   const text = `${info.message} ${info.type ?? ''} ${info.code ?? ''}`;
   const s = info.status;
   const base = { reachedModel: false };
-  const isQuota = QUOTA.test(text) || (/quota/i.test(text) && !SHORT_WINDOW.test(text));
-  if (s === 402 || ((s === 429 || s === 403) && isQuota)) {
+  // LiteLLM answers a spent budget with 400 `budget_exceeded`.
+  if (s === 402 || ((s === 429 || s === 403) && isQuota(info)) || (s === 400 && codesOf(info).some((c) => QUOTA_CODE.test(c)))) {
     return { ...base, error: make('quota', info, 'quota or spend limit exhausted'), retryable: false, fallbackAllowed: false };
   }
   if (s === 401) return { ...base, error: make('auth', info, 'the gateway rejected the API key'), retryable: false, fallbackAllowed: false };
   if (s === 403) return { ...base, error: make('forbidden', info, 'the key may not use this model or endpoint'), retryable: false, fallbackAllowed: true };
   if (s === 413 || ((s === 400 || s === 429 || s === 422) && TOO_LARGE.test(text) && !/rate limit reached/i.test(info.message))) {
     return { ...base, error: make('too-large', info, 'the request is too large for the model'), retryable: false, fallbackAllowed: true };
+  }
+  if ((s === 429 || s >= 500 || s === 400 || s === 404) && NO_ROUTE.test(text)) {
+    // One attempt, then the fallback model: a relay without a channel for it answers the same way every time.
+    return { ...base, error: make('model-not-found', info, 'the gateway has no way to serve this model'), retryable: false, fallbackAllowed: true };
   }
   if (s === 429) {
     const wait = info.waitMs;

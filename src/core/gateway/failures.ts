@@ -1,5 +1,5 @@
 import type { QuorumSettings } from '../settings/schema';
-import { parseError } from './chunks';
+import { readErrorBody, type ErrorBody } from './errorBody';
 import { classifyHttp, type Failure } from './errors';
 import { retryAfterMs, type HeaderSource } from './rateHeaders';
 import { loadedSdk } from './openaiSdk';
@@ -26,8 +26,11 @@ export function abortError(kind: AbortKind, model: string, partialText: string |
   return new GatewayError({ code: 'cancelled', message: `${model}: cancelled${kind === 'disposed' ? ' (the client was disposed)' : ''}`, model, ...partial });
 }
 
-/** Classifies what the SDK threw for an attempt (an HTTP error answer, a connection failure, an abort). */
-export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, settings: QuorumSettings): Failure {
+/**
+ * Classifies what the SDK threw for an attempt (an HTTP error answer, a connection failure, an abort). `body`
+ * is the whole error body when it was kept (the SDK keeps only its `error` member).
+ */
+export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, settings: QuorumSettings, body?: ErrorBody): Failure {
   if (signal.aborted) {
     const kind = signal.reason instanceof AbortReason ? signal.reason.kind : 'cancelled';
     return { error: abortError(kind, model, undefined, settings), retryable: kind === 'idle', reachedModel: false, fallbackAllowed: kind === 'idle' };
@@ -38,13 +41,13 @@ export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, s
     return { error: new GatewayError({ code: 'timeout', message: `${model}: the gateway did not answer in time`, model }), retryable: true, reachedModel: false, fallbackAllowed: true };
   }
   if (sdk && e instanceof sdk.APIError && typeof e.status === 'number') {
-    const body = parseError(e.error);
+    const read = body ?? readErrorBody(e.error);
     const headers: HeaderSource | undefined = e.headers;
     return classifyHttp({
       status: e.status,
-      message: body?.message ?? e.message,
-      type: body?.type,
-      code: body?.code,
+      message: read?.message ?? e.message,
+      type: read?.type,
+      code: read?.code,
       waitMs: retryAfterMs(headers),
       requestId: e.requestID ?? undefined,
       model,

@@ -1,6 +1,7 @@
 import type { CostLedger } from '../cost/ledger';
 import type { ListedPrices } from '../cost/listedPrices';
 import type { QuorumSettings } from '../settings/schema';
+import type { RequestShapes } from './shape';
 
 /** What the gateway client is built from, what it can be tuned with, and what it counts. */
 
@@ -65,6 +66,11 @@ export interface GatewayOptions {
   listedPrices?: ListedPrices;
   logger?: GatewayLogger;
   tuning?: Partial<GatewayTuning>;
+  /** A loopback base URL (Ollama, LM Studio, llama.cpp, vLLM on this machine) works without a key: no
+   *  Authorization header is sent then. The CLI, the MCP server and the editor turn it on. */
+  keyOptionalOnLoopback?: boolean;
+  /** The request shapes learned (the CLI's come from its cache folder); a fresh memory for the session otherwise. */
+  shapes?: RequestShapes;
 }
 
 export const DEFAULT_TUNING: GatewayTuning = {

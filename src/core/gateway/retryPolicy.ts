@@ -5,6 +5,7 @@ import { AttemptError, copyError, toGatewayError } from './attemptFailure';
 import type { Failure } from './errors';
 import { AbortReason } from './failures';
 import type { GatewayTuning } from './options';
+import { SHAPE_PARAMS, type ShapeParam } from './shape';
 import { GatewayError, type ChatRequest, type RetryInfo, type StreamResult } from './types';
 
 /**
@@ -39,6 +40,8 @@ export interface RetryState {
   /** 429s without a stated wait, for their backoff. */
   unstated429: number;
   formatDropped: boolean;
+  /** Retries without a refused field (at most one per field). */
+  shapeRetries?: number;
   /** The one quick retry after a refused connection or a failed DNS lookup was made. */
   unreachableRetried?: boolean;
   /** When the current run of 429s began (epoch ms); unset once an attempt fails otherwise. */
@@ -148,7 +151,7 @@ function notifyRetry(onRetry: ((info: RetryInfo) => void) | undefined, info: Ret
 async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAttempt: number, counter: { attempts: number }): Promise<StreamResult> {
   const { request, signal } = run;
   const promptEstimate = request.promptTokens ?? countChatTokens(request.messages);
-  const state: RetryState = { consumed: 0, unstated429: 0, formatDropped: false };
+  const state: RetryState = { consumed: 0, unstated429: 0, formatDropped: false, shapeRetries: 0 };
   for (;;) {
     counter.attempts++;
     const attempt = firstAttempt + counter.attempts - 1;
@@ -164,6 +167,14 @@ async function runModel(env: AttemptEnv, run: RequestRun, model: string, firstAt
       state.last429 = e.failure.rateLimited ? e.failure : undefined;
       if (e.failure.rateLimited) state.rateLimitedSince ??= now;
       else state.rateLimitedSince = undefined;
+      if (e.failure.refused && e.failure.refused.length > 0 && (state.shapeRetries ?? 0) < SHAPE_PARAMS.length) {
+        // A refused field that this attempt sent: again at once without it (or with its replacement), and
+        // remembered. Each such retry sends fewer of the fields, so it ends (a concurrent request may have
+        // learned the same refusal first: this one still retries without it).
+        state.shapeRetries = (state.shapeRetries ?? 0) + 1;
+        learnRefusal(env, run, model, e.failure.refused);
+        continue;
+      }
       const clock = { now, deadlineAt: run.deadlineAt, coolDownUntil: env.admission.coolDownUntil, maxRetries: env.options.settings().limits.maxRetries };
       const step = nextStep(e.failure, state, clock, env.tuning);
       if (step.kind === 'stop') {
@@ -213,10 +224,20 @@ interface RetryNews {
   retriesLeft: number;
 }
 
+/** Learns a refusal of request fields, logged once (when it is new). */
+function learnRefusal(env: AttemptEnv, run: RequestRun, model: string, refused: ShapeParam[]): void {
+  const baseUrl = env.options.settings().gateway.baseUrl;
+  const fresh = env.shapes.refuse(baseUrl, model, refused);
+  if (fresh.length === 0) return;
+  const shape = env.shapes.shape(baseUrl, model);
+  const tokens = fresh.some((p) => p === 'max_tokens' || p === 'max_completion_tokens') ? `; the token limit is sent as ${shape.tokens === 'none' ? 'nothing' : shape.tokens}` : '';
+  env.connection.log('warn', `${model}: the gateway refused ${fresh.join(', ')}; retrying without it, and sending it so from now on${tokens}`, { model, refused: fresh.join(','), agent: run.request.tag?.agent });
+}
+
 /** Logs the retry and tells the caller what is waited for. */
 function announce(env: AttemptEnv, run: RequestRun, { model, failure: f, step, attempt, retriesLeft }: RetryNews): void {
   if (step.why === 'format') {
-    env.noResponseFormat.add(model);
+    env.shapes.refuse(env.options.settings().gateway.baseUrl, model, ['response_format']);
     env.connection.log('warn', `${model}: the gateway refused response_format; retrying without it for this session`, { model });
     return;
   }

@@ -55,12 +55,25 @@ export async function* readSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<
       yield { kind: 'comment' };
       return;
     }
+    // A line that is a JSON document, not a field: Ollama writes an error that comes after content as a bare
+    // `{"error":"…"}` line (ollama/ollama server/routes.go, streamResponse). It is an event of its own.
+    if (line.startsWith('{') && data.length === 0 && isJson(line)) {
+      yield { kind: 'data', event, data: line };
+      event = undefined;
+      return;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') data.push(value);
     else if (field === 'event') event = value;
+    else if (field === 'error') {
+      // llama.cpp's server sends a failure inside a stream as `error: {…}` (server_sent_event(sink, "error", …)
+      // in ggml-org/llama.cpp tools/server), then `data: [DONE]`: an error event, not a field to ignore.
+      event = 'error';
+      data.push(value);
+    }
     // `id` and `retry` fields are of no use for chat completions.
   }
 
@@ -69,4 +82,14 @@ export async function* readSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<
   }
   for (const line of lines(decoder.decode(), true)) yield* take(line);
   yield* take('');
+}
+
+/** A whole JSON document on one line (a pretty-printed body's first line `{` is not). */
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -60,6 +60,8 @@ export interface StreamResult {
   attempts: number;
   requestId?: string;
   latencyMs: number;
+  /** Where the gateway put the usage (`usage`, Groq's `x_groq.usage`, llama.cpp's `timings`) and in how many chunks. */
+  usageVia?: { field: string; chunks: number };
 }
 
 
@@ -79,6 +81,8 @@ export interface GatewayErrorData {
   partialText?: string;
   requestId?: string;
   attempts?: number;
+  /** The gateway's own words (untrusted: escape wherever shown). */
+  detail?: string;
 }
 
 export class GatewayError extends Error implements GatewayErrorData {
@@ -90,6 +94,7 @@ export class GatewayError extends Error implements GatewayErrorData {
   readonly suggestions?: string[];
   readonly partialText?: string;
   readonly requestId?: string;
+  readonly detail?: string;
   attempts?: number;
 
   constructor(data: GatewayErrorData) {
@@ -104,6 +109,7 @@ export class GatewayError extends Error implements GatewayErrorData {
     this.partialText = data.partialText;
     this.requestId = data.requestId;
     this.attempts = data.attempts;
+    this.detail = data.detail;
   }
 
   toJSON(): GatewayErrorData {
@@ -118,6 +124,7 @@ export class GatewayError extends Error implements GatewayErrorData {
       partialText: this.partialText,
       requestId: this.requestId,
       attempts: this.attempts,
+      ...(this.detail !== undefined ? { detail: this.detail } : {}),
     };
   }
 }

@@ -94,7 +94,7 @@ export function onlyChanges(findings: Finding[], target: ReviewTarget, options: 
 /** The error of a failed agent: the gateway's data without the partial text (that is the result's text). */
 export function errorOf(err: unknown): AgentError {
   if (!(err instanceof GatewayError)) return { code: 'internal', message: scrubSecrets(err instanceof Error ? err.message : String(err)) };
-  const { code, status, model, retryAfterMs, waitedMs, suggestions, requestId, attempts } = err.toJSON();
+  const { code, status, model, retryAfterMs, waitedMs, suggestions, requestId, attempts, detail } = err.toJSON();
   return {
     code,
     message: scrubSecrets(err.message),
@@ -105,6 +105,8 @@ export function errorOf(err: unknown): AgentError {
     ...(suggestions !== undefined ? { suggestions } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(attempts !== undefined ? { attempts } : {}),
+    // The gateway's own words, for the notification that shows them (escaped where shown).
+    ...(detail !== undefined ? { detail: scrubSecrets(detail) } : {}),
   };
 }
 

@@ -90,7 +90,7 @@ export class CompareModels {
       void prompter.message('error', vscode.l10n.t('Quorum cannot compare models: {0}', e.message), { id: 'compare.invalid' });
       return undefined;
     }
-    if (!(await this.deps.keys.ensureKey())) return undefined;
+    if (!(await this.deps.keys.readyToSend())) return undefined;
 
     const language = resolveOutputLanguage(settings.current.review.language, vscode.env.language);
     const evalDeps: EvalDeps = { gateway: this.deps.gateway(), settings: () => settings.current, ledger: this.deps.ledger, listedPrices: this.deps.listedPrices };

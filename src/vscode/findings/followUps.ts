@@ -55,7 +55,7 @@ export class FollowUps {
     if (!agent) return { ok: false, reason: vscode.l10n.t('The agent that raised this finding ({0}) is no longer configured.', finding.agents.join(', ')) };
     const region = session.fullTarget.regions[session.regionIndex(finding.file, finding.startLine, finding.endLine)];
     if (!region) return { ok: false, reason: vscode.l10n.t('The code of this finding is no longer known.') };
-    if (!(await this.deps.keys.ensureKey())) return { ok: false, reason: vscode.l10n.t('Set the gateway API key to ask a follow-up question.') };
+    if (!(await this.deps.keys.readyToSend())) return { ok: false, reason: vscode.l10n.t('Set the gateway API key to ask a follow-up question.') };
     const request = await buildFollowUp({
       agent,
       finding,

@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import type { Gateway } from '../../core/gateway/types';
+import type { GatewayClient } from '../../core/gateway/client';
+import { diagnoseGateway } from '../../core/gateway/doctor';
+import { needsKey } from '../../core/gateway/localKey';
+import type { ListedPriceTable } from '../../core/cost/prices';
+import { GatewayError } from '../../core/gateway/types';
+import { connectionDetail } from './connectionReport';
 import type { AgentErrorCode } from '../../shared/reviewCodes';
 import { formatMs } from '../../shared/format';
 import { escapeLinkedText } from '../../shared/untrustedText';
@@ -7,7 +12,7 @@ import type { ApiKeyStore } from '../apiKeys';
 import type { QuorumLog } from '../log';
 import { messageWithSettings, type Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
-import { checkApiKey, displayHost, isInsecureRemote, type ApiKeyProblem } from '../../core/gateway/baseUrl';
+import { checkApiKey, displayHost, isInsecureRemote, isLoopbackUrl, type ApiKeyProblem } from '../../core/gateway/baseUrl';
 import { errorData, showGatewayError } from './gatewayErrors';
 
 function problemText(problem: ApiKeyProblem): string {
@@ -45,9 +50,11 @@ export class ApiKeyCommands {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly settings: SettingsService,
-    private readonly gateway: () => Gateway,
+    private readonly gateway: () => GatewayClient,
     private readonly prompter: Prompter,
     private readonly log: QuorumLog,
+    /** The prices the gateway lists in `/models`, for what Test Connection says of each agent's model. */
+    private readonly listed: () => ListedPriceTable = () => ({}),
   ) {}
 
   private get baseUrl(): string {
@@ -60,7 +67,9 @@ export class ApiKeyCommands {
     const key = await this.prompter.input({
       id: 'apiKey.input',
       title: vscode.l10n.t('Quorum: API key for {0}', host),
-      prompt: vscode.l10n.t('The key is stored in VS Code\'s secret storage for {0} only.', this.keys.normalized(this.baseUrl)),
+      prompt: isLoopbackUrl(this.baseUrl)
+        ? vscode.l10n.t('Optional for a server on this machine ({0}): Quorum works without a key there. A key you set is stored in VS Code\'s secret storage for it only.', this.keys.normalized(this.baseUrl))
+        : vscode.l10n.t('The key is stored in VS Code\'s secret storage for {0} only.', this.keys.normalized(this.baseUrl)),
       placeHolder: vscode.l10n.t('Paste the gateway API key'),
       password: true,
       ignoreFocusOut: true,
@@ -114,6 +123,12 @@ export class ApiKeyCommands {
     return this.keys.get(this.baseUrl);
   }
 
+  /** Before a request: a key is set, or the gateway is on this machine (local servers need none), or one is set now. */
+  async readyToSend(): Promise<boolean> {
+    if (isLoopbackUrl(this.baseUrl) && !(await this.keys.get(this.baseUrl)) && !(await needsKey(this.baseUrl, { headers: this.settings.current.gateway.extraHeaders }))) return true;
+    return Boolean(await this.ensureKey());
+  }
+
   /** Warns once per base URL when the key would travel over plain http to another machine. */
   async warnIfInsecure(): Promise<void> {
     const url = this.keys.normalized(this.baseUrl);
@@ -124,7 +139,10 @@ export class ApiKeyCommands {
     await messageWithSettings(this.prompter, 'warning', text, 'gateway.insecure', 'quorum.gateway.baseUrl');
   }
 
-  /** Lists the gateway's models (or, where `/models` is missing, sends one tiny request) and reports. */
+  /**
+   * Says what this gateway does (one tiny request per agent model, then `/models`; where `/models` is missing,
+   * one more tiny request) on one screen, or shows the failure with the action that fixes it.
+   */
   async testConnection(): Promise<ConnectionReport | undefined> {
     if (!(await this.ensureKey())) return undefined;
     const host = displayHost(this.baseUrl);
@@ -135,31 +153,8 @@ export class ApiKeyCommands {
         const sub = token.onCancellationRequested(() => abort.abort());
         const started = performance.now();
         try {
-          let report: ConnectionReport;
-          try {
-            const models = await this.gateway().listModels({ signal: abort.signal });
-            report = { ok: true, latencyMs: performance.now() - started, models: models.length, via: 'models' };
-          } catch (error) {
-            const data = errorData(error);
-            if (data.code !== 'model-not-found' && data.status !== 404 && data.status !== 405) throw error;
-            // No /models on this gateway: one tiny chat request instead.
-            const model = this.settings.current.agents.analyst.model;
-            const t0 = performance.now();
-            const it = this.gateway().stream(
-              { model, messages: [{ role: 'user', content: 'ping' }], maxTokens: 1, tag: { agent: 'connection-test' } },
-              { signal: abort.signal },
-            );
-            for (let r = await it.next(); !r.done; r = await it.next()) void r;
-            report = { ok: true, latencyMs: performance.now() - t0, via: 'chat' };
-          }
+          const report = await this.connectionReport(abort.signal);
           this.log.info(`Connection test to ${this.keys.normalized(this.baseUrl)}: ok in ${Math.round(report.latencyMs)} ms via ${report.via}${report.models !== undefined ? `, ${report.models} models` : ''}`);
-          void this.prompter.message(
-            'info',
-            report.via === 'models'
-              ? vscode.l10n.t('Connected to {0} in {1}: {2} models available.', host, formatMs(report.latencyMs), report.models ?? 0)
-              : vscode.l10n.t('Connected to {0}: a test request answered in {1}.', host, formatMs(report.latencyMs)),
-            { id: 'connection.ok' },
-          );
           return report;
         } catch (error) {
           const data = errorData(error);
@@ -173,5 +168,29 @@ export class ApiKeyCommands {
         }
       },
     );
+  }
+
+  /** Runs the checks and shows what they found; throws the gateway's error when `/models` fails for another reason than being absent. */
+  private async connectionReport(signal: AbortSignal): Promise<ConnectionReport> {
+    const host = displayHost(this.baseUrl);
+    const doctor = await diagnoseGateway(this.gateway(), this.settings.current, { signal, listed: this.listed });
+    let report: ConnectionReport;
+    if (doctor.models.ok) {
+      report = { ok: true, latencyMs: doctor.models.latencyMs, models: doctor.models.ids.length, via: 'models' };
+    } else {
+      const data = doctor.models.error;
+      if (data.code !== 'model-not-found' && data.status !== 404 && data.status !== 405) throw new GatewayError(data);
+      // No /models on this gateway: one tiny chat request instead.
+      const model = this.settings.current.agents.analyst.model;
+      const t0 = performance.now();
+      const it = this.gateway().stream({ model, messages: [{ role: 'user', content: 'ping' }], maxTokens: 1, tag: { agent: 'connection-test' } }, { signal });
+      for (let r = await it.next(); !r.done; r = await it.next()) void r;
+      report = { ok: true, latencyMs: performance.now() - t0, via: 'chat' };
+    }
+    const text = report.via === 'models'
+      ? vscode.l10n.t('Connected to {0} in {1}: {2} models available.', host, formatMs(report.latencyMs), report.models ?? 0)
+      : vscode.l10n.t('Connected to {0}: a test request answered in {1}.', host, formatMs(report.latencyMs));
+    void this.prompter.message('info', text, { id: 'connection.ok', modal: true, detail: connectionDetail(doctor) });
+    return report;
   }
 }

@@ -31,6 +31,8 @@ export function presentError(d: AgentError, ctx: ErrorContext): Presented | unde
   const testConnection = { title: vscode.l10n.t('Test Connection'), run: () => vscode.commands.executeCommand(Commands.testConnection) };
   const openSettings = (query: string) => ({ title: vscode.l10n.t('Open Settings'), run: () => vscode.commands.executeCommand('workbench.action.openSettings', query) });
   const status = d.status ? ` (HTTP ${d.status})` : '';
+  // The gateway's own words, where they say what Quorum cannot (no channel for the model, a model not pulled).
+  const said = d.detail ? ' ' + vscode.l10n.t('The gateway said: "{0}"', d.detail.slice(0, 300)) : '';
   switch (d.code) {
     case 'cancelled':
       return undefined;
@@ -40,7 +42,7 @@ export function presentError(d: AgentError, ctx: ErrorContext): Presented | unde
       return { text: vscode.l10n.t('{0} refused access{1} to model {2}. Your key may not include this model.', host, status, d.model ?? '?'), actions: [switchModel, setKey] };
     case 'model-not-found': {
       const closest = d.suggestions && d.suggestions.length > 0 ? ' ' + vscode.l10n.t('Closest: {0}.', d.suggestions.slice(0, 3).join(', ')) : '';
-      return { text: vscode.l10n.t('{0} does not know the model {1}.', host, d.model ?? '?') + closest, actions: [switchModel] };
+      return { text: vscode.l10n.t('{0} does not know the model {1}.', host, d.model ?? '?') + closest + said, actions: [switchModel] };
     }
     case 'rate-limited': {
       const wait = d.retryAfterMs ? ' ' + vscode.l10n.t('It asked to wait {0}.', formatMs(d.retryAfterMs)) : '';
@@ -59,9 +61,9 @@ export function presentError(d: AgentError, ctx: ErrorContext): Presented | unde
       // The low-level cause ("fetch failed", in English) is in the log; the notification says what to check.
       return { text: vscode.l10n.t('Could not reach {0}. Check the base URL setting and your connection.', host), actions: [openSettings('quorum.gateway.baseUrl'), testConnection] };
     case 'server':
-      return { text: vscode.l10n.t('{0} failed{1} for model {2}.', host, status, d.model ?? '?'), actions: [testConnection, switchModel] };
+      return { text: vscode.l10n.t('{0} failed{1} for model {2}.', host, status, d.model ?? '?') + said, actions: [testConnection, switchModel] };
     case 'bad-response':
-      return { text: vscode.l10n.t('{0} sent an answer Quorum could not read (model {1}).', host, d.model ?? '?'), actions: [switchModel] };
+      return { text: vscode.l10n.t('{0} sent an answer Quorum could not read (model {1}).', host, d.model ?? '?') + said, actions: [switchModel] };
     case 'empty-answer':
       return { text: vscode.l10n.t('{0} sent an empty answer (model {1}).', host, d.model ?? '?'), actions: [switchModel] };
     case 'inputs-failed':

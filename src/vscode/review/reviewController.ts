@@ -166,7 +166,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
         noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
         ...this.deps.outcomes?.forReview(prepared.uri, prepared.root, options.reviewId),
         confirm: editorConfirm({
-          ensureKey: async () => Boolean(await this.deps.keys.ensureKey()),
+          ensureKey: () => this.deps.keys.readyToSend(),
           tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
           confirmPlan: prepared.confirm,
           budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
