@@ -159,6 +159,8 @@ export const PANEL_STRINGS = {
   hiddenReportedByTool: 'hidden: already reported by the project\'s tools',
   hiddenReportedBy: 'hidden: already reported by {0} ({1})',
   hiddenLearned: 'hidden: by a rule learned from a dismissal (.quorum/learnings.md)',
+  hiddenLearnedBy: 'hidden: by the learning "{0}" (.quorum/learnings.md)',
+  severityLearnedBy: 'severity set by the learning "{0}" (.quorum/learnings.md)',
   verdictConfirmed: 'confirmed by {0}',
   verdictRefuted: 'refuted by {0}: {1}',
   verdictUncertain: 'uncertain ({0}): {1}',

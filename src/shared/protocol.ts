@@ -51,6 +51,8 @@ const findingViewSchema = z.object({
   carried: z.optional(z.boolean()),
   /** The project's tool already reports it (hidden as `reported-by-tool`): the tool and its rule (repository text). */
   reportedBy: z.optional(z.object({ tool: shortText, rule: shortText })),
+  /** The learning (`.quorum/learnings.md`) that hid it or capped its severity: its title (repository text). */
+  learning: z.optional(shortText),
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 

@@ -133,10 +133,14 @@ export class FindingsList {
     const data = { finding: f.id };
     const why = hidden === 'reported-by-tool' && f.reportedBy
       ? t('hiddenReportedBy', f.reportedBy.tool, f.reportedBy.rule || '—')
+      : hidden === 'learned' && f.learning !== undefined ? t('hiddenLearnedBy', f.learning)
       : hidden ? t(HIDDEN_REASON_LABEL[hidden]) : undefined;
+    // A learning that capped the severity of a finding still shown says which learning did.
+    const learned = !hidden && f.learning !== undefined ? t('severityLearnedBy', f.learning) : undefined;
     return h('li', { class: `finding sev-${f.severity}${why ? ' finding-hidden' : ''}`, 'data-finding': f.id },
       ...findingSummary(f, view),
       why ? h('div', { class: 'finding-hidden-reason' }, icon('eye-closed'), ` ${why}`) : null,
+      learned ? h('div', { class: 'finding-learned' }, icon('book'), ` ${learned}`) : null,
       h('div', { class: 'actions' },
         applied ? h('span', { class: 'fix-applied' }, icon('check'), ` ${t('fixApplied')}`) : null,
         hasFix && !applied ? button({ action: 'previewFix', label: t('previewFix'), icon: 'diff', secondary: true, data, disabled: !view.live }) : null,

@@ -32,6 +32,7 @@ export function toFindingView(f: Finding): FindingView {
   if (f.unverified) v.unverified = true;
   if (f.carried) v.carried = true;
   if (f.reportedBy) v.reportedBy = { tool: revealBidi(f.reportedBy.tool).slice(0, 200), rule: revealBidi(f.reportedBy.rule).slice(0, 200) };
+  if (f.learning !== undefined) v.learning = revealBidi(f.learning).slice(0, 200);
   return v;
 }
 
