@@ -62,10 +62,29 @@ describe('API key: set, test, clear (SecretStorage, per base URL)', () => {
       assert.equal(report, undefined);
       const missing = prompter.messagesWith('apiKey.missing')[0];
       assert.deepEqual(missing?.actions, ['Set API Key']);
-      assert.equal(other.requests.length, 0);
+      // A gateway on this machine is asked once, without a key, whether it wants one (it answers 401): no key is sent.
+      assert.deepEqual(other.requests.map((r) => [r.path, r.headers.authorization]), [['/v1/models', undefined]]);
     } finally {
       await setSetting(api, 'gateway.baseUrl', gateway.url);
       await other.close();
+    }
+    const report = await vscode.commands.executeCommand<ConnectionReport>('quorum.testConnection');
+    assert.equal(report?.ok, true);
+  });
+
+  it('tests a local server that takes no key without asking for one (issue 30: local servers need no key)', async () => {
+    const local = await startTestGateway();
+    try {
+      await setSetting(api, 'gateway.baseUrl', local.url);
+      const report = await vscode.commands.executeCommand<ConnectionReport | undefined>('quorum.testConnection');
+      assert.equal(report?.ok, true);
+      assert.equal(prompter.messagesWith('apiKey.missing').length, 0);
+      assert.ok(prompter.messagesWith('connection.ok').length > 0);
+      assert.ok(local.requests.length > 1);
+      assert.ok(local.requests.every((r) => r.headers.authorization === undefined), 'no Authorization header is sent');
+    } finally {
+      await setSetting(api, 'gateway.baseUrl', gateway.url);
+      await local.close();
     }
     const report = await vscode.commands.executeCommand<ConnectionReport>('quorum.testConnection');
     assert.equal(report?.ok, true);

@@ -144,7 +144,8 @@ export class ApiKeyCommands {
    * one more tiny request) on one screen, or shows the failure with the action that fixes it.
    */
   async testConnection(): Promise<ConnectionReport | undefined> {
-    if (!(await this.ensureKey())) return undefined;
+    // A local server that takes no key (Ollama, LM Studio, llama.cpp, vLLM) is tested without one, as reviews go.
+    if (!(await this.readyToSend())) return undefined;
     const host = displayHost(this.baseUrl);
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: escapeLinkedText(vscode.l10n.t('Quorum: testing the connection to {0}…', host)), cancellable: true },
