@@ -8,6 +8,7 @@ import { countTokens } from '../tokens/count';
 import type { Definition } from './extract';
 import type { ContextKind } from '../../shared/codeContext';
 import type { BatchContext, ContextSnippet, CutContext } from './types';
+import { rangesOverlap } from '../review/lineRange';
 
 /**
  * Candidate snippets of context and how they are ranked, de-duplicated and cut to a batch's budget — the one
@@ -103,13 +104,12 @@ export class RepositoryFiles {
   }
 }
 
-const overlaps = (a: LineRange, b: LineRange) => a.start <= b.end && b.start <= a.end;
 
 /** The parts of `range` outside every range in `taken` (the first such part, the one nearest its start). */
 function outside(range: LineRange, taken: readonly LineRange[]): LineRange | undefined {
   let { start, end } = range;
   for (const t of [...taken].sort((a, b) => a.start - b.start)) {
-    if (!overlaps({ start, end }, t)) continue;
+    if (!rangesOverlap({ start, end }, t)) continue;
     if (t.start <= start) start = t.end + 1;
     else end = t.start - 1;
     if (start > end) return undefined;

@@ -6,6 +6,7 @@ import type { ContextBudget } from './budget';
 import { distance } from './nearest';
 import type { RepositoryIndex } from './repoIndex';
 import type { BatchContext } from './types';
+import { rangesOverlap } from '../review/lineRange';
 
 /**
  * Choosing the context of one batch (or selection): the definitions that its changed lines use and that are not in
@@ -24,7 +25,6 @@ interface ContextOptions {
 
 const changedRanges = (r: Region): LineRange[] => r.changedLines ?? [{ start: r.startLine, end: r.endLine }];
 const inRanges = (ranges: readonly LineRange[], line: number) => ranges.some((c) => c.start <= line && line <= c.end);
-const overlaps = (a: LineRange, b: LineRange) => a.start <= b.end && b.start <= a.end;
 
 interface ReviewedFile {
   file: string;
@@ -62,8 +62,8 @@ async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index:
 
 function changedFunctions(f: ReviewedFile): { def: Definition; signatureChanged: boolean }[] {
   return f.parsed.definitions
-    .filter((d) => (d.kind === 'function' || d.kind === 'method') && f.changed.some((c) => overlaps(c, { start: d.startLine, end: d.endLine })))
-    .map((def) => ({ def, signatureChanged: f.changed.some((c) => overlaps(c, { start: def.startLine, end: def.signatureEnd })) }));
+    .filter((d) => (d.kind === 'function' || d.kind === 'method') && f.changed.some((c) => rangesOverlap(c, { start: d.startLine, end: d.endLine })))
+    .map((def) => ({ def, signatureChanged: f.changed.some((c) => rangesOverlap(c, { start: def.startLine, end: def.signatureEnd })) }));
 }
 
 /** The names the changed lines use, each with whether it is called there; aliases read as what they stand for. */

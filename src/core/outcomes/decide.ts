@@ -3,6 +3,7 @@ import { fingerprintKey, isDismissed, locateCode, type DismissedEntry } from '..
 import { raisedAgain } from '../review/regionMemory';
 import type { Finding, LineRange } from '../review/types';
 import type { OutcomeRecord, OutcomeSource, OutcomeStatus } from './record';
+import { rangesOverlap } from '../review/lineRange';
 
 /**
  * THE outcome rule: what became of each finding Quorum showed, from what a later review (or the editor, or a
@@ -64,7 +65,6 @@ export interface ThreadResolution {
 
 const cweOf = (rule: string) => (/^CWE-\d+$/.test(rule) ? rule : undefined);
 const told = (r: OutcomeRecord) => ({ file: r.file, agents: r.agents.map((a) => a.agent), cwe: cweOf(r.rule), title: r.title });
-const overlaps = (a: LineRange, b: LineRange) => a.start <= b.end && b.start <= a.end;
 const isLive = (r: OutcomeRecord) => r.status === 'open' || r.status === 'gone';
 
 /** A record's marker keys, one per agent (the same digests the pull-request comments carry). */
@@ -132,13 +132,13 @@ function unraised(r: OutcomeRecord, file: ObservedFile, at: number, dismissed: r
   const found = r.lines > 0 ? locateCode(r.code, r.lines, file.text, 1) : [own];
   const text = file.text;
   if (found.some((l) => isDismissed({ ...told(r), startLine: l.start, endLine: l.end }, text, 1, dismissed))) return snapshot(r, at, 'dismissed', 'project');
-  const inReview = found.find((at) => file.reviewed.some((l) => overlaps(at, l)));
+  const inReview = found.find((at) => file.reviewed.some((l) => rangesOverlap(at, l)));
   if (inReview) {
     if (inReview.start === r.startLine && inReview.end === r.endLine) return undefined;
     return snapshot(r, at, r.status, r.by, { startLine: inReview.start, endLine: inReview.end });
   }
   if (found.length > 0) return file.whole && r.status !== 'gone' ? snapshot(r, at, 'gone', 'review') : undefined;
-  if (r.status === 'open' && (file.whole || file.reviewed.some((l) => overlaps(own, l)))) return snapshot(r, at, 'addressed', 'review');
+  if (r.status === 'open' && (file.whole || file.reviewed.some((l) => rangesOverlap(own, l)))) return snapshot(r, at, 'addressed', 'review');
   return undefined;
 }
 

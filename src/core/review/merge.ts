@@ -1,6 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import { compareFindings } from '../../shared/severity';
 import type { Finding } from './types';
+import { sameFileOverlap } from './lineRange';
 
 /** The same issue found by several agents: the same file, overlapping lines and a similar title (or the same CWE). */
 
@@ -21,13 +22,9 @@ export function titleSimilarity(a: string, b: string): number {
   return Math.max(edit, overlap);
 }
 
-/** The same file and overlapping lines. */
-function overlaps(a: Finding, b: Finding): boolean {
-  return a.file === b.file && a.startLine <= b.endLine && b.startLine <= a.endLine;
-}
 
 function sameIssue(a: Finding, b: Finding, threshold = 0.6): boolean {
-  if (!overlaps(a, b)) return false;
+  if (!sameFileOverlap(a, b)) return false;
   if (a.cwe && b.cwe && a.cwe === b.cwe) return true;
   return titleSimilarity(a.title, b.title) >= threshold;
 }

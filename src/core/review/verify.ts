@@ -13,6 +13,7 @@ import { applyVerdict, needsVerification } from './verdicts';
 import { verifierChoice } from './verifierModel';
 import { describeToolResult } from '../toolResults/prompt';
 import type { ToolResult } from '../toolResults/types';
+import { sameFileOverlap } from './lineRange';
 
 /**
  * The verification step of a review: after the merge, the findings at or above quorum.review.verifyMinSeverity are
@@ -68,7 +69,7 @@ function contextFor(f: Finding, snippets: readonly ContextSnippet[]): string | u
 
 /** The tool results on a finding's lines, as the agents were shown them. */
 function toolsFor(f: Finding, results: readonly ToolResult[]): string | undefined {
-  const on = results.filter((r) => r.file === f.file && r.startLine <= f.endLine && f.startLine <= r.endLine);
+  const on = results.filter((r) => sameFileOverlap(r, f));
   return on.length > 0 ? on.map(describeToolResult).join('\n') : undefined;
 }
 

@@ -2,6 +2,7 @@ import { sameCweFamily } from '../eval/cweFamilies';
 import { titleSimilarity } from '../review/merge';
 import type { Finding } from '../review/finding';
 import type { ToolMatch, ToolResult } from './types';
+import { sameFileOverlap } from '../review/lineRange';
 
 /**
  * THE rule of "a tool already reported this": a finding is a repeat of a tool result when their lines overlap in
@@ -66,7 +67,7 @@ export function saysTheSame(f: Pick<Finding, 'title' | 'explanation' | 'cwe'>, r
  */
 export function repeatedToolResult(f: Pick<Finding, 'file' | 'startLine' | 'endLine' | 'title' | 'explanation' | 'cwe'>, results: readonly ToolResult[]): ToolMatch | undefined {
   for (const r of results) {
-    if (r.file !== f.file || r.startLine > f.endLine || f.startLine > r.endLine) continue;
+    if (!sameFileOverlap(r, f)) continue;
     if (saysTheSame(f, r)) return { tool: r.tool, rule: r.rule };
   }
   return undefined;

@@ -2,6 +2,7 @@ import type { Excluder } from '../prompt/exclude';
 import type { SecretRedactor } from '../redaction/redactor';
 import type { Region, ReviewTarget } from '../review/types';
 import type { ToolResult } from './types';
+import { linesOverlap } from '../review/lineRange';
 
 /**
  * The tool results one request is sent: those on or overlapping its regions (a result of another file, or of lines
@@ -22,8 +23,6 @@ interface SelectInput {
   redactor: SecretRedactor | undefined;
 }
 
-const overlaps = (r: Pick<ToolResult, 'startLine' | 'endLine'>, region: Pick<Region, 'startLine' | 'endLine'>) => r.startLine <= region.endLine && region.startLine <= r.endLine;
-
 export async function toolResultsFor(target: ReviewTarget, results: readonly ToolResult[], input: SelectInput): Promise<ToolResult[]> {
   const chosen: ToolResult[] = [];
   const seen = new Set<string>();
@@ -31,7 +30,7 @@ export async function toolResultsFor(target: ReviewTarget, results: readonly Too
     const path = input.pathOf(region);
     if (input.excluder.match(path)) continue;
     for (const r of results) {
-      if ((r.file !== path && r.file !== region.file) || !overlaps(r, region)) continue;
+      if ((r.file !== path && r.file !== region.file) || !linesOverlap(r, region)) continue;
       const named: ToolResult = { ...r, file: region.file };
       const key = JSON.stringify([named.file, named.startLine, named.endLine, named.tool, named.rule, named.message]);
       if (seen.has(key)) continue;

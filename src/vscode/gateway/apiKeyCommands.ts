@@ -46,6 +46,8 @@ export interface ConnectionReport {
  */
 export class ApiKeyCommands {
   private readonly warnedInsecure = new Set<string>();
+  /** Gateways on this machine that answered without asking for a key: asked once a session, not before every review. */
+  private readonly keyless = new Set<string>();
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -125,7 +127,14 @@ export class ApiKeyCommands {
 
   /** Before a request: a key is set, or the gateway is on this machine (local servers need none), or one is set now. */
   async readyToSend(): Promise<boolean> {
-    if (isLoopbackUrl(this.baseUrl) && !(await this.keys.get(this.baseUrl)) && !(await needsKey(this.baseUrl, { headers: this.settings.current.gateway.extraHeaders }))) return true;
+    if (isLoopbackUrl(this.baseUrl) && !(await this.keys.get(this.baseUrl))) {
+      const url = this.keys.normalized(this.baseUrl);
+      if (this.keyless.has(url)) return true;
+      if (!(await needsKey(this.baseUrl, { headers: this.settings.current.gateway.extraHeaders }))) {
+        this.keyless.add(url);
+        return true;
+      }
+    }
     return Boolean(await this.ensureKey());
   }
 
