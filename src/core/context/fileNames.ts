@@ -57,7 +57,7 @@ export class FileNames {
       if (symbols) names = encodeNames('skipped' in symbols ? undefined : { defines: symbols.definitions.map((d) => d.name), calls: symbols.calls.map(([n]) => n) });
       else {
         const text = read(file);
-        names = encodeNames(text === undefined ? undefined : lexicalNames(text));
+        names = encodeNames(text === undefined ? undefined : lexicalNames(text, file.language));
         this.readCount++;
       }
       this.names.set(file.hash, names);
