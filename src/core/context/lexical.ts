@@ -33,10 +33,11 @@ const WORD = /[A-Za-z_$][\w$]*/g;
 // rest of the word again at every letter.
 /** A defining word, then the chain of modifiers, types and receivers up to and including the name (one line). */
 const AFTER_KEYWORD = new RegExp(`(?<![\\w$])(${DEFINING_WORDS})[ \\t]+(?=[\\w$(@<[*&]|::)((?:[\\w<>,.*&?:$@[\\]]+[ \\t]+|\\([^)\\n]*\\)[ \\t]*)*[A-Za-z_$][\\w$]*)`, 'g');
-/** A name, a parameter list on the same line, then what opens a body or a return type. */
-const WITH_BODY = /(?<![\w$])([A-Za-z_$][\w$]*)[ \t]*\([^)\n]*\)[ \t]*(?:\{|throws(?![\w$])|->|:|\r?$)/gm;
-/** A type, a name and a parameter list closed by `;`: a method declared without a body (a Java or C# interface's). */
-const DECLARED = /(?<![\w$.@])([A-Za-z_$][\w$]*)(?:<[^;\n]*>)?(?:\[\])*\??[ \t]+([A-Za-z_$][\w$]*)[ \t]*\([^)\n]*\)[ \t]*;/g;
+/**
+ * A name, a parameter list on the same line, then what opens a body or a return type; or `;` (a method declared
+ * without a body, as in a Java or C# interface, when a type comes before the name).
+ */
+const WITH_BODY = /(?<![\w$])([A-Za-z_$][\w$]*)[ \t]*\([^)\n]*\)[ \t]*(?:\{|throws(?![\w$])|->|:|(;)|\r?$)/gm;
 /** A top-level `const`/`let`/`var`, an assignment at the start of a line, or of a capitalised name indented (a Go const block). */
 const TOP_LEVEL = /^(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)[ \t]*=(?!=)|[ \t]+([A-Z][\w$]*)[ \t]*=(?!=))/gm;
 /** A name before `(`, generics and `(` (`<Map<K, V>>(`) or a macro's `!(`; or after a `.` (`obj.name`: a Ruby call, a method reference). */
@@ -131,7 +132,7 @@ class Defined {
 
 /** Whether a type's word ends the line before `at` (`void ` in `void run() {`), not a word that starts a statement. */
 function afterType(text: string, at: number): boolean {
-  const word = /([\w$]+)[>\]?]*[ \t]+$/.exec(lineBefore(text, at))?.[1];
+  const word = /([\w$]+)(?:<.*>|\[\])*\??[ \t]+$/.exec(lineBefore(text, at))?.[1];
   return word !== undefined && !BEFORE_CALL.has(word) && !KEYWORDS.has(word);
 }
 
@@ -149,11 +150,9 @@ export function lexicalNames(source: string, language: string): LexicalNames {
   for (const m of text.matchAll(WITH_BODY)) {
     const name = m[1] as string;
     const at = m.index ?? 0;
-    if (!KEYWORDS.has(name) && !calledOnObject(text, at) && !continuedCall(text, m)) defines.add(name, afterType(text, at) ? at : undefined);
-  }
-  for (const m of text.matchAll(DECLARED)) {
-    const [whole, type, name] = m as unknown as [string, string, string];
-    if (!BEFORE_CALL.has(type) && !KEYWORDS.has(type)) defines.add(name, (m.index ?? 0) + whole.lastIndexOf(name, whole.indexOf('(')));
+    if (KEYWORDS.has(name) || calledOnObject(text, at)) continue;
+    const typed = afterType(text, at);
+    if (m[2] !== undefined ? typed : !continuedCall(text, m)) defines.add(name, typed ? at : undefined);
   }
   for (const m of text.matchAll(CALLED)) {
     const name = (m[1] ?? m[2]) as string;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Excluder } from '../prompt/exclude';
 import type { LineRange } from '../review/types';
@@ -6,21 +5,26 @@ import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
 import { fileSymbols, type Definition, type FileSymbols } from './extract';
 import { readIndexFile, writeIndexFile } from './indexFile';
+import { indexKey } from './indexKey';
+import { mergeIndex } from './indexMerge';
 import { decodeEntry, encodeEntry, type IndexEntry } from './indexStore';
 import { FileNames, readableText } from './fileNames';
 import { UsedIdentifiers } from './usedIdentifiers';
 import { blobHash, listFiles, type ListedFile } from './listing';
 import { nearestFirst } from './nearest';
+import { Segment } from './segment';
 
 /**
  * The repository's definitions and call sites, kept in the cache folder and keyed by blob hash: a file whose content
  * did not change is never read again. Two levels, both per blob:
  * - names: what each file may define and call, read off its text (lexical.ts) — every listed file, in one pass and
  *   in this process (no child process per file or per name): what a lookup's candidates are;
- * - symbols: what tree-sitter finds in the file, for the files a lookup reached (and, in the background, the rest).
- * A lookup of a name near a reviewed file parses its candidates nearest first and stops when the context has all it
- * can use of that name (MAX_DEFINITIONS_PER_NAME and one more to tell an ambiguous name, MAX_CALLERS call sites):
- * the work depends on the change, not on the size of the repository. A small repository is parsed whole.
+ * - symbols: what tree-sitter finds in the file, for the files a lookup reached.
+ * Both are read from the stored segment (segment.ts) where they lie: a lookup reads the names it needs and the
+ * symbols of the blobs it reaches. A lookup of a name near a reviewed file parses its candidates nearest first and
+ * stops when the context has all it can use of that name (MAX_DEFINITIONS_PER_NAME and one more to tell an ambiguous
+ * name, MAX_CALLERS call sites): the work depends on the change, not on the size of the repository. A small
+ * repository is parsed whole.
  */
 
 interface IndexOptions {
@@ -50,47 +54,52 @@ const SMALL_REPOSITORY = 64;
 /** Candidates of one lookup parsed at most: a name that reads like a definition in many files that define no such thing. */
 const MAX_REACHED = 24;
 
+/** What an index holds besides its listing: kept when this process opens the repository's index again. */
+interface IndexState {
+  segment: Segment | undefined;
+  /** Symbols parsed in this process and not saved yet, by blob hash. */
+  parsed: Map<string, IndexEntry>;
+  /** Symbols decoded from the segment, by blob hash. */
+  decoded: Map<string, IndexEntry>;
+  /** Blobs whose stored symbols do not decode: parsed again. */
+  broken: Set<string>;
+  used: UsedIdentifiers;
+  dirty: boolean;
+}
+
 export class RepositoryIndex {
-  /** Symbols parsed in this process, or read from the store and decoded, by blob hash. */
-  private readonly blobs = new Map<string, IndexEntry>();
-  /** Symbols read from the store, as stored: decoded (into `blobs`) when a lookup needs them. */
-  private readonly stored = new Map<string, string>();
-  /** What each blob may define and call: the candidates of a lookup. */
-  private readonly names = new FileNames();
-  private readonly used = new UsedIdentifiers();
-  private files: ListedFile[] = [];
-  private byPath = new Map<string, ListedFile>();
-  private dirty = false;
+  private readonly names: FileNames;
+  private readonly byPath: Map<string, ListedFile>;
   private parsedCount = 0;
   /** Whether a first lookup found the repository small and parsed it whole. */
   private small: boolean | undefined;
+  /** Counts what changes a lookup's answer: a file parsed or learnt, a stored entry found broken, names read. */
+  private generation = 0;
+  private readonly answers = {
+    definitions: new Map<string, { generation: number; value: readonly FoundDefinition[] }>(),
+    calls: new Map<string, { generation: number; value: readonly FoundCall[] }>(),
+  };
 
-  private constructor(private readonly options: IndexOptions) {}
+  private constructor(
+    private readonly options: IndexOptions,
+    private readonly files: readonly ListedFile[],
+    private readonly state: IndexState,
+    previous: RepositoryIndex | undefined,
+  ) {
+    this.byPath = new Map(files.map((f) => [f.path, f]));
+    this.names = new FileNames(files, state.segment, previous?.names);
+  }
 
   /**
    * The index of the repository (or folder) at `root`: its listing read now, its entries those of `previous` (this
    * process's index of it, openIndex.ts) or else the cache folder's; undefined when it cannot be listed.
    */
   static async open(options: IndexOptions, previous?: RepositoryIndex): Promise<RepositoryIndex | undefined> {
-    const index = new RepositoryIndex(options);
-    const file = index.storeFile();
-    const [listing, stored] = await Promise.all([listFiles(options.root, options.excluder), previous ? undefined : file ? readIndexFile(file) : undefined]);
+    const file = storeFile(options);
+    const [listing, segment] = await Promise.all([listFiles(options.root, options.excluder), previous ? previous.state.segment : file ? readIndexFile(file) : undefined]);
     if (!listing) return undefined;
-    index.files = listing.files;
-    index.byPath = new Map(listing.files.map((f) => [f.path, f]));
-    for (const [hash, entry] of previous?.blobs ?? []) index.blobs.set(hash, entry);
-    for (const [hash, entry] of previous?.stored ?? stored?.blobs ?? []) index.stored.set(hash, entry);
-    for (const [hash, entry] of previous?.names.names ?? stored?.names ?? []) index.names.names.set(hash, entry);
-    for (const [key, entry] of previous?.used.stored ?? stored?.used ?? []) index.used.stored.set(key, entry);
-    // What `previous` had not saved yet is saved with this one.
-    index.dirty = previous?.dirty ?? false;
-    return index;
-  }
-
-  private storeFile(): string | undefined {
-    if (!this.options.cacheDir) return undefined;
-    const key = createHash('sha256').update(this.options.root).digest('hex').slice(0, 16);
-    return join(this.options.cacheDir, 'context', `${key}.json`);
+    const state: IndexState = previous?.state ?? { segment, parsed: new Map(), decoded: new Map(), broken: new Set(), used: new UsedIdentifiers(segment?.used), dirty: false };
+    return new RepositoryIndex(options, listing.files, state, previous);
   }
 
   /** How many files the index may hold, and how many of them are parsed. */
@@ -119,9 +128,12 @@ export class RepositoryIndex {
 
   /** Learns the names of every listed file not known yet; false when the budget or `signal` stopped it first. */
   async scan(budget?: ContextBudget, signal?: AbortSignal): Promise<boolean> {
-    const before = this.names.names.size;
-    const done = await this.names.scan(this.files, (file) => readableText(this.options.root, file, this.options.maxFileBytes), (hash) => this.blobs.get(hash), { budget, signal });
-    if (this.names.names.size !== before) this.dirty = true;
+    const before = this.names.fresh.blobs.length;
+    const done = await this.names.scan((file) => readableText(this.options.root, file, this.options.maxFileBytes), (hash) => this.state.parsed.get(hash), { budget, signal });
+    if (this.names.fresh.blobs.length !== before) {
+      this.state.dirty = true;
+      this.generation++;
+    }
     return done;
   }
 
@@ -135,12 +147,12 @@ export class RepositoryIndex {
   /** The identifiers on `lines` of a reviewed file, kept by `keepIdentifiers` for this content; undefined when not kept. */
   identifiersAt(path: string, bytes: Uint8Array, lines: readonly LineRange[]): [string, number][] | undefined {
     const file = this.byPath.get(path);
-    return file && blobHash(bytes) === file.hash ? this.used.get(file.hash, lines) : undefined;
+    return file && blobHash(bytes) === file.hash ? this.state.used.get(file.hash, lines) : undefined;
   }
 
   keepIdentifiers(path: string, bytes: Uint8Array, lines: readonly LineRange[], identifiers: readonly (readonly [string, number])[]): void {
     const file = this.byPath.get(path);
-    if (file && blobHash(bytes) === file.hash && this.used.keep(file.hash, lines, identifiers)) this.dirty = true;
+    if (file && blobHash(bytes) === file.hash && this.state.used.keep(file.hash, lines, identifiers)) this.state.dirty = true;
   }
 
   private async parse(file: ListedFile): Promise<void> {
@@ -151,8 +163,11 @@ export class RepositoryIndex {
   }
 
   private take(file: ListedFile, entry: IndexEntry): void {
-    this.blobs.set(file.hash, entry);
-    this.dirty = true;
+    this.state.parsed.set(file.hash, entry);
+    this.state.broken.delete(file.hash);
+    this.generation++;
+    this.names.learn(file.hash, entry);
+    this.state.dirty = true;
   }
 
   /** A small repository is parsed whole on its first lookup (then every lookup is complete); true when it was. */
@@ -163,10 +178,6 @@ export class RepositoryIndex {
       if (this.small) for (const file of missing) await this.parse(file);
     }
     return this.small;
-  }
-
-  private candidates(of: 'defines' | 'calls', name: string): readonly ListedFile[] {
-    return this.names.candidates(this.files, of, name);
   }
 
   /**
@@ -185,7 +196,7 @@ export class RepositoryIndex {
 
   private async reach(of: 'defines' | 'calls', name: string, near: string, count: (file: ListedFile) => number, enough: number, budget: ContextBudget | undefined): Promise<void> {
     if ((await this.parsedWhole()) || !(await this.scan(budget))) return;
-    const candidates = this.candidates(of, name);
+    const candidates = this.names.candidates(of, name);
     // Every candidate parsed (a warm index, a name already looked up): the lookup is complete as it is.
     if (candidates.every((f) => this.has(f.hash))) return;
     let found = 0;
@@ -216,18 +227,24 @@ export class RepositoryIndex {
 
   /** Whether the blob is parsed (now or stored). */
   private has(hash: string): boolean {
-    return this.blobs.has(hash) || this.stored.has(hash);
+    if (this.state.parsed.has(hash) || this.state.decoded.has(hash)) return true;
+    const id = this.state.broken.has(hash) ? undefined : this.state.segment?.idOf(hash);
+    return id !== undefined && this.state.segment?.parsed(id) === true;
   }
 
-  /** The blob's entry, decoded from the store on first use; one that does not decode is dropped (parsed again later). */
+  /** The blob's entry, decoded from the segment on first use; one that does not decode is dropped (parsed again later). */
   private entryOf(hash: string): IndexEntry | undefined {
-    const known = this.blobs.get(hash);
+    const known = this.state.parsed.get(hash) ?? this.state.decoded.get(hash);
     if (known) return known;
-    const stored = this.stored.get(hash);
+    const id = this.state.broken.has(hash) ? undefined : this.state.segment?.idOf(hash);
+    const stored = id === undefined ? undefined : this.state.segment?.symbols(id);
     if (stored === undefined) return undefined;
     const entry = decodeEntry(stored);
-    if (entry) this.blobs.set(hash, entry);
-    else this.stored.delete(hash);
+    if (entry) this.state.decoded.set(hash, entry);
+    else {
+      this.state.broken.add(hash);
+      this.generation++;
+    }
     return entry;
   }
 
@@ -246,34 +263,61 @@ export class RepositoryIndex {
 
   /** The files a lookup of `name` reads: the candidates when every file's names are known, else every file. */
   private universe(of: 'defines' | 'calls', name: string): readonly ListedFile[] {
-    return this.names.scanned ? this.candidates(of, name) : this.files;
+    return this.names.scanned ? this.names.candidates(of, name) : this.files;
   }
 
   /** Definitions named `name` in the parsed files. */
   definitions(name: string): readonly FoundDefinition[] {
-    return this.universe('defines', name).flatMap((file) => this.definitionsIn(file, name));
+    return this.remembered(this.answers.definitions, name, () => this.universe('defines', name).flatMap((file) => this.definitionsIn(file, name)));
   }
 
   /** Call sites of `name` in the parsed files. */
   calls(name: string): readonly FoundCall[] {
-    return this.universe('calls', name).flatMap((file) => this.callsIn(file, name));
+    return this.remembered(this.answers.calls, name, () => this.universe('calls', name).flatMap((file) => this.callsIn(file, name)));
   }
 
-  /** Writes the index (the entries of the files listed now, merged with what another process saved) when something was read or parsed since it was loaded. */
-  async save(): Promise<void> {
-    const file = this.storeFile();
-    if (!file || !this.dirty) return;
-    const listed = new Set(this.files.map((f) => f.hash));
-    const blobs = new Map<string, string>();
-    const names = new Map<string, string>();
-    const used = this.used.of(listed);
-    for (const hash of listed) {
-      const entry = this.blobs.get(hash);
-      const stored = this.stored.get(hash) ?? (entry && encodeEntry(entry));
-      if (stored !== undefined) blobs.set(hash, stored);
-      const named = this.names.names.get(hash);
-      if (named !== undefined) names.set(hash, named);
-    }
-    if (await writeIndexFile(file, { blobs, names, used }, (hash) => listed.has(hash))) this.dirty = false;
+  /** A lookup's answer, kept until a file is parsed or read (batches ask for the same names). */
+  private remembered<T>(answers: Map<string, { generation: number; value: T }>, name: string, find: () => T): T {
+    const generation = this.generation;
+    const known = answers.get(name);
+    if (known && known.generation === generation) return known.value;
+    const value = find();
+    answers.set(name, { generation, value });
+    return value;
   }
+
+  /**
+   * Writes the index (the entries of the files listed now, merged with what another process saved) when something
+   * was read or parsed since it was loaded; then reads on from what was written.
+   */
+  async save(): Promise<void> {
+    const file = storeFile(this.options);
+    if (!file || !this.state.dirty) return;
+    const listed = new Set(this.files.map((f) => f.hash));
+    const mine = this.state.segment;
+    const body = await writeIndexFile(file, (disk) =>
+      mergeIndex({
+        segments: [...(mine ? [mine] : []), ...(disk && !(mine && disk.equals(mine)) ? [disk] : [])],
+        fresh: this.names.fresh,
+        symbols: (hash) => {
+          const entry = this.state.parsed.get(hash);
+          return entry && encodeEntry(entry);
+        },
+        used: this.state.used.stored,
+        keep: (hash) => listed.has(hash),
+      }),
+    );
+    const written = body && Segment.read(body);
+    if (!written) return;
+    // What was saved is read from the segment now: the maps of names read and symbols parsed are let go.
+    this.state.segment = written;
+    for (const [hash, entry] of this.state.parsed) this.state.decoded.set(hash, entry);
+    this.state.parsed.clear();
+    this.names.adopt(written);
+    this.state.dirty = false;
+  }
+}
+
+function storeFile(options: IndexOptions): string | undefined {
+  return options.cacheDir ? join(options.cacheDir, 'context', `${indexKey(options.root)}.idx`) : undefined;
 }

@@ -3,7 +3,7 @@ import type { LineRange, Region, ReviewTarget } from '../review/types';
 import { callerCandidate, chooseContext, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, RepositoryFiles, sentLines, type ContextCandidate } from './candidates';
 import { identifiersIn, parseFile, type Definition, type ParsedFile } from './extract';
 import type { ContextBudget } from './budget';
-import { distance } from './nearest';
+import { distanceFrom } from './nearest';
 import type { RepositoryIndex } from './repoIndex';
 import type { BatchContext } from './types';
 import { rangesOverlap } from '../review/lineRange';
@@ -32,6 +32,8 @@ interface ReviewedFile {
   regions: Region[];
   changed: LineRange[];
   parsed: ParsedFile;
+  /** Directory distance from this file (nearest.ts). */
+  distance: (path: string) => number;
 }
 
 async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index: RepositoryIndex): Promise<ReviewedFile[]> {
@@ -55,7 +57,7 @@ async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index:
     // Kept for the next review of this content: it parses nothing of it again.
     if (!known) index.learn(file, bytes, parsed);
     index.keepIdentifiers(file, bytes, changed, parsed.identifiers);
-    out.push({ file, language, regions, changed, parsed });
+    out.push({ file, language, regions, changed, parsed, distance: distanceFrom(file) });
   }
   return out;
 }
@@ -100,7 +102,9 @@ function definitions(f: ReviewedFile, index: RepositoryIndex, sent: ReadonlyMap<
     const found = index
       .definitions(name)
       .filter((d) => !(sent.get(d.file) ?? []).some((r) => r.start <= d.startLine && d.startLine <= r.end))
-      .sort((a, b) => (a.file === f.file ? -1 : 0) - (b.file === f.file ? -1 : 0) || distance(a.file, f.file) - distance(b.file, f.file));
+      .map((d, i) => ({ d, i, key: d.file === f.file ? -1 : f.distance(d.file) }))
+      .sort((a, b) => a.key - b.key || a.i - b.i)
+      .map((k) => k.d);
     for (const d of found.slice(0, MAX_DEFINITIONS_PER_NAME)) {
       out.push(
         definitionCandidate({ file: d.file, language: d.language, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, symbol: d.container ? `${d.container}.${d.name}` : d.name, kind: d.kind, forFile: f.file, called, ambiguous: found.length > MAX_DEFINITIONS_PER_NAME }),
@@ -116,7 +120,9 @@ function callers(f: ReviewedFile, index: RepositoryIndex): ContextCandidate[] {
     const sites = index
       .calls(def.name)
       .filter((c) => c.file !== f.file)
-      .sort((a, b) => distance(a.file, f.file) - distance(b.file, f.file) || a.file.localeCompare(b.file) || a.line - b.line);
+      .map((c) => ({ c, d: f.distance(c.file) }))
+      .sort((a, b) => a.d - b.d || a.c.file.localeCompare(b.c.file) || a.c.line - b.c.line)
+      .map((k) => k.c);
     for (const c of sites.slice(0, MAX_CALLERS)) {
       out.push(callerCandidate({ file: c.file, language: c.language, line: c.line, symbol: def.container ? `${def.container}.${def.name}` : def.name, forFile: f.file, signatureChanged }));
     }

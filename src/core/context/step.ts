@@ -9,8 +9,9 @@ import type { ContextStatus } from './types';
 /**
  * Context as a prompt-shaping step: after the shaping of `shapeReview` (files never sent are gone, secrets
  * redacted), each request's target gets its read-only context, batch after batch, while the time budget lasts; the
- * batches after it get none and the status says how many regions got theirs. The targets are new objects; the
- * index keeps indexing in the background (`finish`) and is saved for the next review.
+ * batches after it get none and the status says how many regions got theirs. The targets are new objects; what the
+ * index read and parsed is saved for the next review (`finish`). Nothing else is parsed in the background: the
+ * review's own work (the requests, the tokenizer) has the process to itself.
  */
 
 interface ContextStepInput {
@@ -32,7 +33,7 @@ interface ContextStep {
   targets: ReviewTarget[];
   /** How many of the targets' regions had their context chosen, and whether the time budget stopped it; undefined without an index. */
   status: ContextStatus | undefined;
-  /** Indexes the rest of the repository (until `signal` aborts) and saves the index. */
+  /** Saves the index (what this review read and parsed) for the next review; `signal` is not waited on. */
   finish(signal?: AbortSignal): Promise<void>;
 }
 
@@ -58,8 +59,7 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   return {
     targets: out,
     status,
-    finish: async (signal) => {
-      await index.complete(signal);
+    finish: async () => {
       await index.save();
     },
   };

@@ -60,7 +60,8 @@ export function createExcluder(options: { quorumignore?: string; globs: readonly
       if (path === '' || path.startsWith('../')) return undefined;
       const glob = globs.find((g) => g.test(path));
       if (glob) return { source: 'quorum.privacy.exclude', pattern: glob.pattern };
-      if (whole.ignores(path)) {
+      // Without a .quorumignore rule nothing is asked of `ignore` (the repository index asks for every file).
+      if (single.length > 0 && whole.ignores(path)) {
         // The last line that matches decides in gitignore; name the last positive one that ignores the path.
         const hit = [...single].reverse().find((r) => !r.pattern.startsWith('!') && r.ig.ignores(path));
         return { source: '.quorumignore', pattern: hit?.pattern ?? path };
