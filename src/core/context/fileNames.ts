@@ -1,61 +1,25 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { decodeText, isBinary, looksGenerated, looksMinified, splitFileLines } from '../changes/skip';
 import type { ContextBudget } from './budget';
+import { addBlob, emptyFreshNames, readNames, symbolNames, type FreshNames } from './freshNames';
 import type { IndexEntry } from './indexStore';
-import { lexicalNames } from './lexical';
 import type { ListedFile } from './listing';
+import type { ContextThreads } from './contextThreads';
 import type { Segment } from './segment';
 
 /**
  * The index's first level: what each blob may define and call (lexical.ts), and from it the candidates of a lookup
- * by name. The blobs of the stored segment are looked up there (only the names a change uses are read); the others
- * are read in this process, in one pass, and kept by name until the index is saved.
+ * by name. Its segments (the stored one, and those the scanning thread posts) are looked up where they lie: only the
+ * names a change uses are read. Names learnt in this thread (a parsed file's, or all of them without a scanning
+ * thread) are kept by name until the index is saved.
  */
 
-/**
- * The lines of a text's first 20,000 characters as `splitFileLines` gives them, or (when there are more than six) the
- * first seven: all that `looksGenerated` (five) and `looksMinified` (whether there are more than five) read.
- */
-function headLines(text: string): string[] {
-  const head = text.slice(0, 20_000).split(/\r?\n/, 7);
-  if (head.length === 7) return head;
-  return splitFileLines(head.join('\n'));
-}
-
-/** The file's text when the review may read it: not too large, binary, generated or minified. */
-export function readableText(root: string, file: ListedFile, maxFileBytes: number): string | undefined {
-  try {
-    const bytes = readFileSync(join(root, file.path));
-    if (bytes.length > maxFileBytes || isBinary(bytes)) return undefined;
-    const text = decodeText(bytes);
-    const head = headLines(text);
-    return looksGenerated(head) || looksMinified(head) ? undefined : text;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A name as the segment keeps it: the lexical pass's words (a symbol's name with other characters is not looked up). */
-const KEPT_NAME = /^[\w$]+$/;
-
-/**
- * Adds blob `id` to `name`'s list. A name new to the map is copied: the matched word is a slice of its file's text
- * and would keep all of it alive.
- */
-function addTo(map: Map<string, number[]>, name: string, id: number): void {
-  const list = map.get(name);
-  if (list) {
-    if (list[list.length - 1] !== id) list.push(id);
-  } else if (KEPT_NAME.test(name)) map.set((` ${name}`).slice(1), [id]);
-}
-
-/** Names read in this process and not saved yet: the blobs read (their place in `blobs` is their id), and by name the ids of those that may define and call it. */
-export interface FreshNames {
-  blobs: string[];
-  ids: Map<string, number>;
-  defines: Map<string, number[]>;
-  calls: Map<string, number[]>;
+interface ScanOptions {
+  root: string;
+  maxFileBytes: number;
+  budget?: ContextBudget | undefined;
+  /** Symbols of a blob parsed in this process, whose names need no reading. */
+  parsed: (hash: string) => IndexEntry | undefined;
+  /** The threads that read the names of a repository's many unknown files; without, they are read here. */
+  threads?: ContextThreads | undefined;
 }
 
 export class FileNames {
@@ -64,68 +28,87 @@ export class FileNames {
   readCount = 0;
   /** Whether every listed file's names are known. */
   scanned = false;
+  private segments: Segment[];
   private readonly found = new Map<string, readonly ListedFile[]>();
-  private byHash: Map<string, ListedFile[]> | undefined;
+  private scanning: Promise<boolean> | undefined;
+  /** Blobs the threads are reading. */
+  private readonly pending = new Set<string>();
+  /** The segments the threads read, being merged into one. */
+  private merged: { of: readonly Segment[]; promise: Promise<Segment | undefined> } | undefined;
+  private byHash: Map<string, number[]> | undefined;
+  /** Places of listed files whose content another listed file has too. */
+  private readonly shared = new Set<number>();
+  private readonly slots = new WeakMap<Segment, Int32Array>();
 
-  /** `previous`: this process's names of the repository (an index opened again), whose unsaved names it takes over. */
-  constructor(private readonly files: readonly ListedFile[], private segment: Segment | undefined, previous?: FileNames) {
-    this.fresh = previous?.fresh ?? { blobs: [], ids: new Map(), defines: new Map(), calls: new Map() };
+  /** `previous`: this process's names of the repository (an index opened again): its segments and unsaved names are taken over. */
+  constructor(private readonly files: readonly ListedFile[], stored: Segment | undefined, previous?: FileNames) {
+    this.fresh = previous?.fresh ?? emptyFreshNames();
+    this.segments = previous ? [...previous.segments] : stored ? [stored] : [];
+  }
+
+  /** The segments that hold names (the stored one first, then those read in this process and not saved yet). */
+  get stored(): readonly Segment[] {
+    return this.segments;
+  }
+
+  /** The segments to save: those the threads read merged into one when they could, so that it is copied as it is. */
+  async toSave(): Promise<readonly Segment[]> {
+    const of = this.merged?.of ?? [];
+    const merged = await this.merged?.promise;
+    return merged ? [...this.segments.filter((s) => !of.includes(s)), merged] : this.segments;
   }
 
   /** Reads on from `segment`, which holds every name read so far (the index was saved). */
   adopt(segment: Segment): void {
-    this.segment = segment;
-    this.fresh.blobs.length = 0;
-    this.fresh.ids.clear();
-    this.fresh.defines.clear();
-    this.fresh.calls.clear();
+    this.segments = [segment];
+    this.merged = undefined;
+    const fresh = emptyFreshNames();
+    Object.assign(this.fresh, fresh);
     this.found.clear();
+  }
+
+  /** How many listed files' names are not known (read by threads when they are many). */
+  get unknown(): number {
+    return this.scanned ? 0 : this.files.filter((f) => !this.knows(f.hash)).length;
   }
 
   /** Whether the names of the blob are known. */
   knows(hash: string): boolean {
-    return this.fresh.ids.has(hash) || this.segment?.idOf(hash) !== undefined;
+    return this.fresh.ids.has(hash) || this.segments.some((s) => s.idOf(hash) !== undefined);
   }
 
   /** Keeps the names of a blob not known yet, from its symbols (a reviewed file parsed before its names were read). */
   learn(hash: string, entry: IndexEntry): void {
-    if (this.knows(hash)) return;
-    const id = this.add(hash);
-    if ('skipped' in entry) return;
-    for (const d of entry.definitions) addTo(this.fresh.defines, d.name, id);
-    for (const [n] of entry.calls) addTo(this.fresh.calls, n, id);
-  }
-
-  /** The fresh id of a blob whose names are being read. */
-  private add(hash: string): number {
-    const id = this.fresh.blobs.length;
-    this.fresh.blobs.push(hash);
-    this.fresh.ids.set(hash, id);
+    // One the scanning thread is reading is known when it is done (else from its symbols then).
+    if (this.knows(hash) || this.pending.has(hash)) return;
+    addBlob(this.fresh, hash, symbolNames(entry));
     this.found.clear();
-    return id;
   }
 
   /**
-   * Learns the names of every listed file not known yet (a few hundred at a time, yielding between them): from its
-   * symbols when parsed, else read with `read`. False when the budget or `signal` stopped it first.
+   * Learns the names of every listed file not known yet: on the scanning thread when there is one, else here (a few
+   * hundred at a time, yielding between them); from its symbols when it was parsed. False when the budget stopped it
+   * first (what was read is kept).
    */
-  async scan(read: (file: ListedFile) => string | undefined, parsed: (hash: string) => IndexEntry | undefined, stop: { budget?: ContextBudget | undefined; signal?: AbortSignal | undefined }): Promise<boolean> {
-    if (this.scanned) return true;
+  scan(options: ScanOptions): Promise<boolean> {
+    if (this.scanned) return Promise.resolve(true);
+    // One scan at a time: a lookup asking meanwhile waits for the one under way.
+    this.scanning ??= this.scanAll(options).finally(() => (this.scanning = undefined));
+    return this.scanning;
+  }
+
+  private async scanAll(options: ScanOptions): Promise<boolean> {
+    const unknown = this.files.filter((f) => !this.knows(f.hash) && !options.parsed(f.hash));
+    if (unknown.length > 0 && options.threads) await this.scanInThreads(unknown, options, options.threads);
     let since = 0;
     for (const file of this.files) {
       if (this.knows(file.hash)) continue;
-      if (stop.budget?.over || stop.signal?.aborted) return false;
-      const symbols = parsed(file.hash);
-      if (symbols) this.learn(file.hash, symbols);
+      if (options.budget?.over) return false;
+      const symbols = options.parsed(file.hash);
+      if (symbols) addBlob(this.fresh, file.hash, symbolNames(symbols));
       else {
-        const text = read(file);
-        const id = this.add(file.hash);
+        addBlob(this.fresh, file.hash, readNames(options.root, file, options.maxFileBytes));
         this.readCount++;
-        if (text !== undefined) {
-          const names = lexicalNames(text, file.language);
-          for (const n of names.defines) addTo(this.fresh.defines, n, id);
-          for (const n of names.calls) addTo(this.fresh.calls, n, id);
-        }
       }
       if (++since % 256 === 0) await new Promise((r) => setImmediate(r));
     }
@@ -134,28 +117,73 @@ export class FileNames {
     return true;
   }
 
+  /** Reads `files` on the threads until they are done or the budget is over; keeps what they read. */
+  private async scanInThreads(files: readonly ListedFile[], options: ScanOptions, threads: ContextThreads): Promise<void> {
+    const stop = new AbortController();
+    const timer = options.budget ? setTimeout(() => stop.abort(), Math.max(0, options.budget.remainingMs)) : undefined;
+    for (const f of files) this.pending.add(f.hash);
+    try {
+      const { segments, read } = await threads.scan(files.map(({ path, hash, language }) => ({ path, hash, language })), stop.signal);
+      this.segments.push(...segments);
+      this.readCount += read;
+      // Merged on a thread meanwhile: the index is saved with one segment of names, which it copies as it is.
+      if (segments.length > 1) this.merged = { of: segments, promise: threads.merge(segments) };
+    } finally {
+      clearTimeout(timer);
+      this.pending.clear();
+      this.found.clear();
+    }
+  }
+
   /** The listed files whose content may define or call `name`, in path order. */
   candidates(of: 'defines' | 'calls', name: string): readonly ListedFile[] {
     const key = `${of} ${name}`;
     let out = this.found.get(key);
     if (!out) {
-      const hashes = new Set((this.fresh[of].get(name) ?? []).map((id) => this.fresh.blobs[id] as string));
-      const posting = this.segment?.posting(name);
-      for (const id of posting?.[of] ?? []) hashes.add((this.segment as Segment).hash(id));
-      this.byHash ??= this.listedByHash();
-      out = [...hashes].flatMap((h) => this.byHash?.get(h) ?? []).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const at: number[] = [];
+      for (const id of this.fresh[of].get(name) ?? []) at.push(...(this.listed().get(this.fresh.blobs[id] as string) ?? []));
+      for (const segment of this.segments) {
+        const slots = this.slotsOf(segment);
+        for (const id of segment.posting(name)?.[of] ?? []) {
+          const first = slots[id] ?? -1;
+          if (first < 0) continue;
+          if (this.shared.has(first)) at.push(...(this.listed().get((this.files[first] as ListedFile).hash) ?? []));
+          else at.push(first);
+        }
+      }
+      // The listing is in path order: its places, in order, are the files in path order.
+      at.sort((x, y) => x - y);
+      out = at.filter((i, k) => k === 0 || at[k - 1] !== i).map((i) => this.files[i] as ListedFile);
       this.found.set(key, out);
     }
     return out;
   }
 
-  private listedByHash(): Map<string, ListedFile[]> {
-    const map = new Map<string, ListedFile[]>();
-    for (const file of this.files) {
-      const list = map.get(file.hash);
-      if (list) list.push(file);
-      else map.set(file.hash, [file]);
+  /** The listed files' places by blob hash. */
+  private listed(): Map<string, number[]> {
+    if (!this.byHash) {
+      const map = new Map<string, number[]>();
+      this.files.forEach((file, i) => {
+        const list = map.get(file.hash);
+        if (list) {
+          list.push(i);
+          this.shared.add(list[0] as number);
+        } else map.set(file.hash, [i]);
+      });
+      this.byHash = map;
     }
-    return map;
+    return this.byHash;
+  }
+
+  /** For each blob of `segment`, the place of the first listed file with its content (-1: none is listed now). */
+  private slotsOf(segment: Segment): Int32Array {
+    let slots = this.slots.get(segment);
+    if (!slots) {
+      const listed = this.listed();
+      slots = new Int32Array(segment.blobCount);
+      for (let id = 0; id < segment.blobCount; id++) slots[id] = listed.get(segment.hash(id))?.[0] ?? -1;
+      this.slots.set(segment, slots);
+    }
+    return slots;
   }
 }

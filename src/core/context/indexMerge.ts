@@ -1,11 +1,16 @@
-import type { FreshNames } from './fileNames';
+import { CHOSEN_KEPT, type ChosenContext } from './chosenMemo';
+import type { FreshNames } from './freshNames';
 import type { Posting, Segment } from './segment';
 import { writeSegment } from './segmentWriter';
 
 /**
- * The index written again: the segments it was read from (this process's, and the one another process saved
- * meanwhile) and what this process learnt (names read, files parsed, identifiers kept), for the blobs listed now.
- * Names are merged in their order, posting list by posting list: no map of every name is built.
+ * The index written again: the segments it was read from (the stored one, those the scanning thread read, the one
+ * another process saved meanwhile) and what this process learnt (names read, files parsed, identifiers kept). Names
+ * are merged in their order, posting list by posting list: no map of every name is built. The first segment's blobs
+ * keep their ids and the new ones come after them, so a name only it has is copied as it is (a review on the next
+ * commit rewrites the lists of the names its changed files hold, and copies the rest). Blobs no longer listed are
+ * kept (another checkout sharing the file may list them) until they outnumber the listed ones; then the index is
+ * written without them.
  */
 
 interface IndexParts {
@@ -16,7 +21,10 @@ interface IndexParts {
   /** Symbols of blobs parsed or decoded in this process, as stored; undefined for one that cannot be written. */
   symbols(hash: string): string | undefined;
   used: ReadonlyMap<string, string>;
-  keep(hash: string): boolean;
+  /** Context chosen in this process (chosenMemo.ts), oldest first. */
+  chosen: ReadonlyMap<string, ChosenContext>;
+  /** Whether the blob is listed in this checkout now. */
+  listed(hash: string): boolean;
 }
 
 /** Each source's names in order, each with its posting list in the new ids (ascending). */
@@ -24,6 +32,8 @@ interface NameSource {
   readonly count: number;
   name(i: number): string;
   posting(i: number): Posting | undefined;
+  /** The posting list as stored, when the new ids are the source's own. */
+  raw?(i: number): Uint8Array;
 }
 
 /** `ids` in the new ids (those dropped left out), ascending; sorted only when `remap` does not keep their order. */
@@ -57,6 +67,7 @@ function segmentSource(segment: Segment, newId: ReadonlyMap<string, number>): Na
   const remap = Int32Array.from({ length: segment.blobCount }, (_, id) => newId.get(segment.hash(id)) ?? -1);
   const ordered = keepsOrder(remap);
   const map = (ids: readonly number[]) => remapped(ids, remap, ordered);
+  const same = remap.every((n, id) => n === id);
   return {
     count: segment.nameCount,
     name: (i) => segment.name(i),
@@ -64,6 +75,7 @@ function segmentSource(segment: Segment, newId: ReadonlyMap<string, number>): Na
       const p = segment.postingAt(i);
       return p && { defines: map(p.defines), calls: map(p.calls) };
     },
+    ...(same ? { raw: (i: number) => segment.rawPosting(i) } : {}),
   };
 }
 
@@ -77,13 +89,29 @@ function freshSource(fresh: FreshNames, newId: ReadonlyMap<string, number>): Nam
   return { count: names.length, name: (i) => names[i] as string, posting: (i) => ({ defines: map(fresh.defines.get(names[i] as string)), calls: map(fresh.calls.get(names[i] as string)) }) };
 }
 
-function* mergedNames(sources: readonly NameSource[]): Generator<[string, Posting]> {
+function* mergedNames(sources: readonly NameSource[]): Generator<[string, Posting | Uint8Array]> {
   const at = sources.map(() => 0);
   const current = sources.map((s) => (s.count > 0 ? s.name(0) : undefined));
   for (;;) {
     let least: string | undefined;
-    for (const name of current) if (name !== undefined && (least === undefined || name < least)) least = name;
+    let holders = 0;
+    for (const name of current) {
+      if (name === undefined) continue;
+      if (least === undefined || name < least) {
+        least = name;
+        holders = 1;
+      } else if (name === least) holders++;
+    }
     if (least === undefined) return;
+    const only = holders === 1 ? current.indexOf(least) : -1;
+    const source = sources[only];
+    if (source?.raw) {
+      const i = at[only] as number;
+      yield [least, source.raw(i)];
+      at[only] = i + 1;
+      current[only] = i + 1 < source.count ? source.name(i + 1) : undefined;
+      continue;
+    }
     const defines: number[][] = [];
     const calls: number[][] = [];
     sources.forEach((s, k) => {
@@ -103,11 +131,13 @@ function* mergedNames(sources: readonly NameSource[]): Generator<[string, Postin
 
 /** The body of the index holding `parts`. */
 export function mergeIndex(parts: IndexParts): Buffer {
-  // The blobs in the order they were read: this segment's, another process's, then those read now.
+  // The blobs in the order they were read: the first segment's, the others', then those read now.
   const all = new Set<string>();
   for (const segment of parts.segments) for (let id = 0; id < segment.blobCount; id++) all.add(segment.hash(id));
   for (const hash of parts.fresh.blobs) all.add(hash);
-  const hashes = [...all].filter((h) => parts.keep(h));
+  let hashes = [...all];
+  const listed = hashes.filter((h) => parts.listed(h));
+  if (listed.length * 2 < hashes.length) hashes = listed;
   const newId = new Map(hashes.map((h, id) => [h, id]));
   const symbols = (id: number) => {
     const hash = hashes[id] as string;
@@ -120,10 +150,19 @@ export function mergeIndex(parts: IndexParts): Buffer {
     }
     return undefined;
   };
-  const sources = [...parts.segments.map((s) => segmentSource(s, newId)), freshSource(parts.fresh, newId)];
+  const sources = [...parts.segments.map((s) => segmentSource(s, newId)), ...(parts.fresh.blobs.length > 0 ? [freshSource(parts.fresh, newId)] : [])];
   const used = new Map<string, string>();
   for (const segment of parts.segments) for (const [key, value] of segment.used) used.set(key, value);
   for (const [key, value] of parts.used) used.set(key, value);
   for (const key of used.keys()) if (!newId.has(key.slice(0, key.indexOf(' ')))) used.delete(key);
-  return writeSegment({ hashes, symbols, names: mergedNames(sources), used });
+  // The context chosen: the others' first, then this process's, the most recent CHOSEN_KEPT of them.
+  const chosen = new Map<string, ChosenContext>();
+  for (const memo of [...parts.segments.map((s) => s.chosen), parts.chosen]) {
+    for (const [key, value] of memo) {
+      chosen.delete(key);
+      chosen.set(key, value);
+    }
+  }
+  for (const key of [...chosen.keys()].slice(0, Math.max(0, chosen.size - CHOSEN_KEPT))) chosen.delete(key);
+  return writeSegment({ hashes, symbols, names: mergedNames(sources), used, chosen });
 }

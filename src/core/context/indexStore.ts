@@ -16,7 +16,7 @@ export const INDEX_VERSION = 4;
 /** What the index keeps per blob: its symbols, or that it is not read. */
 export type IndexEntry = FileSymbols | { skipped: true };
 
-const SKIPPED = '-';
+export const SKIPPED = '-';
 /** The form of an entry (what `encodeEntry` writes); a percent-encoded name may still not decode (`decodeEntry` says). */
 const NAME = '[^\\s%]*(?:%[0-9A-F]{2}[^\\s%]*)*';
 const LINE = '\\d{1,9}';
@@ -43,7 +43,7 @@ export const isEntry = (text: string) => ENTRY.test(text);
 const PLAIN = /^[^\s%]+$/;
 const NUMBER = /^\d{1,9}$/;
 
-const encodeName = (name: string) => (PLAIN.test(name) ? name : encodeURIComponent(name));
+export const encodeName = (name: string) => (PLAIN.test(name) ? name : encodeURIComponent(name));
 
 function decodeName(field: string | undefined): string | undefined {
   if (field === undefined || !field.includes('%')) return field;
@@ -73,6 +73,24 @@ export function encodeEntry(entry: IndexEntry): string | undefined {
 
 const records = (section: string) => (section === '' ? [] : section.split('\t'));
 
+/** A definition record as `encodeEntry` writes it; undefined for one it would not write. */
+export function parseDefinition(record: string): Definition | undefined {
+  const [name, kind, start, end, signature, container, ...rest] = record.split(' ');
+  const d = { name: decodeName(name), kind: DEFINITION_KINDS[line(kind) ?? DEFINITION_KINDS.length], startLine: line(start), endLine: line(end), signatureEnd: line(signature) };
+  const holder = decodeName(container);
+  if (rest.length > 0 || d.name === undefined || d.kind === undefined || d.startLine === undefined || d.endLine === undefined || d.signatureEnd === undefined) return undefined;
+  if (container !== undefined && holder === undefined) return undefined;
+  return { name: d.name, kind: d.kind, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, ...(holder !== undefined ? { container: holder } : {}) };
+}
+
+/** A call record (`name line`) as `encodeEntry` writes it; undefined for one it would not write. */
+export function parseCall(record: string): [string, number] | undefined {
+  const [name, at, ...rest] = record.split(' ');
+  const n = decodeName(name);
+  const l = line(at);
+  return rest.length > 0 || n === undefined || l === undefined ? undefined : [n, l];
+}
+
 /** The entry `encodeEntry` wrote; undefined for any text it would not have written. */
 export function decodeEntry(text: string): IndexEntry | undefined {
   if (text === SKIPPED) return { skipped: true };
@@ -80,20 +98,15 @@ export function decodeEntry(text: string): IndexEntry | undefined {
   if (sections.length !== 3) return undefined;
   const definitions: Definition[] = [];
   for (const record of records(sections[0] ?? '')) {
-    const [name, kind, start, end, signature, container, ...rest] = record.split(' ');
-    const d = { name: decodeName(name), kind: DEFINITION_KINDS[line(kind) ?? DEFINITION_KINDS.length], startLine: line(start), endLine: line(end), signatureEnd: line(signature) };
-    const holder = decodeName(container);
-    if (rest.length > 0 || d.name === undefined || d.kind === undefined || d.startLine === undefined || d.endLine === undefined || d.signatureEnd === undefined) return undefined;
-    if (container !== undefined && holder === undefined) return undefined;
-    definitions.push({ name: d.name, kind: d.kind, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, ...(holder !== undefined ? { container: holder } : {}) });
+    const d = parseDefinition(record);
+    if (!d) return undefined;
+    definitions.push(d);
   }
   const calls: [string, number][] = [];
   for (const record of records(sections[1] ?? '')) {
-    const [name, at, ...rest] = record.split(' ');
-    const n = decodeName(name);
-    const l = line(at);
-    if (rest.length > 0 || n === undefined || l === undefined) return undefined;
-    calls.push([n, l]);
+    const c = parseCall(record);
+    if (!c) return undefined;
+    calls.push(c);
   }
   const aliases: [string, string][] = [];
   for (const record of records(sections[2] ?? '')) {

@@ -22,13 +22,23 @@ export function distanceFrom(near: string): (path: string) => number {
 }
 
 /**
- * `files` (sorted by path) in the order the context ranks them for a file at `near`: as definitions (`near` itself
- * first, then by directory distance, then as listed) or as callers (by directory distance, then by `localeCompare`
- * of their paths), as select.ts ranks what it found.
+ * `files` (sorted by path) by directory distance from a file at `near`, nearest first: as definitions (`near`
+ * itself first, then each folder's files as listed) or as callers (`near` among the others; each folder's files to
+ * be ordered by `localeCompare` of their paths, `byPath`, when a lookup reaches them), as select.ts ranks what it
+ * found. A lookup reads the nearest few of a name's thousands of candidates: only the distances are worked out for
+ * all of them.
  */
-export function nearestFirst<T extends { path: string }>(files: readonly T[], near: string, as: 'definitions' | 'callers'): T[] {
+export function nearestGroups<T extends { path: string }>(files: readonly T[], near: string, as: 'definitions' | 'callers'): T[][] {
   const folderDistance = distanceFrom(near);
-  const keyed = files.map((file, i) => ({ file, i, d: as === 'definitions' && file.path === near ? -1 : folderDistance(file.path) }));
-  keyed.sort(as === 'definitions' ? (a, b) => a.d - b.d || a.i - b.i : (a, b) => a.d - b.d || a.file.path.localeCompare(b.file.path));
-  return keyed.map((k) => k.file);
+  const byDistance = new Map<number, T[]>();
+  for (const file of files) {
+    const d = as === 'definitions' && file.path === near ? -1 : folderDistance(file.path);
+    const list = byDistance.get(d);
+    if (list) list.push(file);
+    else byDistance.set(d, [file]);
+  }
+  return [...byDistance.keys()].sort((a, b) => a - b).map((d) => byDistance.get(d) ?? []);
 }
+
+/** The order of callers at one distance. */
+export const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);

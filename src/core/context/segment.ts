@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { chosenMemoSchema, type ChosenContext } from './chosenMemo';
 import { isUsed } from './indexStore';
 
 /**
@@ -12,7 +13,8 @@ import { isUsed } from './indexStore';
  *   so that the posting lists of a segment written again need no sorting);
  * - `symbolEnds`, `nameEnds`, `postingEnds`: u32 little-endian ends of each blob's symbols (as indexStore.ts writes
  *   them; empty: not parsed), of each name, and of each name's posting list in the sections after;
- * - `symbols` (UTF-8), `names` (ASCII, ascending), `postings`, `used` (JSON: identifiers by `<blob hash> <ranges>`).
+ * - `symbols` (UTF-8), `names` (ASCII, ascending), `postings`, and `memo` (JSON, checked by zod: the identifiers on
+ *   reviewed files' changed lines by `<blob hash> <ranges>`, and the context chosen for batches, chosenMemo.ts).
  * A posting list: the number of blobs that may define the name, then their ids, then the ids of the blobs that may
  * call it to the list's end; ids ascending, each written as the difference from the one before, in LEB128.
  * Every blob of the table had its names read: one that defines and calls nothing (or was not read) is in no list.
@@ -24,12 +26,12 @@ const segmentSizes = z.object({
   symbolBytes: z.number().int().min(0),
   nameBytes: z.number().int().min(0),
   postingBytes: z.number().int().min(0),
-  usedBytes: z.number().int().min(0),
+  memoBytes: z.number().int().min(0),
 });
 export type SegmentSizes = z.infer<typeof segmentSizes>;
 
 const HASH_BYTES = 20;
-const usedSchema = z.record(z.string(), z.string());
+const memoSchema = z.object({ used: z.record(z.string(), z.string()), chosen: chosenMemoSchema });
 
 /** The blobs that may define and call a name, by id. */
 export interface Posting {
@@ -81,9 +83,11 @@ export class Segment {
   private readonly postingsAt: number;
   /** Identifiers on reviewed files' changed lines, by `<blob hash> <ranges>` (usedIdentifiers.ts). */
   readonly used: ReadonlyMap<string, string>;
+  /** Context chosen for batches, by key (chosenMemo.ts), oldest first. */
+  readonly chosen: ReadonlyMap<string, ChosenContext>;
   private ids = new Map<string, number>();
 
-  private constructor(private readonly bytes: Buffer, start: number, readonly sizes: SegmentSizes, used: Map<string, string>) {
+  private constructor(private readonly bytes: Buffer, start: number, readonly sizes: SegmentSizes, memo: { used: Map<string, string>; chosen: Map<string, ChosenContext> }) {
     this.hashAt = start;
     this.symbolEndAt = this.hashAt + sizes.blobs * HASH_BYTES;
     this.nameEndAt = this.symbolEndAt + sizes.blobs * 4;
@@ -91,7 +95,8 @@ export class Segment {
     this.symbolsAt = this.postingEndAt + sizes.names * 4;
     this.namesAt = this.symbolsAt + sizes.symbolBytes;
     this.postingsAt = this.namesAt + sizes.nameBytes;
-    this.used = used;
+    this.used = memo.used;
+    this.chosen = memo.chosen;
   }
 
   /** The segment in `body`; undefined when its sizes, its tables' order or its offsets do not hold (never read as truth). */
@@ -107,18 +112,17 @@ export class Segment {
       return undefined;
     }
     const start = cut + 1;
-    const length = sizes.blobs * (HASH_BYTES + 4) + sizes.names * 8 + sizes.symbolBytes + sizes.nameBytes + sizes.postingBytes + sizes.usedBytes;
+    const length = sizes.blobs * (HASH_BYTES + 4) + sizes.names * 8 + sizes.symbolBytes + sizes.nameBytes + sizes.postingBytes + sizes.memoBytes;
     if (body.length !== start + length) return undefined;
-    const usedAt = body.length - sizes.usedBytes;
-    let used: Map<string, string>;
+    let memo: { used: Map<string, string>; chosen: Map<string, ChosenContext> };
     try {
-      const parsed = usedSchema.safeParse(JSON.parse(body.toString('utf8', usedAt)));
+      const parsed = memoSchema.safeParse(JSON.parse(body.toString('utf8', body.length - sizes.memoBytes)));
       if (!parsed.success) return undefined;
-      used = new Map(Object.entries(parsed.data).filter(([, v]) => isUsed(v)));
+      memo = { used: new Map(Object.entries(parsed.data.used).filter(([, v]) => isUsed(v))), chosen: new Map(Object.entries(parsed.data.chosen)) };
     } catch {
       return undefined;
     }
-    const segment = new Segment(body, start, sizes, used);
+    const segment = new Segment(body, start, sizes, memo);
     return segment.wellFormed() ? segment : undefined;
   }
 
@@ -139,6 +143,11 @@ export class Segment {
       return count === 0 || last === max;
     };
     return rising(this.symbolEndAt, blobs, symbolBytes) && rising(this.nameEndAt, names, nameBytes) && rising(this.postingEndAt, names, postingBytes);
+  }
+
+  /** The segment as stored (handed to a thread to merge). */
+  get body(): Buffer {
+    return this.bytes;
   }
 
   /** Whether `other` holds the same bytes (the file this process read is the one on disk still). */
@@ -202,6 +211,11 @@ export class Segment {
       else hi = mid - 1;
     }
     return undefined;
+  }
+
+  /** The posting list of name `i` as stored (copied when the index is written again with the same ids). */
+  rawPosting(i: number): Buffer {
+    return this.bytes.subarray(this.postingsAt + this.end(this.postingEndAt, i - 1), this.postingsAt + this.end(this.postingEndAt, i));
   }
 
   /** The posting list of name `i`. */

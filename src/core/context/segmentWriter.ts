@@ -1,3 +1,4 @@
+import type { ChosenContext } from './chosenMemo';
 import type { Posting, SegmentSizes } from './segment';
 
 /** Writes a segment (segment.ts): its blobs, each one's symbols, the names' posting lists and the identifiers kept. */
@@ -58,9 +59,10 @@ interface SegmentParts {
   hashes: readonly string[];
   /** Blob `id`'s symbols as stored; undefined when not parsed. */
   symbols(id: number): Uint8Array | string | undefined;
-  /** Each name (ASCII, ascending, once) with its blobs by id (ascending); a name no blob may define or call is left out. */
-  names: Iterable<[string, Posting]>;
+  /** Each name (ASCII, ascending, once) with its blobs by id (ascending), or its posting list as stored; a name no blob may define or call is left out. */
+  names: Iterable<[string, Posting | Uint8Array]>;
   used: ReadonlyMap<string, string>;
+  chosen: ReadonlyMap<string, ChosenContext>;
 }
 
 /** The body of an index file holding `parts`. */
@@ -80,16 +82,19 @@ export function writeSegment(parts: SegmentParts): Buffer {
   const postings = new Bytes();
   let nameCount = 0;
   for (const [name, posting] of parts.names) {
-    if (posting.defines.length === 0 && posting.calls.length === 0) continue;
+    if (posting instanceof Uint8Array) postings.bytes(posting);
+    else {
+      if (posting.defines.length === 0 && posting.calls.length === 0) continue;
+      postings.varint(posting.defines.length);
+      ids(postings, posting.defines);
+      ids(postings, posting.calls);
+    }
     names.text(name, 'latin1');
     nameEnds.u32(names.length);
-    postings.varint(posting.defines.length);
-    ids(postings, posting.defines);
-    ids(postings, posting.calls);
     postingEnds.u32(postings.length);
     nameCount++;
   }
-  const used = Buffer.from(JSON.stringify(Object.fromEntries(parts.used)));
-  const sizes: SegmentSizes = { blobs: parts.hashes.length, names: nameCount, symbolBytes: symbols.length, nameBytes: names.length, postingBytes: postings.length, usedBytes: used.length };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(sizes)}\n`), hashBytes, symbolEnds.content, nameEnds.content, postingEnds.content, symbols.content, names.content, postings.content, used]);
+  const memo = Buffer.from(JSON.stringify({ used: Object.fromEntries(parts.used), chosen: Object.fromEntries(parts.chosen) }));
+  const sizes: SegmentSizes = { blobs: parts.hashes.length, names: nameCount, symbolBytes: symbols.length, nameBytes: names.length, postingBytes: postings.length, memoBytes: memo.length };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(sizes)}\n`), hashBytes, symbolEnds.content, nameEnds.content, postingEnds.content, symbols.content, names.content, postings.content, memo]);
 }

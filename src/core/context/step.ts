@@ -3,8 +3,10 @@ import type { SecretRedactor } from '../redaction/redactor';
 import type { ReviewTarget } from '../review/types';
 import { ContextBudget, DEFAULT_CONTEXT_BUDGET_MS } from './budget';
 import { openIndex } from './openIndex';
-import { selectContext } from './select';
-import type { ContextStatus } from './types';
+import { RepositoryFiles } from './candidates';
+import { keptAgain } from './chosenMemo';
+import { lookupsOf, prepareBatch, selectContext, type PreparedBatch } from './select';
+import type { BatchContext, ContextStatus } from './types';
 
 /**
  * Context as a prompt-shaping step: after the shaping of `shapeReview` (files never sent are gone, secrets
@@ -37,6 +39,21 @@ interface ContextStep {
   finish(signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * A batch's context: the one kept for it, or chosen now when its reviewed files were prepared and there is time (a
+ * batch whose lookups need nothing parsed is chosen a little past the budget, until its grace ends).
+ */
+async function contextOf(
+  kept: BatchContext | undefined,
+  prepared: PreparedBatch | undefined,
+  inTime: boolean,
+  select: (batch: PreparedBatch) => Promise<{ context: BatchContext; complete: boolean }>,
+): Promise<{ context: BatchContext | undefined; complete: boolean }> {
+  if (kept) return { context: kept, complete: true };
+  if (!prepared || !inTime) return { context: undefined, complete: false };
+  return select(prepared);
+}
+
 export async function addContext(targets: readonly ReviewTarget[], input: ContextStepInput): Promise<ContextStep> {
   const budget = ContextBudget.of(input.timeBudgetMs ?? DEFAULT_CONTEXT_BUDGET_MS);
   const index = input.maxTokens > 0 ? await openIndex({ root: input.root, cacheDir: input.cacheDir, excluder: input.excluder, maxFileBytes: input.maxFileBytes }) : undefined;
@@ -44,16 +61,27 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   const regions = targets.reduce((n, t) => n + t.regions.length, 0);
   let chosen = 0;
   const out: ReviewTarget[] = [];
-  const scanned = await index.scan(budget);
+  // The same batch in the same working tree: the context a review chose before, read and redacted again.
+  const again: (BatchContext | undefined)[] = [];
   for (const target of targets) {
-    if (!scanned || budget.over) {
-      out.push(target);
-      continue;
-    }
-    const { snippets, cut } = await selectContext(target, index, input.root, { maxTokens: input.maxTokens, redactor: input.redactor, budget });
-    if (!budget.cut) chosen += target.regions.length;
+    const kept = budget.pastGrace ? undefined : index.chosen(target, input.maxTokens);
+    again.push(kept && (await keptAgain(kept, new RepositoryFiles(input.root), input.redactor)));
+  }
+  // The repository's names are read (on the scanning thread) while the other batches' reviewed files are parsed here.
+  const scanning = again.every(Boolean) ? Promise.resolve(true) : index.scan(budget);
+  const prepared: (PreparedBatch | undefined)[] = [];
+  for (const [i, target] of targets.entries()) prepared.push(again[i] ? undefined : await prepareBatch(target, index, input.root));
+  const scanned = await scanning;
+  // What every batch's lookups need is parsed on the index's threads, round after round, before the first is chosen.
+  if (scanned) await index.prefetch(prepared.flatMap((p) => (p ? lookupsOf(p) : [])), budget);
+  const options = { maxTokens: input.maxTokens, redactor: input.redactor, budget };
+  for (const [i, target] of targets.entries()) {
+    const selected = await contextOf(again[i], prepared[i], scanned && !budget.pastGrace, (batch) => selectContext(batch, index, input.root, options));
+    if (selected.complete) chosen += target.regions.length;
+    const { snippets, cut } = selected.context ?? { snippets: [], cut: [] };
     out.push(snippets.length > 0 || cut.length > 0 ? { ...target, context: snippets, ...(cut.length > 0 ? { contextCut: cut } : {}) } : target);
   }
+  index.release();
   const counts = index.size;
   const status: ContextStatus = { regions, chosen, ...(budget.cut ? { stopped: 'time-budget' as const } : {}), index: { files: counts.files, read: index.readNow, parsed: counts.parsedNow } };
   return {

@@ -67,7 +67,7 @@ describe('context: the index as kept on disk', () => {
       const damaged = new Map([[hash, 'f2 7 1 3 1\n\n'], [undecodable, 'f0 0 1 3 1\n%E0%A4 2\n']]);
       const hashes = Array.from({ length: store.blobCount }, (_, id) => store.hash(id));
       const names = Array.from({ length: store.nameCount }, (_, i): [string, Posting] => [store.name(i), store.postingAt(i) ?? { defines: [], calls: [] }]);
-      writeFileSync(file, encodeIndexFile(writeSegment({ hashes, symbols: (id) => damaged.get(store.hash(id)) ?? store.symbols(id), names, used: store.used })));
+      writeFileSync(file, encodeIndexFile(writeSegment({ hashes, symbols: (id) => damaged.get(store.hash(id)) ?? store.symbols(id), names, used: store.used, chosen: store.chosen })));
       const second = await RepositoryIndex.open(options);
       assert.deepEqual(second?.size, { files: 4, indexed: 4, parsedNow: 0 });
       assert.deepEqual(second?.definitions('f0'), []);
