@@ -1,7 +1,7 @@
 import type { ContextBudget } from './budget';
 import type { Definition } from './extract';
 import type { ListedFile } from './listing';
-import { byPath, nearestGroups } from './nearest';
+import { nearestFirst } from './nearest';
 
 /**
  * One lookup of the context: the definitions of a name near a reviewed file, or the call sites of a changed function.
@@ -53,16 +53,9 @@ export class Lookup {
     of: 'defines' | 'calls',
     private readonly enough: number,
   ) {
-    this.order = [];
-    for (const group of nearestGroups(candidates, near, of === 'defines' ? 'definitions' : 'callers')) {
-      if (of === 'calls') group.sort(byPath);
-      for (const file of group) {
-        // A file's own calls are not its callers.
-        if (of === 'calls' && file.path === near) continue;
-        this.order.push(file);
-        if (this.order.length > MAX_REACHED) return;
-      }
-    }
+    // A file's own calls are not its callers.
+    const among = of === 'calls' ? candidates.filter((f) => f.path !== near) : candidates;
+    this.order = nearestFirst(among, near, of === 'defines' ? 'definitions' : 'callers', MAX_REACHED + 1);
   }
 
   /** The next candidate to parse; undefined when the lookup is done. The same candidates are reached whatever was parsed before. */

@@ -1,44 +1,60 @@
 /** How near two files of a repository are, for the context: the reviewed file's own folder first, then its neighbours. */
 
-/**
- * Directory distance from `near` to a path (0 in the same folder), worked out once per folder: a lookup ranks
- * hundreds of candidates against one reviewed file.
- */
+/** Distances by path from each reviewed file (a review looks up dozens of names near each, among the same candidates). */
+const fromFile = new Map<string, Map<string, number>>();
+/** Reviewed files whose distances are kept at most. */
+const KEPT = 64;
+
+/** Directory distance between the folders of `near` and `path`: 0 in the same folder. */
+function folderDistance(near: string, path: string): number {
+  const a = near.split('/');
+  const b = path.split('/');
+  let i = 0;
+  while (i < a.length - 1 && i < b.length - 1 && a[i] === b[i]) i++;
+  return a.length - 1 - i + (b.length - 1 - i);
+}
+
+/** Directory distance from `near` to a path (0 in the same folder), each worked out once. */
 export function distanceFrom(near: string): (path: string) => number {
-  const folders = new Map<string, number>();
-  const from = near.split('/').slice(0, -1);
+  let known = fromFile.get(near);
+  if (!known) {
+    if (fromFile.size >= KEPT) fromFile.clear();
+    known = new Map();
+    fromFile.set(near, known);
+  }
+  const distances = known;
   return (path) => {
-    const folder = path.slice(0, path.lastIndexOf('/') + 1);
-    let d = folders.get(folder);
+    let d = distances.get(path);
     if (d === undefined) {
-      const parts = folder.split('/').slice(0, -1);
-      let i = 0;
-      while (i < parts.length && i < from.length && parts[i] === from[i]) i++;
-      d = parts.length - i + (from.length - i);
-      folders.set(folder, d);
+      d = folderDistance(near, path);
+      distances.set(path, d);
     }
     return d;
   };
 }
 
 /**
- * `files` (sorted by path) by directory distance from a file at `near`, nearest first: as definitions (`near`
- * itself first, then each folder's files as listed) or as callers (`near` among the others; each folder's files to
- * be ordered by `localeCompare` of their paths, `byPath`, when a lookup reaches them), as select.ts ranks what it
- * found. A lookup reads the nearest few of a name's thousands of candidates: only the distances are worked out for
- * all of them.
+ * The first `limit` of `files` (sorted by path) in the order the context ranks them for a file at `near`: as
+ * definitions (`near` itself first, then by directory distance, then as listed) or as callers (by directory distance,
+ * then by `localeCompare` of their paths), as select.ts ranks what it found. A lookup reads the nearest few of a
+ * name's thousands of candidates: only the distances of all are worked out, and only the nearest are ordered.
  */
-export function nearestGroups<T extends { path: string }>(files: readonly T[], near: string, as: 'definitions' | 'callers'): T[][] {
-  const folderDistance = distanceFrom(near);
-  const byDistance = new Map<number, T[]>();
-  for (const file of files) {
-    const d = as === 'definitions' && file.path === near ? -1 : folderDistance(file.path);
-    const list = byDistance.get(d);
-    if (list) list.push(file);
-    else byDistance.set(d, [file]);
+export function nearestFirst<T extends { path: string }>(files: readonly T[], near: string, as: 'definitions' | 'callers', limit: number): T[] {
+  const distance = distanceFrom(near);
+  const d = files.map((f) => (as === 'definitions' && f.path === near ? -1 : distance(f.path)));
+  // The smallest distance within which `limit` files lie: only those are ordered.
+  const counts = new Map<number, number>();
+  for (const x of d) counts.set(x, (counts.get(x) ?? 0) + 1);
+  let within = Infinity;
+  let seen = 0;
+  for (const x of [...counts.keys()].sort((p, q) => p - q)) {
+    seen += counts.get(x) ?? 0;
+    if (seen >= limit) {
+      within = x;
+      break;
+    }
   }
-  return [...byDistance.keys()].sort((a, b) => a - b).map((d) => byDistance.get(d) ?? []);
+  const nearest = files.map((file, i) => ({ file, i, d: d[i] ?? 0 })).filter((k) => k.d <= within);
+  nearest.sort(as === 'definitions' ? (a, b) => a.d - b.d || a.i - b.i : (a, b) => a.d - b.d || a.file.path.localeCompare(b.file.path));
+  return nearest.slice(0, limit).map((k) => k.file);
 }
-
-/** The order of callers at one distance. */
-export const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
