@@ -50,7 +50,7 @@ import type { ChangeSet } from '../src/core/changes/types';
 import { CostLedger } from '../src/core/cost/ledger';
 import { ListedPrices } from '../src/core/cost/listedPrices';
 import { createGateway } from '../src/core/gateway/client';
-import type { ChatMessage } from '../src/core/gateway/types';
+import type { ChatMessage } from '../src/core/domain/chat';
 import { nodeRepoFs } from '../src/core/prompt/repoFs';
 import { loadPromptContext, shapeReview } from '../src/core/prompt/shape';
 import { ReviewPipeline } from '../src/core/review/pipeline';

@@ -4,8 +4,7 @@
 import { CostLedger } from '../src/core/cost/ledger';
 import { createGateway } from '../src/core/gateway/client';
 import { ReviewPipeline } from '../src/core/review/pipeline';
-import { singleTarget } from '../src/core/review/target';
-import type { ReviewTarget } from '../src/core/review/types';
+import { type ReviewTarget, singleTarget } from '../src/core/domain/target';
 import { parseSettings } from '../src/core/settings/parse';
 import { BUILTIN_AGENTS } from '../src/shared/builtinAgents';
 

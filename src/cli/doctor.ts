@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { needsKey } from '../core/gateway/localKey';
-import { diagnoseGateway, type DoctorReport, type ProbeResult } from '../core/gateway/doctor';
+import { diagnoseGateway, type DoctorReport, type ProbeResult } from '../core/doctor/doctor';
 import { parseSettings } from '../core/settings/parse';
 import { DEFAULT_BASE_URL, modelIdSchema } from '../core/settings/schema';
 import { formatCount, formatMs } from '../shared/format';

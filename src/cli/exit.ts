@@ -1,8 +1,8 @@
 import type { FailOn } from './args';
 import type { ProgressStream } from './progress';
-import type { ReviewSummary } from '../core/review/types';
+import type { ReviewSummary } from '../core/domain/result';
 import { atLeast } from '../shared/severity';
-import { reviewerResults } from '../core/agents/verifier';
+import { reviewerResults } from '../core/agents/roles';
 import { isLoopbackUrl } from '../core/gateway/baseUrl';
 
 /** The CLI's exit codes and its input and output streams. */

@@ -8,7 +8,7 @@ import type { GatewayClient } from '../core/gateway/client';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { RequestShapes } from '../core/gateway/shape';
 import { shapeFile } from '../core/gateway/shapeFile';
-import { DiskCache, urlSecrets } from '../core/review/diskCache';
+import { DiskCache, urlSecrets } from '../core/pipeline/diskCache';
 import { ReviewPipeline } from '../core/review/pipeline';
 import type { QuorumSettings } from '../core/settings/schema';
 import { loadTokenizer } from '../core/tokens/count';

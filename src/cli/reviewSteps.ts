@@ -1,15 +1,14 @@
-import { targetInfo } from '../core/review/target';
+import { type Region, type ReviewTarget, targetInfo } from '../core/domain/target';
 import { contextIndexLine, contextLine } from '../core/report/contextLine';
 import { toolsLine } from '../core/report/toolsLine';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
-import type { DiskCache } from '../core/review/diskCache';
-import { readDismissed } from '../core/review/dismissed';
+import type { DiskCache } from '../core/pipeline/diskCache';
+import { readDismissed } from '../core/memory/dismissed';
 import type { ReviewPipeline } from '../core/review/pipeline';
 import type { NoiseSettings, PlannedReview, ReviewConfirm, ReviewDecision, ReviewRequest, ReviewResult } from '../core/review/reviewRequest';
 import { runReview } from '../core/review/runReview';
-import type { Region, ReviewTarget } from '../core/review/types';
 import type { QuorumSettings } from '../core/settings/schema';
 import { formatUsd } from '../shared/format';
 import { errorCode } from '../shared/guards';

@@ -1,4 +1,4 @@
-import { splitModelOverrides } from '../core/agents/verifier';
+import { splitModelOverrides } from '../core/agents/roles';
 import { parseSettings } from '../core/settings/parse';
 import type { VerifyMode } from '../core/settings/schema';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { GatewayLogger } from '../core/gateway/client';
 import type { EngineApi } from './api';
 import { pricedGateway } from '../core/gateway/pricedGateway';
-import { ReviewCache } from '../core/review/cache';
+import { ReviewCache } from '../core/pipeline/cache';
 import { ReviewPipeline } from '../core/review/pipeline';
 import { ApiKeyStore } from './apiKeys';
 import { Commands, InternalCommands, type CommandCallback, type QuorumCommandId } from './commands';

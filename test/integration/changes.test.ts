@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ReviewSummary } from '../../src/core/review/types';
+import type { ReviewSummary } from '../../src/core/domain/result';
 import type { HostToWebview } from '../../src/shared/protocol';
 import type { QuorumApi } from '../../src/vscode/api';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../fixtures/gateway/server';

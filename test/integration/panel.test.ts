@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { AgentResult, ReviewEvent } from '../../src/core/review/types';
+import type { AgentResult } from '../../src/core/domain/result';
+import type { ReviewEvent } from '../../src/core/domain/events';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol';
 import type { PanelMessage } from '../../src/vscode/panel/reviewPanels';
 import type { ReviewSessionHandle } from '../../src/vscode/panel/panelContract';

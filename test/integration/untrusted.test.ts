@@ -7,7 +7,7 @@ import type { QuorumApi } from '../../src/vscode/api';
 import { detailItems } from '../../src/vscode/cost/costController';
 import { tooltipMarkdown } from '../../src/vscode/cost/costStatusBar';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
-import type { ReviewSummary } from '../../src/core/review/types';
+import type { ReviewSummary } from '../../src/core/domain/result';
 import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
 
 const KEY = 'sk-quorum-untrusted-test-4c7a9e1b3d';

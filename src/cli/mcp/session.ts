@@ -1,7 +1,7 @@
 import { languageFromLocale, resolveOutputLanguage } from '../../core/agents/language';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { GatewayClient } from '../../core/gateway/client';
-import type { DiskCache } from '../../core/review/diskCache';
+import type { DiskCache } from '../../core/pipeline/diskCache';
 import type { ReviewPipeline } from '../../core/review/pipeline';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { scrubKey } from '../../core/redaction/redactor';

@@ -1,6 +1,6 @@
-import { reviewerResults } from '../../core/agents/verifier';
-import type { NoiseSplit } from '../../core/review/noise';
-import type { Region, ReviewSummary } from '../../core/review/types';
+import { reviewerResults } from '../../core/agents/roles';
+import type { NoiseSplit, ReviewSummary } from '../../core/domain/result';
+import type { Region } from '../../core/domain/target';
 import { EXIT } from '../exit';
 import type { CliReview } from '../reviewSteps';
 import { GithubHost } from './github/host';

@@ -1,6 +1,6 @@
 import { CODE_KEYS } from '../../shared/answerKeys';
-import { filesOf, matchFile } from '../review/target';
-import type { CodeReplacement, Region } from '../review/types';
+import { filesOf, matchFile, type Region } from '../domain/target';
+import type { CodeReplacement } from '../domain/result';
 import { isAdvice } from '../fix/replacement';
 import { cleanCode } from './code';
 import { isRecord } from '../../shared/guards';

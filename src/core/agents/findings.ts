@@ -1,12 +1,11 @@
 import { SEVERITY_KEYS, TITLE_KEYS } from '../../shared/answerKeys';
-import { SEVERITIES } from '../../shared/severity';
-import { filesOf, matchFile } from '../review/target';
-import { type Finding, type Region, type ReviewTarget, type Severity } from '../review/types';
+import { SEVERITIES, type Severity } from '../../shared/severity';
+import { filesOf, matchFile, type Region, type ReviewTarget } from '../domain/target';
+import { type Finding } from '../domain/finding';
 import { looksLikeProse } from '../fix/replacement';
 import { cleanCode } from './code';
-import { isRecord } from '../../shared/guards';
+import { isOneOf, isRecord } from '../../shared/guards';
 import { extractJson, pick, pickString } from './json';
-import { isOneOf } from '../../shared/guards';
 
 /** Turning a reviewer's answer into findings, however messy the answer is. */
 

@@ -3,7 +3,7 @@ import { BUILTIN_AGENT_IDS, BUILTIN_AGENTS, BUILTIN_REVIEWERS } from '../../shar
 import type { QuorumSettings } from '../settings/schema';
 import { BUILTIN_PROMPTS, PROMPT_VERSION } from './prompts';
 import type { AgentSpec } from './spec';
-import { VERIFIER_ID } from './verifier';
+import { VERIFIER_ID } from './roles';
 
 type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
 

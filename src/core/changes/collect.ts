@@ -1,5 +1,5 @@
-import { languageOfFile } from '../agents/fileLanguage';
-import type { SkippedFile } from '../review/types';
+import { languageOfFile } from '../domain/fileLanguage';
+import type { SkippedFile } from '../domain/target';
 import { parseUnifiedDiff } from './parse';
 import { decodeText, isBinary, looksGenerated, looksMinified, skipByName, splitFileLines } from './skip';
 import type { ChangedFileText, ChangeRequest, ChangeSet, DiffSource, FileChange } from './types';

@@ -1,6 +1,6 @@
 import type * as TreeSitter from '@vscode/tree-sitter-wasm';
-import type { LineRange } from '../review/types';
-import { walkTree, withTree, type LoadedGrammar } from './parser';
+import type { LineRange } from '../domain/lines';
+import { walkTree, withTree, type LoadedGrammar } from '../syntax/parser';
 
 /** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
 

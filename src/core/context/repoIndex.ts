@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Excluder } from '../prompt/exclude';
-import type { LineRange } from '../review/types';
+import type { LineRange } from '../domain/lines';
 import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
 import { fileSymbols, type Definition, type FileSymbols } from './extract';

@@ -1,10 +1,10 @@
 import type { Excluder } from '../prompt/exclude';
 import type { SecretRedactor } from '../redaction/redactor';
-import type { ReviewTarget } from '../review/types';
+import type { ReviewTarget } from '../domain/target';
 import { ContextBudget, DEFAULT_CONTEXT_BUDGET_MS } from './budget';
 import { openIndex } from './openIndex';
 import { selectContext } from './select';
-import type { ContextStatus } from './types';
+import type { ContextStatus } from '../domain/context';
 
 /**
  * Context as a prompt-shaping step: after the shaping of `shapeReview` (files never sent are gone, secrets

@@ -2,8 +2,8 @@ import { SEVERITIES } from '../../shared/severity';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import type { ContextSnippet } from '../context/types';
-import { toolResultSchema, type ToolResult } from '../toolResults/types';
+import type { ContextSnippet } from '../domain/context';
+import { toolResultSchema, type ToolResult } from '../domain/toolResult';
 
 /**
  * The labelled corpus: `<dir>/<case-id>/expected.json` plus the one source file it names. A folder without

@@ -1,6 +1,6 @@
 import { BUILTIN_REVIEWERS } from '../../shared/builtinAgents';
 import { resolveAgents } from '../agents/registry';
-import { ReviewConfigError } from '../review/errors';
+import { ReviewConfigError } from '../pipeline/errors';
 import { modelIdSchema, type QuorumSettings } from '../settings/schema';
 
 /** Which agent × model runs an eval makes. */

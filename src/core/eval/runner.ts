@@ -1,13 +1,12 @@
-import { singleTarget } from '../review/target';
+import { type ReviewTarget, singleTarget } from '../domain/target';
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { CostLedger } from '../cost/ledger';
 import type { ListedPrices } from '../cost/listedPrices';
 import type { Gateway, StreamOptions } from '../gateway/types';
 import { ReviewPipeline } from '../review/pipeline';
-import type { ReviewTarget } from '../review/types';
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
-import { VERIFIER_ID } from '../agents/verifier';
+import { VERIFIER_ID } from '../agents/roles';
 import type { VerifiedFigures } from './verification';
 import { withoutRepeats, type ToolFilteredFigures } from './toolComparison';
 import type { Corpus, EvalCase } from './corpus';

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { priceAttempt } from '../cost/pricing';
-import { totalTokens, zeroUsage } from '../cost/usage';
+import { totalTokens, type Usage, zeroUsage } from '../domain/usage';
 import type { QuorumSettings } from '../settings/schema';
 import { countTokens } from '../tokens/count';
 import { untilAborted } from '../util/abort';
@@ -19,7 +19,7 @@ import { rateLimitState, type RateLimitState } from './rateHeaders';
 import { requestBody, sentParams, withRefusals } from './requestBody';
 import type { RequestShapes, ShapeParam } from './shape';
 import type { Slots } from './slots';
-import { GatewayError, type ChatRequest, type FinishReason, type StreamResult, type Usage } from './types';
+import { GatewayError, type ChatRequest, type FinishReason, type StreamResult } from './types';
 import { IdleWatchdog } from './watchdog';
 import { field } from '../../shared/guards';
 

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { field } from '../../shared/guards';
 import { readErrorBody } from './errorBody';
-import type { FinishReason, Usage } from './types';
+import type { FinishReason } from './types';
+import type { Usage } from '../domain/usage';
 
 /**
  * Reading chat-completion chunks (and whole non-streamed completions) defensively: every field optional,

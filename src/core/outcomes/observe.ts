@@ -1,6 +1,8 @@
-import { fingerprintsOf, type DismissedEntry } from '../review/dismissed';
-import { regionOf, type NoiseSplit } from '../review/noise';
-import type { Finding, Region, ReviewSummary, ReviewTarget } from '../review/types';
+import { fingerprintsOf } from '../memory/fingerprint';
+import { type DismissedEntry } from '../memory/dismissed';
+import { type Region, regionOf, type ReviewTarget } from '../domain/target';
+import { type NoiseSplit, type ReviewSummary } from '../domain/result';
+import type { Finding } from '../domain/finding';
 import { decideOutcomes, threadOutcomes, type ObservedFile, type RaisedFinding, type ThreadResolution } from './decide';
 import type { OutcomeRecord } from './record';
 import type { OutcomeStore } from './store';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Region, ReviewTarget, SkippedFile } from '../review/types';
+import type { Region, ReviewTarget, SkippedFile } from '../domain/target';
 import type { CustomAgentSettings, QuorumSettings } from '../settings/schema';
 import { createExcluder, type ExclusionRule, type Excluder } from './exclude';
 import { EMPTY_REPOSITORY_RULES, loadRepositoryRules, QUORUMIGNORE, type RepositoryRules, type RuleFile } from './repository';

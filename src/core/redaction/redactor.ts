@@ -1,4 +1,4 @@
-import type { Region, RemovedLines } from '../review/types';
+import type { Region, RemovedLines } from '../domain/target';
 import { findSecretSpans, type SecretSpan } from './secretRules';
 
 /**

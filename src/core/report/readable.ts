@@ -1,13 +1,13 @@
 import { contextLine } from './contextLine';
 import { reportedByNote, toolsLine } from './toolsLine';
 import { repeatsCount } from '../toolResults/repeats';
-import type { NoiseSplit } from '../review/noise';
-import { filesOf } from '../review/target';
-import type { AgentResult, Finding, ReviewSummary } from '../review/types';
+import type { AgentResult, NoiseSplit, ReviewSummary } from '../domain/result';
+import { filesOf } from '../domain/target';
+import type { Finding } from '../domain/finding';
 import { formatUsd } from '../../shared/format';
-import { summaryView } from '../review/viewEvents';
+import { summaryView } from './viewEvents';
 import { REPORT_STRINGS } from './reportStrings';
-import { VERIFIER_ID } from '../agents/verifier';
+import { VERIFIER_ID } from '../agents/roles';
 import { verdictNote } from '../../shared/labels';
 import { formatString, type PanelStringKey } from '../../shared/panelStrings';
 import { codeSpan, escapeInline, reviewMarkdown } from '../../shared/reviewMarkdown';

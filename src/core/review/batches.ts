@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { sumUsage } from '../cost/usage';
-import { combinedSource } from './agentResult';
-import { BatchEvents } from './batchEvents';
-import { mergeFindings } from './merge';
+import { sumUsage } from '../domain/usage';
+import { combinedSource } from '../pipeline/agentResult';
+import { BatchEvents } from '../pipeline/batchEvents';
+import { mergeFindings } from '../domain/merge';
 import type { ReviewPipeline, RunOptions } from './pipeline';
-import type { ReviewPlan } from './plan';
-import { targetInfo } from './target';
-import { addTotals, estimatedPart, zeroTotals } from './totals';
-import type { AgentEstimate, AgentResult, Finding, ReviewEstimate, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+import type { ReviewPlan } from '../pipeline/plan';
+import { type ReviewTarget, targetInfo } from '../domain/target';
+import { addTotals, estimatedPart, zeroTotals } from '../domain/totals';
+import type { AgentEstimate, ReviewEstimate } from '../domain/estimate';
+import type { AgentResult, ReviewSummary } from '../domain/result';
+import type { Finding } from '../domain/finding';
+import type { ReviewEvent } from '../domain/events';
+import type { ReviewOptions } from '../pipeline/options';
 
 /**
  * A review's target in batches: each batch is one review by the pipeline (one request per agent); the batches

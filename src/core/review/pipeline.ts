@@ -5,14 +5,16 @@ import { priceFor } from '../cost/prices';
 import type { Gateway } from '../gateway/types';
 import { SecretRedactor } from '../redaction/redactor';
 import type { QuorumSettings } from '../settings/schema';
-import { runAgent, type AgentRunDeps, type ReviewRun } from './agentRun';
-import type { AnswerStore, CachedAnswer } from './cache';
-import { mergeFindings } from './merge';
-import { planReview, type ReviewPlan } from './plan';
-import { targetInfo } from './target';
-import { totalsOf } from './totals';
-import { verifySummary } from './verify';
-import type { AgentResult, ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
+import { runAgent, type AgentRunDeps, type ReviewRun } from '../pipeline/agentRun';
+import type { AnswerStore, CachedAnswer } from '../pipeline/cache';
+import { mergeFindings } from '../domain/merge';
+import { planReview, type ReviewPlan } from '../pipeline/plan';
+import { type ReviewTarget, targetInfo } from '../domain/target';
+import { totalsOf } from '../domain/totals';
+import { verifySummary } from '../verification/verify';
+import type { AgentResult, ReviewSummary } from '../domain/result';
+import type { ReviewEvent } from '../domain/events';
+import type { ReviewOptions } from '../pipeline/options';
 
 interface ReviewPipelineDeps {
   /** The one shared gateway client. */
@@ -120,7 +122,7 @@ export class ReviewPipeline {
   }
 
   /**
-   * The verification step (core/review/verify.ts) on a merged summary of `plan`: its findings with the verifier's
+   * The verification step (core/verification/verify.ts) on a merged summary of `plan`: its findings with the verifier's
    * verdicts and its result among the agents; unchanged when quorum.review.verify is off or nothing is checked.
    */
   verify(plan: Pick<ReviewPlan, 'settings' | 'language' | 'target' | 'options'>, summary: ReviewSummary, onEvent: (e: ReviewEvent) => void, at: Pick<RunOptions, 'reviewId' | 'signal'> = {}): Promise<ReviewSummary> {

@@ -4,12 +4,15 @@ import type { ExclusionRule } from '../prompt/exclude';
 import type { PromptContext, ShapedReview } from '../prompt/shape';
 import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
 import type { BatchesEstimate } from './batches';
-import type { DismissedEntry } from './dismissed';
-import type { NoiseSplit } from './noise';
-import type { RegionMemory } from './regionMemory';
-import type { ToolResult } from '../toolResults/types';
+import type { DismissedEntry } from '../memory/dismissed';
+import type { NoiseSplit, ReviewSummary } from '../domain/result';
+import type { RegionMemory } from '../memory/regionMemory';
+import type { ToolResult } from '../domain/toolResult';
 import type { OutcomeRecorder } from '../outcomes/observe';
-import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget, Severity } from './types';
+import type { ReviewEvent } from '../domain/events';
+import type { ReviewOptions } from '../pipeline/options';
+import type { ReviewTarget } from '../domain/target';
+import type { Severity } from '../../shared/severity';
 
 /**
  * What a face gives `runReview` and gets back: the one review use case's input, the small interface through

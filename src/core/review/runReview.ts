@@ -1,24 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { withShapedTarget } from '../changes/plan';
-import { whatWillBeSent } from '../prompt/dryRun';
+import { type ChangesPlan, withShapedTarget } from '../changes/plan';
+import { whatWillBeSent } from './dryRun';
 import { rulesReport, shapeReview } from '../prompt/shape';
 import { planBatches, runBatches, type PlannedBatches } from './batches';
-import { mergeFindings } from './merge';
-import { splitByNoise, withLearnings, type NoiseSplit } from './noise';
+import { mergeFindings } from '../domain/merge';
+import { splitByNoise, withLearnings } from './noise';
+import { type NoiseSplit, type ReviewSummary } from '../domain/result';
 import { learningsForWork } from '../prompt/learnings';
 import type { ReviewPipeline } from './pipeline';
 import type { PlannedReview, ReviewOutcome, ReviewRequest, ShapedWork } from './reviewRequest';
-import { targetInfo } from './target';
-import { zeroTotals } from './totals';
-import { withCodeContext } from './codeContext';
-import { withToolResults } from '../toolResults/step';
+import { type ReviewTarget, targetInfo } from '../domain/target';
+import { zeroTotals } from '../domain/totals';
+import { withCodeContext } from './contextStep';
+import { withToolResults } from './toolResultsStep';
 import { markRepeats } from '../toolResults/repeats';
-import type { ReviewEvent, ReviewOptions, ReviewSummary, ReviewTarget } from './types';
-import type { ChangesPlan } from '../changes/plan';
-import type { ReviewPlan } from './plan';
-import { reviewVersion, type CarryOver, type RegionMemory } from './regionMemory';
+import type { ReviewEvent } from '../domain/events';
+import type { ReviewOptions } from '../pipeline/options';
+import type { ReviewPlan } from '../pipeline/plan';
+import { reviewVersion, type CarryOver, type RegionMemory } from '../memory/regionMemory';
 import { recordReview } from '../outcomes/observe';
-import type { DismissedEntry } from './dismissed';
+import type { DismissedEntry } from '../memory/dismissed';
 
 /**
  * THE review use case: every face (the command line, the editor's commands, and the faces built on them) runs

@@ -1,4 +1,4 @@
-import { toolName, type ToolResult, type ToolResultLevel } from './types';
+import { toolName, type ToolResult, type ToolResultLevel } from '../domain/toolResult';
 
 /**
  * An editor diagnostic as a tool result: what every language server and linter extension already put in the

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sarifLogSchema, type SarifResult, type SarifRule, type SarifRun } from './sarifSchema';
-import { toolName, type ToolResult, type ToolResultLevel } from './types';
+import { toolName, type ToolResult, type ToolResultLevel } from '../domain/toolResult';
 
 /**
  * Reading tool results from a SARIF 2.1.0 file (what ESLint's `@microsoft/eslint-formatter-sarif`, `ruff check

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { LineRange } from '../../core/review/types';
-import { reviewLines } from '../../core/review/lineTracking';
+import type { LineRange } from '../../core/domain/lines';
+import { reviewLines } from '../../core/domain/lineTracking';
 import { isRecord } from '../../shared/guards';
 
 /** Symbols whose body is the "enclosing function" of a change. */

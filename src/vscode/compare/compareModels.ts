@@ -10,7 +10,7 @@ import { MAX_COMPARED_MODELS, planRuns, type EvalRunSpec } from '../../core/eval
 import { estimateEval, runEval, type EvalDeps, type EvalReport } from '../../core/eval/runner';
 import type { Gateway } from '../../core/gateway/types';
 import { modelIdSchema } from '../../core/settings/schema';
-import { ReviewConfigError } from '../../core/review/errors';
+import { ReviewConfigError } from '../../core/pipeline/errors';
 import { formatUsd } from '../../shared/format';
 import { escapeIcons } from '../../shared/untrustedText';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';

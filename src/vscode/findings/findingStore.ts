@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { revealBidi } from '../../shared/bidi';
-import type { Finding, Severity } from '../../core/review/types';
-import { trackRange, type EditorLines } from '../../core/review/lineTracking';
+import type { Finding } from '../../core/domain/finding';
+import type { Severity } from '../../shared/severity';
+import { trackRange, type EditorLines } from '../../core/domain/lineTracking';
 
 /** A finding (or the coding agent's improved code) tied to the lines it was made for. */
 export interface TrackedFix {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { reviewLines } from '../../core/review/lineTracking';
+import { reviewLines } from '../../core/domain/lineTracking';
 import { fitReplacement, PROSE_LANGUAGES, type ReplacementVerdict } from '../../core/fix/replacement';
 import { syntaxErrorCount } from '../../core/fix/syntax';
 import { findBidi } from '../../shared/bidi';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../../core/gateway/client';
-import { diagnoseGateway } from '../../core/gateway/doctor';
+import { diagnoseGateway } from '../../core/doctor/doctor';
 import { needsKey } from '../../core/gateway/localKey';
 import type { ListedPriceTable } from '../../core/cost/prices';
 import { GatewayError } from '../../core/gateway/types';

@@ -1,4 +1,4 @@
-import { VERIFIER_ID } from '../../core/agents/verifier';
+import { VERIFIER_ID } from '../../core/agents/roles';
 import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../../core/settings/schema';

@@ -1,6 +1,8 @@
 import type * as vscode from 'vscode';
-import type { CostEstimate, ReviewEvent, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../../core/review/viewEvents';
+import type { CostEstimate } from '../../core/domain/estimate';
+import type { ReviewEvent } from '../../core/domain/events';
+import type { TargetInfo } from '../../core/domain/target';
+import type { ChangeCounts } from '../../core/report/viewEvents';
 import type { ContextView, PrivacyView, ToolsView } from '../../shared/protocol';
 import type { HiddenReason } from '../../shared/reviewCodes';
 

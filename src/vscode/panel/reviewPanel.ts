@@ -9,7 +9,7 @@ import type { PanelActions, ReviewSessionHandle } from './panelContract';
 import { renderWebviewHtml } from '../../shared/webviewHtml';
 import { WebviewPage } from './webviewPage';
 import { safeExternalUrl } from './links';
-import { toTargetView, toViewEvent } from '../../core/review/viewEvents';
+import { toTargetView, toViewEvent } from '../../core/report/viewEvents';
 
 /** What a panel needs from its manager. */
 export interface PanelHost {

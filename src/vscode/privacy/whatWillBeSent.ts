@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
 import type { ReviewPipeline } from '../../core/review/pipeline';
 import { runReview } from '../../core/review/runReview';
-import type { ReviewTarget } from '../../core/review/types';
+import type { ReviewTarget } from '../../core/domain/target';
 import { renderWhatWillBeSent, WHAT_WILL_BE_SENT_EN, type WhatWillBeSent, type WhatWillBeSentStrings } from '../../shared/whatWillBeSent';
 import type { Prompter } from '../prompter';
 import { resolveOutputLanguage } from '../../core/agents/language';

@@ -6,7 +6,7 @@ import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { FindingsTracker } from './findingsTracker';
 import type { ReviewSession } from './reviewSession';
 import type { LearningOffer } from '../outcomes/learningOffer';
-import type { Finding } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
 
 /**
  * What the panel can do with a review's findings: reveal one in the editor, preview or apply its fix (or the

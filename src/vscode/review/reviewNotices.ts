@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
-import { ReviewConfigError } from '../../core/review/errors';
-import type { ReviewSummary } from '../../core/review/types';
+import { ReviewConfigError } from '../../core/pipeline/errors';
+import type { ReviewSummary } from '../../core/domain/result';
 import { Commands } from '../commands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { soleRegion } from '../../core/review/target';
-import type { ReviewEvent, ReviewTarget } from '../../core/review/types';
+import { type ReviewTarget, soleRegion } from '../../core/domain/target';
+import type { ReviewEvent } from '../../core/domain/events';
 import { escapeLinkedText } from '../../shared/untrustedText';
 import { REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { ShapedReview } from '../../core/prompt/shape';
-import { targetInfo } from '../../core/review/target';
-import { zeroTotals } from '../../core/review/totals';
-import type { CostEstimate, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../../core/review/viewEvents';
+import { type ReviewTarget, targetInfo, type TargetInfo } from '../../core/domain/target';
+import { zeroTotals } from '../../core/domain/totals';
+import type { CostEstimate } from '../../core/domain/estimate';
+import type { ReviewEvent } from '../../core/domain/events';
+import type { ReviewSummary } from '../../core/domain/result';
+import type { ChangeCounts } from '../../core/report/viewEvents';
 import type { ContextView, PrivacyView, ToolsView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
 import type { NoiseFilter } from '../../core/review/noise';

@@ -1,5 +1,6 @@
-import type { Finding, ReviewSummary, Severity } from '../../core/review/types';
-import { atLeast } from '../../shared/severity';
+import type { Finding } from '../../core/domain/finding';
+import type { ReviewSummary } from '../../core/domain/result';
+import { atLeast, type Severity } from '../../shared/severity';
 import type { ReviewController } from './reviewController';
 import type { PreparedTarget } from './reviewTarget';
 import type { ReviewSession } from './reviewSession';

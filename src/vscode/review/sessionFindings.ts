@@ -1,6 +1,7 @@
 import { hiddenReason, splitByNoise, type NoiseFilter } from '../../core/review/noise';
 import type { HiddenReason } from '../../shared/reviewCodes';
-import type { Region, ReviewEvent } from '../../core/review/types';
+import type { Region } from '../../core/domain/target';
+import type { ReviewEvent } from '../../core/domain/events';
 
 /**
  * A session's bookkeeping of its findings, apart from VS Code: which region holds a finding's lines, the lines as

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { editorLines } from '../../core/review/lineTracking';
+import { editorLines } from '../../core/domain/lineTracking';
 import type { FollowUpTurn } from '../../core/agents/followUp';
 import { formatUsd } from '../../shared/format';
 import { revealBidi } from '../../shared/bidi';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { toolResultOfDiagnostic } from '../../core/toolResults/diagnostics';
-import type { ToolResult } from '../../core/toolResults/types';
+import type { ToolResult } from '../../core/domain/toolResult';
 import type { PreparedTarget } from '../review/reviewTarget';
 
 /**

@@ -5,8 +5,7 @@ import { loadPromptContext, type PromptContext } from '../../../src/core/prompt/
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
 import type { ReviewOutcome } from '../../../src/core/review/reviewRequest';
 import { runReview } from '../../../src/core/review/runReview';
-import { singleTarget } from '../../../src/core/review/target';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
 import { editorConfirm, type EditorConfirmSteps } from '../../../src/vscode/review/editorConfirm';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { NoiseFilter } from '../../../src/core/review/noise';
 import type { HiddenReason } from '../../../src/shared/reviewCodes';
-import type { Region } from '../../../src/core/review/types';
+import type { Region } from '../../../src/core/domain/target';
 import { judgeNoise, originalLinesOf, regionIndexOf } from '../../../src/vscode/review/sessionFindings';
 import { finding, summary } from '../report/fixtures';
 

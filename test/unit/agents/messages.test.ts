@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { cleanCode, stripFence, stripLineNumbers } from '../../../src/core/agents/code';
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/agents/contextWindows';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/cost/contextWindows';
 import { languageFromLocale, languageName, normalizeLanguage, resolveOutputLanguage } from '../../../src/core/agents/language';
 import { buildMessages, numberLines } from '../../../src/core/agents/messages';
-import { singleTarget } from '../../../src/core/review/target';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 
 const target: ReviewTarget = singleTarget({
   file: 'src/users.ts',

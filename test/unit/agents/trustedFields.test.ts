@@ -37,7 +37,7 @@ describe('untrusted fields of a finding', () => {
 
 describe('the panel shows bidi controls in model output visibly', () => {
   it('in findings, streamed text, answers, improved code, rationale and errors', async () => {
-    const { toViewEvent } = await import('../../../src/core/review/viewEvents');
+    const { toViewEvent } = await import('../../../src/core/report/viewEvents');
     const RLO = '\u202E';
     const usage = { promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0 };
     const result = {

@@ -6,7 +6,7 @@ import { jsonOutputSchema, toJsonOutput } from '../../../src/core/report/json';
 import { ProgressReporter } from '../../../src/cli/progress';
 import { exitCodeOf } from '../../../src/cli/exit';
 import { languageOfFile, splitLines } from '../../../src/cli/target';
-import type { AgentResult, ReviewSummary } from '../../../src/core/review/types';
+import type { AgentResult, ReviewSummary } from '../../../src/core/domain/result';
 
 const usage = { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 };
 function result(agent: string, over: Partial<AgentResult> = {}): AgentResult {

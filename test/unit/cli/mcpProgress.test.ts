@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { CallProgress } from '../../../src/cli/mcp/progress';
-import type { AgentResult, ReviewEstimate, ReviewEvent } from '../../../src/core/review/types';
+import type { AgentResult } from '../../../src/core/domain/result';
+import type { ReviewEstimate } from '../../../src/core/domain/estimate';
+import type { ReviewEvent } from '../../../src/core/domain/events';
 
 /** The progress of one MCP call, on a fake clock: what is sent, when, and that the value only goes up. */
 

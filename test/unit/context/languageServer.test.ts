@@ -7,8 +7,7 @@ import { loadPromptContext } from '../../../src/core/prompt/shape';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
 import type { PlannedReview } from '../../../src/core/review/reviewRequest';
 import { runReview } from '../../../src/core/review/runReview';
-import { singleTarget } from '../../../src/core/review/target';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { TempRepo } from '../changes/gitRepo';
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/agents/contextWindows';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/cost/contextWindows';
 import { catalogEntry, catalogPrice } from '../../../src/core/cost/catalog';
 import { CostLedger } from '../../../src/core/cost/ledger';
 import { ListedPrices } from '../../../src/core/cost/listedPrices';
@@ -7,7 +7,7 @@ import { costOf, priceFor } from '../../../src/core/cost/prices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseModels } from '../../../src/core/gateway/models';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
-import { singleTarget } from '../../../src/core/review/target';
+import { singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 

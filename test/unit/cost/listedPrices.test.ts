@@ -6,7 +6,7 @@ import { costOf, priceFor } from '../../../src/core/cost/prices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseModels } from '../../../src/core/gateway/models';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
-import { singleTarget } from '../../../src/core/review/target';
+import { singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';

@@ -2,10 +2,9 @@ import { strict as assert } from 'node:assert';
 import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import type { PromptShape } from '../../../src/core/prompt/shape';
-import { ReviewCache } from '../../../src/core/review/cache';
+import { ReviewCache } from '../../../src/core/pipeline/cache';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
-import type { ReviewTarget } from '../../../src/core/review/types';
-import { singleTarget } from '../../../src/core/review/target';
+import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 

@@ -1,4 +1,5 @@
-import type { AgentResult, Finding, ReviewSummary } from '../../../src/core/review/types';
+import type { AgentResult, ReviewSummary } from '../../../src/core/domain/result';
+import type { Finding } from '../../../src/core/domain/finding';
 
 /** Review summaries for the renderer tests, built by hand so every field is known. */
 

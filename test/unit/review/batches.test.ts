@@ -5,11 +5,11 @@ import type { ChangedFileText, ChangeSet } from '../../../src/core/changes/types
 import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
-import type { ReviewEvent } from '../../../src/core/review/types';
+import type { ReviewEvent } from '../../../src/core/domain/events';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
 import { costSourceKey } from '../../../src/shared/reviewReducer';
-import { toViewEvent } from '../../../src/core/review/viewEvents';
+import { toViewEvent } from '../../../src/core/report/viewEvents';
 import { startTestGateway, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 
 const KEY = 'sk-test-changes-review-0123456789';

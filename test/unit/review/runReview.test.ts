@@ -8,8 +8,8 @@ import { loadPromptContext, type PromptContext } from '../../../src/core/prompt/
 import { ReviewPipeline } from '../../../src/core/review/pipeline';
 import type { PlannedReview, ReviewConfirm, ReviewRequest, ShapedWork } from '../../../src/core/review/reviewRequest';
 import { runReview } from '../../../src/core/review/runReview';
-import { singleTarget } from '../../../src/core/review/target';
-import type { ReviewEvent } from '../../../src/core/review/types';
+import { singleTarget } from '../../../src/core/domain/target';
+import type { ReviewEvent } from '../../../src/core/domain/events';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../../src/cli/run';
 import { jsonOutputSchema } from '../../../../src/core/report/json';
-import { dismissFinding } from '../../../../src/core/review/dismissed';
+import { dismissFinding } from '../../../../src/core/memory/dismissed';
 import { startTestGateway, type TestGateway } from '../../../fixtures/gateway/server';
 import { pullFilesFromGit, startFakeGithub, type FakeGithub, type RecordedCall, type ScriptedAnswer } from '../../../fixtures/github/server';
 import { numbered, type TempRepo } from '../../changes/gitRepo';
