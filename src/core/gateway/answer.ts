@@ -35,7 +35,7 @@ export class StreamErrorSignal extends Error {
 export async function readAnswer(response: Response, into: Attempted, onData: () => void, onText: (t: string) => void, signal: AbortSignal): Promise<'done' | 'eof'> {
   const body = response.body;
   if (!body) return 'eof';
-  const reader = body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
   const cancel = () => {
     reader.cancel().catch(() => undefined);
   };
@@ -45,7 +45,7 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
-        if (value) yield value;
+        yield value;
       }
     },
   };

@@ -49,12 +49,12 @@ export function createGateway(options: GatewayOptions): GatewayClient {
     const stopDispose = disposeController.signal.aborted ? undefined : onAbort(disposeController.signal, onDispose);
     const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
     const channel = new Channel<string>();
-    let settled = false;
+    const state = { settled: false };
     const started = Date.now();
     const deadlineAt = started + settings.limits.deadlineSeconds * 1000;
     const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started, deadlineAt };
     const result = runRequest(env, run).finally(() => {
-      settled = true;
+      state.settled = true;
       channel.close();
     });
     result.catch(() => undefined); // rethrown below; this only keeps an early return from leaving it unhandled
@@ -67,7 +67,7 @@ export function createGateway(options: GatewayOptions): GatewayClient {
       clearTimeout(deadline);
       stopCancel?.();
       stopDispose?.();
-      if (!settled) {
+      if (!state.settled) {
         // The consumer stopped early: cancel the request and wait for its slot to be released.
         controller.abort(new AbortReason('cancelled'));
         await result.catch(() => undefined);
