@@ -10,14 +10,13 @@ import { planRuns, type EvalRunSpec } from '../core/eval/plan';
 import { toEvalJson } from '../core/eval/report';
 import { estimateEval, learnEvalPrices, runEval, type EvalProgress, type EvalReport } from '../core/eval/runner';
 import { formatVerificationTable, verificationJson } from '../core/eval/verification';
-import { splitModelOverrides } from '../core/agents/roles';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewConfigError } from '../core/pipeline/errors';
 import { DEFAULT_BASE_URL } from '../core/settings/schema';
 import type { EvalArgs } from './evalArgs';
 import type { ProgressStream } from './progress';
-import { cliSettings } from './settings';
+import { cliSettings, splitModelOverrides } from './settings';
 import { scrubStrings } from '../core/redaction/redactor';
 
 /** `quorum eval`: loads the corpus (exit 2 before any request when it is malformed), estimates, runs, reports. */

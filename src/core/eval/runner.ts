@@ -6,13 +6,12 @@ import type { ListedPrices } from '../cost/listedPrices';
 import type { Gateway, StreamOptions } from '../gateway/types';
 import { ReviewPipeline } from '../review/pipeline';
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
-import { VERIFIER_ID } from '../agents/roles';
 import type { VerifiedFigures } from './verification';
 import { withoutRepeats, type ToolFilteredFigures } from './toolComparison';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
-import { BUILTIN_AGENT_IDS } from '../../shared/builtinAgents';
+import { BUILTIN_AGENT_IDS, VERIFIER } from '../../shared/builtinAgents';
 
 /**
  * Runs agents over a corpus through the review pipeline and the one shared gateway client (its rate limits,
@@ -215,7 +214,7 @@ export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptio
     }
     if (verify !== 'off') {
       // The same answer, less what the verifier refuted (a verifier that failed refutes nothing).
-      const checkedUsd = deps.ledger.entries({ reviewId, agent: VERIFIER_ID }).reduce((s, e) => s + e.costUsd, 0);
+      const checkedUsd = deps.ledger.entries({ reviewId, agent: VERIFIER.id }).reduce((s, e) => s + e.costUsd, 0);
       const refuted = new Set(summary.findings.filter((f) => f.verification?.verdict === 'refuted').flatMap((f) => [f.id, ...(f.mergedFrom ?? [])]));
       verifiedOutcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []).filter((f) => !refuted.has(f.id)) : [], latencyMs, costUsd: costUsd + checkedUsd });
       verifierUsd[runIndex] = (verifierUsd[runIndex] ?? 0) + checkedUsd;

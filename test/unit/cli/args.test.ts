@@ -10,7 +10,7 @@ import type { AgentResult, ReviewSummary } from '../../../src/core/domain/result
 
 const usage = { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 };
 function result(agent: string, over: Partial<AgentResult> = {}): AgentResult {
-  return { agent, title: agent, model: 'm', status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 1200, attempts: 1, cached: false, ...over };
+  return { agent, title: agent, role: 'reviewer', model: 'm', status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 1200, attempts: 1, cached: false, ...over };
 }
 function summary(over: Partial<ReviewSummary> = {}): ReviewSummary {
   return {
@@ -78,6 +78,12 @@ describe('CLI output', () => {
     assert.equal(exitCodeOf(failed, 'none', false), 3);
     assert.equal(exitCodeOf({ ...failed, findings: [finding] }, 'low', false), 1);
     assert.equal(exitCodeOf(failed, 'none', true), 130);
+  });
+
+  it('a failed verifier leaves the exit code alone (the findings stay as raised); a failed coder does not', () => {
+    const failed = { status: 'error' as const, error: { code: 'timeout' as const, message: 't' } };
+    assert.equal(exitCodeOf(summary({ agents: [result('analyst'), result('verifier', { role: 'verifier', ...failed })] }), 'none', false), 0);
+    assert.equal(exitCodeOf(summary({ agents: [result('analyst'), result('coding', { role: 'coder', ...failed })] }), 'none', false), 3);
   });
 
   it('lists each merged finding once in JSON, under the first agent that reported it, and keeps to the schema', () => {
