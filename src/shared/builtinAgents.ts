@@ -12,8 +12,7 @@ import type { AgentOutputKind } from './reviewCodes';
  * reviewers; the `verifier` checks the merged findings after every other agent, and a failed verifier leaves them
  * as raised (the review itself succeeded).
  */
-export const AGENT_ROLES = ['reviewer', 'coder', 'verifier'] as const;
-export type AgentRole = (typeof AGENT_ROLES)[number];
+export type AgentRole = 'reviewer' | 'coder' | 'verifier';
 
 /** The kind of answer each role gives: the verifier's verdicts are read as its own findings list. */
 export const ROLE_OUTPUT: Readonly<Record<AgentRole, AgentOutputKind>> = { reviewer: 'findings', coder: 'code', verifier: 'findings' };

@@ -51,7 +51,7 @@ export const modelIdSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'model ids contain letters, digits and . _ : / @ + - only');
 
-const agentIdSchema = z
+export const agentIdSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes, starting with a letter');
 
@@ -111,8 +111,6 @@ export const settingsSchema = z.object({
   gateway: z
     .object({
       baseUrl: z
-        .string()
-        .trim()
         .url()
         .refine((u) => /^https?:\/\//i.test(u), 'the base URL must start with http:// or https://')
         .default(DEFAULT_BASE_URL),
@@ -211,6 +209,7 @@ export const settingsSchema = z.object({
         .string()
         .trim()
         .max(1024)
+        // eslint-disable-next-line no-control-regex -- a path with a control character is refused; this finds them
         .refine((p) => !/[\u0000-\u001f\u007f]/.test(p), 'the corpus path has a control character')
         .default(''),
     })
