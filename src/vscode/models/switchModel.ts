@@ -211,15 +211,9 @@ export class ModelSwitcher {
     ];
     for (const [scope, list] of scopes) {
       if (!Array.isArray(list)) continue;
-      let changed = false;
-      const next = list.map((entry) => {
-        if (isRecord(entry) && custom.has(String(entry.id))) {
-          changed = true;
-          return { ...entry, model };
-        }
-        return entry;
-      });
-      if (changed) await config.update('customAgents', next, scope);
+      const mine = (entry: unknown): entry is Record<string, unknown> => isRecord(entry) && custom.has(String(entry.id));
+      if (!list.some(mine)) continue;
+      await config.update('customAgents', list.map((entry: unknown) => (mine(entry) ? { ...entry, model } : entry)), scope);
     }
   }
 }
