@@ -2,7 +2,7 @@ import { needsKey } from '../core/gateway/localKey';
 import { diagnoseGateway, type DoctorReport, type ProbeResult } from '../core/doctor/doctor';
 import { formatCount, formatMs } from '../shared/format';
 import { terminalText } from '../shared/untrustedText';
-import { byAgent, checked, readFlags, UsageError, type FlagKinds } from './flags';
+import { byAgent, checked, commandArgs, readFlags, UsageError, type FlagKinds } from './flags';
 import { oneOf, sharedFlags } from './options';
 import { cliBaseUrl, cliSettings } from './settings';
 import { EXIT, missingKeyNote, type CliIo } from './exit';
@@ -28,8 +28,6 @@ function parseDoctorArgs(argv: readonly string[]) {
   const { model, ...args } = checked(argsSchema, values);
   return { ...args, models: byAgent('--model', model) };
 }
-type DoctorArgs = ReturnType<typeof parseDoctorArgs>;
-
 const t = (s: string) => terminalText(s);
 
 function usageLine(p: ProbeResult): string {
@@ -85,18 +83,8 @@ function renderDoctor(r: DoctorReport): string {
 
 /** `quorum doctor`: the exit code; the report to stdout. */
 export async function runDoctor(io: CliIo, fail: (message: string, code?: number) => number, scrub: (s: string) => string): Promise<number> {
-  const rest = io.argv.slice(1);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout.write(DOCTOR_USAGE + '\n');
-    return EXIT.ok;
-  }
-  let args: DoctorArgs;
-  try {
-    args = parseDoctorArgs(rest);
-  } catch (e) {
-    if (e instanceof UsageError) return fail(`${e.message} (see quorum doctor --help)`);
-    throw e;
-  }
+  const args = commandArgs(io, 'doctor', DOCTOR_USAGE, parseDoctorArgs, fail);
+  if (typeof args === 'number') return args;
   const key = io.env.QUORUM_API_KEY?.trim() ?? '';
   const baseUrl = cliBaseUrl(args.baseUrl, io.env);
   if (!key && (await needsKey(baseUrl, { signal: io.signal }))) return fail(`QUORUM_API_KEY is not set; export the gateway API key first${missingKeyNote(baseUrl)}`);

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type * as z from 'zod';
+import { EXIT, type CliIo } from './exit';
 
 /**
  * The one reader of `quorum`'s command lines (review, eval, mcp, doctor, stats): Node's `util.parseArgs` splits
@@ -81,6 +82,24 @@ export function readFlags(argv: readonly string[], kinds: FlagKinds, words: Comm
     readOption(line.values, token, kind);
   }
   return line;
+}
+
+/**
+ * What the words after `quorum <command>` say: `--help` prints `usage` (exit 0); otherwise `read` makes them the
+ * command's arguments, and a `UsageError` is said in one line that points at the help (exit 2).
+ */
+export function commandArgs<T extends object>(io: CliIo, command: CommandWords['command'], usage: string, read: (argv: readonly string[]) => T, fail: (message: string) => number): T | number {
+  const rest = io.argv.slice(1);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.stdout.write(usage + '\n');
+    return EXIT.ok;
+  }
+  try {
+    return read(rest);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(`${e.message} (see quorum ${command} --help)`);
+    throw e;
+  }
 }
 
 /** The values as the schema makes them, or a `UsageError` with its first message. */

@@ -10,14 +10,14 @@ import type { ReviewTarget } from '../core/domain/target';
 import type { QuorumSettings } from '../core/settings/schema';
 import { needsKey } from '../core/gateway/localKey';
 import { parseArgs, type ReviewArgs } from './args';
-import { UsageError } from './flags';
+import { commandArgs, UsageError } from './flags';
 import { EVAL_USAGE, USAGE } from './usage';
 import { EXIT, missingKeyNote, type CliIo } from './exit';
 import { reviewAndPrint } from './reviewSteps';
 import { cliBaseUrl, cliSettings } from './settings';
 import { ProgressReporter } from './progress';
 import { readTarget } from './target';
-import { parseEvalArgs, type EvalArgs } from './evalArgs';
+import { parseEvalArgs } from './evalArgs';
 import { runEvalCli } from './evalRun';
 import { runMcpCommand } from './mcp/serve';
 import { runDoctor } from './doctor';
@@ -38,18 +38,8 @@ interface Cli {
 
 /** `quorum eval …`: help, usage errors (exit 2), or the eval itself. */
 async function evalCommand({ io, key, scrub, fail }: Cli): Promise<number> {
-  const rest = io.argv.slice(1);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout.write(EVAL_USAGE + '\n');
-    return EXIT.ok;
-  }
-  let args: EvalArgs;
-  try {
-    args = parseEvalArgs(rest);
-  } catch (e) {
-    if (e instanceof UsageError) return fail(`${e.message} (see quorum eval --help)`);
-    throw e;
-  }
+  const args = commandArgs(io, 'eval', EVAL_USAGE, parseEvalArgs, fail);
+  if (typeof args === 'number') return args;
   if (!key) return fail('QUORUM_API_KEY is not set; export the gateway API key first');
   return runEvalCli(args, { env: io.env, stdout: io.stdout, stderr: io.stderr, signal: io.signal, cwd: io.cwd ?? process.cwd() }, key, scrub);
 }

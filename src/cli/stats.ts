@@ -6,7 +6,7 @@ import { addressedRate, outcomeStats, refutedRate, usdPerAddressed, type Outcome
 import { OutcomeStore } from '../core/outcomes/store';
 import { formatUsd } from '../shared/format';
 import { terminalText } from '../shared/untrustedText';
-import { checked, readFlags, UsageError, type FlagKinds } from './flags';
+import { checked, commandArgs, readFlags, type FlagKinds } from './flags';
 import { oneOf, sharedFlags } from './options';
 import { defaultCacheDir } from '../core/util/cacheDir';
 import { EXIT, type CliIo } from './exit';
@@ -68,18 +68,8 @@ function renderStatsText(stats: OutcomeStats): string {
 
 /** `quorum stats …`: the exit code. */
 export function runStatsCommand(io: CliIo, fail: (message: string) => number): number {
-  const rest = io.argv.slice(1);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout.write(STATS_USAGE + '\n');
-    return EXIT.ok;
-  }
-  let args: StatsArgs;
-  try {
-    args = parseStatsArgs(rest);
-  } catch (e) {
-    if (e instanceof UsageError) return fail(`${e.message} (see quorum stats --help)`);
-    throw e;
-  }
+  const args = commandArgs(io, 'stats', STATS_USAGE, parseStatsArgs, fail);
+  if (typeof args === 'number') return args;
   const dir = resolve(io.cwd ?? process.cwd(), args.repo ?? '.');
   // The repository of the folder: findRepositoryRoot looks from a file's folder up.
   const root = findRepositoryRoot(join(dir, 'any-file'));
