@@ -5,7 +5,7 @@ import { buildModelChoices } from '../../../src/core/cost/modelChoices';
 import { costOf, priceFor } from '../../../src/core/cost/prices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseModels } from '../../../src/core/gateway/models';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
@@ -76,11 +76,11 @@ describe('prices listed by the gateway (/models)', () => {
       const usage = { promptTokens: 1000, completionTokens: 500, cachedTokens: 200, reasoningTokens: 0 };
       const entry = ledger.record({ model: 'acme/coder-7', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
       assert.equal(entry?.pricedBy, 'list');
-      assert.equal(entry?.costSource, 'usage');
-      assert.equal(entry?.costUsd, costOf(listed['acme/coder-7'], usage));
+      assert.equal(entry.costSource, 'usage');
+      assert.equal(entry.costUsd, costOf(listed['acme/coder-7'], usage));
       ledger.record({ model: 'gpt-4o', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
       const t = ledger.totals().session;
-      assert.equal(t.listedUsd, entry?.costUsd);
+      assert.equal(t.listedUsd, entry.costUsd);
       assert.equal(t.unpriced, 0);
     });
   });
@@ -129,7 +129,7 @@ describe('prices listed by the gateway (/models)', () => {
       const [entry] = ledger.entries();
       assert.equal(entry?.pricedBy, 'list');
       assert.ok(summary.totals.costUsd > 0);
-      assert.equal(summary.totals.costUsd, costOf({ input: 1, cachedInput: 1, output: 2 }, entry!.usage));
+      assert.equal(summary.totals.costUsd, costOf({ input: 1, cachedInput: 1, output: 2 }, entry.usage));
       assert.deepEqual(listedPrices.for(tg.url)['acme/coder-7'], { input: 1, cachedInput: 1, output: 2 });
     });
 
