@@ -140,5 +140,19 @@ describe('prices listed by the gateway (/models)', () => {
       assert.equal(ledger.entries()[0]?.pricedBy, 'none');
       assert.equal(ledger.totals().session.unpriced, 1);
     });
+
+    it('reviews that start together (eval\'s cases) share one read of /models', async () => {
+      settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0 }, review: { verify: 'off' } }).settings;
+      const listedPrices = new ListedPrices();
+      gateway = createGateway({ settings: () => settings, apiKey: () => KEY, listedPrices });
+      const pipeline = new ReviewPipeline({ gateway, settings: () => settings, listedPrices });
+      const target = singleTarget({ file: 'a.ts', language: 'typescript', text: 'const a = 1;\n', startLine: 1, endLine: 1 });
+      const plan = pipeline.estimate(target, { language: 'en', agents: ['analyst'], modelOverrides: { analyst: 'acme/coder-7' } });
+      tg.requests.length = 0;
+      assert.deepEqual(await Promise.all([1, 2, 3].map(() => pipeline.learnPrices(plan))), [true, true, true]);
+      assert.equal(tg.requests.filter((r) => r.path.endsWith('/models')).length, 1);
+      assert.equal(await pipeline.learnPrices(plan), false, 'read a moment ago: not again');
+      assert.deepEqual(listedPrices.for(tg.url)['acme/coder-7'], { input: 1, cachedInput: 1, output: 2 });
+    });
   });
 });
