@@ -2,7 +2,7 @@ import { needsKey } from '../../core/gateway/localKey';
 import type { ChangeRequest } from '../../core/changes/types';
 import { readDismissed } from '../../core/memory/dismissed';
 import { ReviewConfigError } from '../../core/pipeline/errors';
-import type { BatchesEstimate } from '../../core/review/batches';
+import type { BatchesEstimate } from '../../core/pipeline/batches';
 import type { ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent } from '../../core/domain/events';
