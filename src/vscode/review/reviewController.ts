@@ -43,6 +43,16 @@ import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 import type { OutcomeService } from '../outcomes/outcomeService';
 import type { LearningOffer } from '../outcomes/learningOffer';
 import { learningsForWork } from '../../core/prompt/learnings';
+import { onAbort } from '../../core/util/abort';
+
+/** How a review is started: without the answer cache (a Re-run), as a Re-run of changes, cancelled by `signal`. */
+interface StartOptions {
+  noCache: boolean;
+  /** A Re-run of changes: only the regions whose content changed since are sent (the memory of changes reviews). */
+  rerun?: boolean;
+  /** Whoever started the review cancels it through this (the chat's request, the agent tool's invocation). */
+  signal?: AbortSignal;
+}
 
 interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
@@ -140,13 +150,16 @@ export class ReviewController implements PanelActions, vscode.Disposable {
    * refused before anything else), then, planned and priced, models too small, the file-count prompt, the
    * budgets; then the session, its panel and its progress.
    */
-  async start(prepared: PreparedTarget, opts: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
+  async start(prepared: PreparedTarget, opts: StartOptions): Promise<ReviewSummary | undefined> {
     const settings = this.deps.settings.current;
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
     const codeContext = editorContext(settings, prepared.root, prepared.uri);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
     const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
+    // The review is cancelled by its own session (the panel's Stop, its progress, a closed panel) or by whoever started it.
     const abort = new AbortController();
+    const stopFollowing = opts.signal ? onAbort(opts.signal, () => abort.abort()) : undefined;
+    if (opts.signal?.aborted) abort.abort();
     const options = { reviewId: randomUUID(), language, noCache: opts.noCache, signal: abort.signal, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
     const { minConfidence, minSeverity } = settings.review;
     const toolResults = editorToolResults(prepared);
@@ -190,6 +203,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
       session?.abandon();
       return undefined;
     } finally {
+      stopFollowing?.();
       progress?.end();
       if (session) this.running.change(-1);
     }
