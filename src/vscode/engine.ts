@@ -10,7 +10,8 @@ import { CostController } from './cost/costController';
 import type { CostStatusBar } from './cost/costStatusBar';
 import type { MonthlySpend } from './cost/monthlySpend';
 import { FindingCodeActions } from './findings/codeActions';
-import { FindingStore } from './findings/findingStore';
+import { FindingActions } from './findings/findingActions';
+import { FindingStore, IMPROVED_CODE } from './findings/findingStore';
 import { FixService } from './findings/fixes';
 import { RegionEdits } from './findings/regionEdits';
 import { ProjectDismissals } from './findings/projectDismissals';
@@ -24,12 +25,12 @@ import { ApiKeyCommands } from './gateway/apiKeyCommands';
 import type { QuorumLog } from './log';
 import { ModelSwitcher } from './models/switchModel';
 import { ReviewPanels } from './panel/reviewPanels';
-import { PrompterHolder } from './prompter';
+import { PrompterHolder, type Prompter } from './prompter';
+import { openContextLocation } from './context/contextLocation';
 import { ChangesCommands } from './changes/changesCommands';
 import { ChangesPreparation } from './changes/changesPreparation';
 import { RepositoryPicker } from './changes/repositoryPicker';
 import { ReviewController } from './review/reviewController';
-import type { PanelActions } from './panel/panelContract';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { SettingsService } from './settings';
@@ -72,6 +73,7 @@ function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog
 
 interface CommandTargets {
   controller: ReviewController;
+  findings: FindingActions;
   panels: ReviewPanels;
   threads: ReviewThreads;
   switcher: ModelSwitcher;
@@ -80,15 +82,18 @@ interface CommandTargets {
   sent: SentPreview;
   compare: CompareModels;
   changes: ChangesCommands;
-  fixes: FixService;
   outcomesView: OutcomesView;
+  prompter: Prompter;
 }
 
-/** What runs for every command Quorum contributes (`Commands`) and the internal ones its hovers and panels run. */
-function commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes, outcomesView }: CommandTargets): Record<QuorumCommandId, CommandCallback> {
+/**
+ * What runs for every command Quorum contributes (`Commands`) and the internal ones that its quick fixes, review
+ * panels, threads, chat buttons and notifications run: one handler each, whichever surface runs it.
+ */
+function commandHandlers({ controller, findings, panels, threads, switcher, keyCommands, cost, sent, compare, changes, outcomesView, prompter }: CommandTargets): Record<QuorumCommandId, CommandCallback> {
   return {
     [Commands.reviewSelection]: () => controller.reviewEditor(),
-    [Commands.cancelReview]: () => controller.cancelAll(),
+    [Commands.cancelReview]: (sessionId?: unknown) => controller.cancel(typeof sessionId === 'string' ? sessionId : undefined),
     [Commands.switchModel]: (agent?: unknown, suggestions?: unknown) =>
       switcher.run(typeof agent === 'string' ? agent : undefined, Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string') : []),
     [Commands.setApiKey]: () => keyCommands.setKey(),
@@ -103,11 +108,17 @@ function commandHandlers({ controller, panels, threads, switcher, keyCommands, c
     [Commands.reviewChangedFiles]: (...states: unknown[]) => changes.reviewFiles('working-tree', states),
     [Commands.reviewStagedFiles]: (...states: unknown[]) => changes.reviewFiles('index', states),
     [Commands.showWhatWillBeSentForChanges]: (scm?: unknown) => changes.showWhatWillBeSent(scm),
-    [InternalCommands.previewFix]: (session: string, id: string) => fixes.preview(session, id),
-    [InternalCommands.applyFix]: (session: string, id: string) => fixes.apply(session, id),
-    [InternalCommands.dismissFinding]: (session: string, id: string) => fixes.dismiss(session, id),
-    [InternalCommands.dismissInProject]: (session: string, id: string) => controller.dismissInProject(session, id),
-    [InternalCommands.dismissWithReason]: (session: string, id: string) => controller.dismissWithReason(session, id),
+    [InternalCommands.revealFinding]: (session: string, id: string) => findings.reveal(session, id),
+    [InternalCommands.previewFix]: (session: string, id: string) => findings.previewFix(session, id),
+    [InternalCommands.applyFix]: (session: string, id: string) => findings.applyFix(session, id),
+    [InternalCommands.dismissFinding]: (session: string, id: string) => findings.dismiss(session, id),
+    [InternalCommands.dismissInProject]: (session: string, id: string) => findings.dismissInProject(session, id),
+    [InternalCommands.dismissWithReason]: (session: string, id: string) => findings.dismissWithReason(session, id),
+    [InternalCommands.previewImprovedCode]: (session: string) => findings.previewImprovedCode(session),
+    [InternalCommands.applyImprovedCode]: (session: string) => findings.applyImprovedCode(session),
+    [InternalCommands.rerunReview]: (targetKey: string, options?: { noCache?: boolean }) => controller.rerunTarget(targetKey, { noCache: options?.noCache === true }),
+    [InternalCommands.reviewAgain]: (session: string) => controller.reviewAgain(session),
+    [InternalCommands.openContext]: (root: string | undefined, file: string, startLine: number, endLine: number) => openContextLocation(prompter, root, file, startLine, endLine),
     [InternalCommands.showReview]: (session: string) => {
       const found = controller.session(session);
       if (found) panels.show(found);
@@ -168,13 +179,13 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   const regionEdits = new RegionEdits(store, prompter);
   const repositories = new RepositoryPicker(prompter);
   const changesPreparation = new ChangesPreparation({ settings, prompter, log, sent, repositories });
-  // The panels ask the controller for actions only once a page sends a message (after the engine is built).
-  const panels = new ReviewPanels(context, { log, actions: (): PanelActions => controller });
+  const panels = new ReviewPanels(context, { log });
   // What became of each finding, kept in the workspace's storage (the global storage without a workspace).
   const outcomes = new OutcomeService((context.storageUri ?? context.globalStorageUri).fsPath, log);
   const outcomesView = new OutcomesView(outcomes);
   const learning = new LearningOffer({ prompter, log, outcomes, dismissals });
-  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, fixes, cost, prompter, log, shaper, dismissals, regionEdits, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels, outcomes, learning });
+  const controller = new ReviewController({ pipeline, settings, ledger, monthly, keys: keyCommands, store, cost, prompter, log, shaper, dismissals, changes: changesPreparation, memoryDir: context.globalStorageUri.fsPath, panels, outcomes });
+  const findings = new FindingActions({ sessionOf: (id) => controller.session(id), store, fixes, regions: regionEdits, dismissals, learning });
   const comparePanel = new ComparePanel({
     extensionUri: context.extensionUri, log, use: (agent, model) => switcher.useModel(agent, model), state: context.workspaceState,
     modelOf: (agent) => resolveAgents(settings.current).agents.find((a) => a.id === agent)?.model,
@@ -187,7 +198,7 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   });
   const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation: changesPreparation });
   const followUps = new FollowUps({ gateway: () => gateway, settings, keys: keyCommands, store, session: (id) => controller.session(id), log });
-  const threads = new ReviewThreads({ store, fixes, followUps, settings, onDidStartReview: controller.onDidStartReview, dismissInProject: (s, id) => controller.dismissInProject(s, id) });
+  const threads = new ReviewThreads({ store, followUps, settings, onDidStartReview: controller.onDidStartReview });
   const chat = chatHandler({ controller, changes, store, followUps });
   const reviewTool = new ReviewTool({ controller, changes, settings });
 
@@ -206,8 +217,10 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
     threads,
     outcomes,
     outcomesView,
-    // A finding dismissed in the editor, whichever way: its outcome says so.
+    // A fix applied or a finding dismissed, whichever way: the panel shows it under every id it knows the finding
+    // by, and a dismissal's outcome says so.
     fixes.onDidResolve(({ sessionId, id, how }) => {
+      if (id !== IMPROVED_CODE) panels.resolved(sessionId, findings.idsOf(sessionId, id), how);
       const session = controller.session(sessionId);
       const finding = store.get(sessionId, id)?.finding ?? session?.summary?.findings.find((f) => f.id === id);
       if (how === 'dismissed' && session && finding) outcomes.dismissed(session, finding);
@@ -218,7 +231,7 @@ export function createEngine(context: vscode.ExtensionContext, { redactor, log, 
   );
 
   return {
-    commands: commandHandlers({ controller, panels, threads, switcher, keyCommands, cost, sent, compare, changes, fixes, outcomesView }),
+    commands: commandHandlers({ controller, findings, panels, threads, switcher, keyCommands, cost, sent, compare, changes, outcomesView, prompter }),
     codeActions: new FindingCodeActions(store, (uri) => dismissals.folderOf(uri) !== undefined),
     chat,
     reviewTool,

@@ -2,7 +2,6 @@ import { editorToolResults, toolResultsOf } from '../toolResults/editorToolResul
 import { toContextView, toToolsView } from '../../core/report/viewEvents';
 import { RegionMemory } from '../../core/memory/regionMemory';
 import { contextEnabled, contextRoot, editorContext } from '../context/editorContext';
-import { openContextLocation } from '../context/contextLocation';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
@@ -13,12 +12,9 @@ import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewReque
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent } from '../../core/domain/events';
 import type { ReviewSummary } from '../../core/domain/result';
-import { Commands } from '../commands';
 import type { CostController } from '../cost/costController';
 import type { MonthlySpend } from '../cost/monthlySpend';
 import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
-import type { FixService } from '../findings/fixes';
-import type { RegionEdits } from '../findings/regionEdits';
 import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import type { QuorumLog } from '../log';
@@ -27,7 +23,6 @@ import type { PromptShaper } from '../privacy/promptShaper';
 import type { SettingsService } from '../settings';
 import { BudgetGuard } from './budgetGuard';
 import { editorConfirm } from './editorConfirm';
-import { FindingActions } from './findingActions';
 import { FindingsTracker } from './findingsTracker';
 import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { cancelledByClose, linesNow, rerunRoute, tellsFailures } from './reviewDecisions';
@@ -39,9 +34,8 @@ import type { ChangesPreparation } from '../changes/changesPreparation';
 import { isChangesKey } from '../changes/changesDecisions';
 import { ChangesTarget } from '../changes/changesTarget';
 import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
-import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
+import type { ReviewPanelsLike } from '../panel/panelContract';
 import type { OutcomeService } from '../outcomes/outcomeService';
-import type { LearningOffer } from '../outcomes/learningOffer';
 import { learningsForWork } from '../../core/prompt/learnings';
 import { onAbort } from '../../core/util/abort';
 
@@ -61,9 +55,6 @@ interface ReviewControllerDeps {
   monthly: MonthlySpend;
   keys: ApiKeyCommands;
   store: FindingStore;
-  fixes: FixService;
-  /** The coding agent's proposals across files (a review of changes): one preview, one edit. */
-  regionEdits: RegionEdits;
   cost: CostController;
   prompter: Prompter;
   log: QuorumLog;
@@ -79,15 +70,13 @@ interface ReviewControllerDeps {
   panels: ReviewPanelsLike;
   /** What became of each finding (core/outcomes): reviews record into it, dismissals mark it. */
   outcomes?: OutcomeService;
-  /** "Dismiss with a reason…" and the learning it offers. */
-  learning?: LearningOffer;
 }
 
 /**
  * Runs reviews from the editor: shapes the target, checks key, estimate and budgets (BudgetGuard), runs the
  * pipeline under a progress, feeds the panel and the Problems panel (FindingsTracker); ReviewNotices speaks.
  */
-export class ReviewController implements PanelActions, vscode.Disposable {
+export class ReviewController implements vscode.Disposable {
   private readonly sessions: ReviewRegistry;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly panels: ReviewPanelsLike;
@@ -95,7 +84,6 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   private readonly budget: BudgetGuard;
   private readonly notices: ReviewNotices;
   private readonly tracker: FindingsTracker;
-  private readonly findings: FindingActions;
   private readonly running: RunningReviews;
   /** Fires when a review starts (tests and integrations follow sessions through it). */
   readonly onDidStartReview = this.emitter.event;
@@ -107,14 +95,7 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
     this.tracker = new FindingsTracker(deps.store);
     this.running = new RunningReviews(deps.cost);
-    this.findings = new FindingActions({ sessionOf: (id) => this.sessions.get(id), store: deps.store, fixes: deps.fixes, tracker: this.tracker, regions: deps.regionEdits });
-    // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
     this.subscriptions.push(
-      deps.fixes.onDidResolve(({ sessionId, id, how }) => {
-        if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
-      }),
-      // A fix refused because the code changed offers to review the lines again.
-      deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
       // Closing a review's panel cancels the reviews of its target.
       deps.panels.onDidClose((targetKey) => {
         for (const s of cancelledByClose(this.runningSessions(), targetKey)) {
@@ -295,23 +276,14 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     this.tracker.finished(session, summary);
     this.deps.log.info(summaryLogLine(session.id, summary));
     if (!tellsFailures(summary, this.sessions.isLatest(session))) return;
-    void this.notices.failures(summary, () => this.deps.keys.setKey(), () => this.rerun(session.targetKey, { noCache: true }));
+    void this.notices.failures(summary, () => this.deps.keys.setKey(), () => void this.rerunTarget(session.targetKey, { noCache: true }));
   }
 
-  /** "Quorum: Cancel Review": cancels every running review. */
-  cancelAll(): number {
-    const running = this.runningSessions();
+  /** "Quorum: Cancel Review": cancels the review `sessionId` (the panel's Stop), else every running review; how many. */
+  cancel(sessionId?: string): number {
+    const running = this.runningSessions().filter((s) => sessionId === undefined || s.id === sessionId);
     for (const s of running) s.cancel();
     return running.length;
-  }
-
-  // ---- PanelActions ----
-  cancel(sessionId: string): void {
-    this.sessions.get(sessionId)?.cancel();
-  }
-
-  rerun(targetKey: string, options: { noCache: boolean }): void {
-    void this.rerunTarget(targetKey, options);
   }
 
   /**
@@ -346,21 +318,6 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     if ('kind' in prepared) return this.notices.gone(prepared.kind);
     return this.start(prepared, options);
   }
-
-  // PanelActions about findings are FindingActions'.
-  readonly revealFinding = (sessionId: string, findingId: string): void => void this.findings.reveal(sessionId, findingId);
-  readonly previewFix = (sessionId: string, findingId: string): void => void this.findings.previewFix(sessionId, findingId);
-  readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);
-  readonly dismissFinding = (sessionId: string, findingId: string): void => this.findings.dismiss(sessionId, findingId);
-  readonly dismissInProject = (sessionId: string, findingId: string): Promise<boolean> => this.findings.dismissInProject(sessionId, findingId, this.deps.dismissals);
-
-  readonly dismissWithReason = async (sessionId: string, findingId: string): Promise<boolean> =>
-    this.deps.learning ? this.findings.dismissWithReason(sessionId, findingId, this.deps.dismissals, this.deps.learning) : false;
-  readonly previewImprovedCode = (sessionId: string): void => void this.findings.previewImprovedCode(sessionId);
-  readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
-  readonly setApiKey = (): void => void this.deps.keys.setKey();
-  readonly switchModel = (agentId?: string, suggestions?: readonly string[]): void => void vscode.commands.executeCommand(Commands.switchModel, agentId, suggestions ? [...suggestions] : undefined);
-  readonly openContext = (root: string | undefined, file: string, startLine: number, endLine: number): Promise<boolean> => openContextLocation(this.deps.prompter, root, file, startLine, endLine);
 
   dispose(): void {
     for (const d of this.subscriptions.splice(0)) d.dispose();
