@@ -2,6 +2,9 @@
 // scripts). `npm run lint`; `npm test` runs it first. Two options are relaxed, each for a stated reason:
 // - restrict-template-expressions allows numbers: `${n} tokens` is how every message here says a count.
 // - no-confusing-void-expression ignores arrow shorthands: `(e) => emit(e)` for a void callback is idiomatic.
+// - no-unused-vars ignores names that start with `_` and the siblings of a rest: `({ secret: _s, ...kept })` is how
+//   a field is left out of a copy.
+// - prefer-promise-reject-errors lets a caught `unknown` be passed on as it is (wrapping it would change it).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +17,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
 );
