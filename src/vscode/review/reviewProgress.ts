@@ -53,7 +53,7 @@ export function showProgress(session: ReviewSession, t: ReviewTarget, agents: nu
 export class RunningReviews {
   private count = 0;
 
-  constructor(private readonly cost: CostController) {
+  constructor(private readonly cost: Pick<CostController, 'reviewStarted' | 'reviewEnded'>) {
     void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, false);
   }
 
