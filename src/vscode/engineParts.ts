@@ -32,6 +32,7 @@ import { ReviewPanels } from './panel/reviewPanels';
 import { PromptShaper } from './privacy/promptShaper';
 import { SentPreview } from './privacy/whatWillBeSent';
 import { PrompterHolder } from './prompter';
+import { windowPrompter } from './windowPrompter';
 import { BudgetGuard } from './review/budgetGuard';
 import { ReviewController } from './review/reviewController';
 import { ReviewNotices } from './review/reviewNotices';
@@ -73,7 +74,7 @@ function createCore(settings: SettingsService, keys: ApiKeyStore, log: QuorumLog
 
 /** The window's basics: the prompter, the settings, the key, the core (gateway, ledger, pipeline), the cost display, the prompt shaper. */
 export function windowParts(context: vscode.ExtensionContext, { redactor, log, costBar, monthly }: StartupParts) {
-  const prompter = new PrompterHolder(redactor);
+  const prompter = new PrompterHolder(redactor, windowPrompter);
   const properties = field(field(field(context.extension.packageJSON, 'contributes'), 'configuration'), 'properties');
   const settings = new SettingsService(isRecord(properties) ? Object.keys(properties) : [], log, prompter);
   const keys = new ApiKeyStore(context.secrets, redactor);
@@ -111,7 +112,7 @@ export function reviewParts(context: vscode.ExtensionContext, w: WindowParts, f:
     core: { pipeline, memoryDir: context.globalStorageUri.fsPath, outcomes: f.outcomes },
     reads: { settings, shaper, dismissals: f.dismissals, changes: preparation },
     asks: { keys: keyCommands, budget: new BudgetGuard(settings, ledger, monthly, prompter), notices: new ReviewNotices(settings, prompter, log) },
-    shows: { panels, store: f.store, cost, log },
+    shows: { panels, prompter, store: f.store, cost, log },
   });
   const actions = new FindingActions({ sessionOf: (id) => controller.session(id), store: f.store, fixes: f.fixes, regions: f.regionEdits, dismissals: f.dismissals, learning: f.learning });
   const changes = new ChangesCommands({ controller, prompter, log, repositories, sent, preparation });

@@ -160,7 +160,7 @@ export class ReviewController implements vscode.Disposable {
       proceeding: async (plan) => {
         run.dismissed = await this.deps.reads.dismissals.entries(prepared.uri);
         run.session = this.open(prepared, plan, request, run);
-        run.progress = showProgress(run.session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
+        run.progress = showProgress(this.deps.shows.prompter, run.session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
       },
     });
   }

@@ -8,6 +8,7 @@ import type { QuorumLog } from '../log';
 import type { OutcomeService } from '../outcomes/outcomeService';
 import type { ReviewPanelsLike } from '../panel/panelContract';
 import type { PromptShaper } from '../privacy/promptShaper';
+import type { Prompter } from '../prompter';
 import type { SettingsService } from '../settings';
 import type { BudgetGuard } from './budgetGuard';
 import type { ReviewNotices } from './reviewNotices';
@@ -44,9 +45,10 @@ export interface ReviewDialogs {
   notices: ReviewNotices;
 }
 
-/** Where a review shows: its panel, the Problems panel (the finding store), the status bar, the log. */
+/** Where a review shows: its panel, its progress notification, the Problems panel (the finding store), the status bar, the log. */
 export interface ReviewViews {
   panels: Pick<ReviewPanelsLike, 'show' | 'onDidClose'>;
+  prompter: Pick<Prompter, 'progress'>;
   store: FindingStore;
   cost: Pick<CostController, 'reviewStarted' | 'reviewEnded'>;
   log: QuorumLog;
