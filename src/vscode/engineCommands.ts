@@ -14,7 +14,7 @@ import type { Prompter } from './prompter';
 import type { ReviewController } from './review/reviewController';
 import type { ReviewThreads } from './threads/reviewThreads';
 
-export interface CommandTargets {
+interface CommandTargets {
   controller: ReviewController;
   findings: FindingActions;
   panels: ReviewPanels;
