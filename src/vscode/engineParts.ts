@@ -3,7 +3,7 @@ import { resolveAgents } from '../core/agents/registry';
 import type { GatewayLogger } from '../core/gateway/client';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewCache } from '../core/pipeline/cache';
-import { ReviewPipeline } from '../core/review/pipeline';
+import { ReviewPipeline } from '../core/pipeline/pipeline';
 import { field, isRecord } from '../shared/guards';
 import { ApiKeyStore } from './apiKeys';
 import { ChangesCommands } from './changes/changesCommands';

@@ -1,4 +1,4 @@
-import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { ReviewPipeline } from '../../core/pipeline/pipeline';
 import type { ChangesPreparation } from '../changes/changesPreparation';
 import type { CostController } from '../cost/costController';
 import type { FindingStore } from '../findings/findingStore';
