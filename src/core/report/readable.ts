@@ -7,7 +7,6 @@ import type { Finding } from '../domain/finding';
 import { formatUsd } from '../../shared/format';
 import { summaryView } from './viewEvents';
 import { REPORT_STRINGS } from './reportStrings';
-import { VERIFIER_ID } from '../agents/roles';
 import { verdictNote } from '../../shared/labels';
 import { formatString, type PanelStringKey } from '../../shared/panelStrings';
 import { codeSpan, escapeInline, reviewMarkdown } from '../../shared/reviewMarkdown';
@@ -25,8 +24,8 @@ function lines(f: Pick<Finding, 'startLine' | 'endLine'>): string {
 
 function agentLine(r: AgentResult, s: ReviewSummary): string {
   const state = r.status === 'ok' ? (r.cached ? 'ok (cached)' : 'ok') : r.status === 'cancelled' ? 'cancelled' : `failed: ${r.error?.code ?? 'error'}`;
-  const n = r.agent === VERIFIER_ID ? s.findings.filter((f) => f.verification).length : r.findings.length;
-  const found = r.agent === VERIFIER_ID ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
+  const n = r.role === 'verifier' ? s.findings.filter((f) => f.verification).length : r.findings.length;
+  const found = r.role === 'verifier' ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
   const notice = r.notice ? ` - ${tt(formatString(REPORT_STRINGS[r.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel'], [r.notice.model ?? '?']))}` : '';
   return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;

@@ -3,7 +3,7 @@ import { CostLedger } from '../../../src/core/cost/ledger';
 import { ListedPrices } from '../../../src/core/cost/listedPrices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseSettings } from '../../../src/core/settings/parse';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { singleTarget } from '../../../src/core/domain/target';
 import type { Finding } from '../../../src/core/domain/finding';
 import type { ReviewEvent } from '../../../src/core/domain/events';
@@ -13,6 +13,7 @@ import { jsonOutputSchema, toJsonOutput } from '../../../src/core/report/json';
 import { formatText } from '../../../src/core/report/readable';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 import { isVerifierRequest, verifierPersona } from '../../fixtures/gateway/verifier';
+import { reviewThrough } from '../../fixtures/review';
 
 /**
  * Issue 30, item 5: the verifier runs on a model the gateway has. Against the loopback gateway: one that lists
@@ -64,14 +65,20 @@ describe('the verifier on a model the gateway has (loopback gateway)', function 
     gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
     const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger, listedPrices });
     const target = singleTarget({ file: 'app.py', language: 'python', text: CODE, startLine: 1, endLine: 2 });
-    const plan = pipeline.estimate(target, { language: 'en', agents: Object.keys(agents), modelOverrides: agents, noCache: true });
     const events: ReviewEvent[] = [];
-    const summary = await pipeline.run(plan, (e) => events.push(e), { verify: true });
+    const summary = await reviewThrough(pipeline, target, { language: 'en', agents: Object.keys(agents), modelOverrides: agents, noCache: true }, (e) => events.push(e));
     const verifierModels = tg.requests.filter((r) => r.path.endsWith('/chat/completions') && isVerifierRequest(r)).map((r) => r.model);
     return { summary, events, verifierModels };
   }
 
   const verifierOf = (s: ReviewSummary) => s.agents.find((a) => a.agent === 'verifier');
+
+  it('its result plays the verifier, the reviewers\' results the reviewer: a face asks the role, not the id', async () => {
+    script();
+    const { summary } = await review(['gpt-4.1', 'gemini-2.5-flash', 'mistral-small-latest'], { analyst: 'gpt-4.1', security: 'gemini-2.5-flash' });
+    assert.deepEqual(summary.agents.map((a) => [a.agent, a.role]), [['analyst', 'reviewer'], ['security', 'reviewer'], ['verifier', 'verifier']]);
+    assert.match(formatText(summary), /verifier \(mistral-small-latest\): ok, [^\n]*1 verdict/);
+  });
 
   it('several models listed: picks one that reviewed nothing and that the gateway has (not a built-in default it lacks, not an embedding model)', async () => {
     script();
