@@ -75,7 +75,7 @@ function lineRange(doc: vscode.TextDocument | undefined, r: EditorLines): vscode
 export class FindingStore implements vscode.Disposable {
   private readonly items = new Map<string, TrackedFix>();
   private readonly collection = vscode.languages.createDiagnosticCollection('quorum');
-  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly disposables: { dispose(): unknown }[] = [this.collection];
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   /** Findings are published to the Problems panel (`quorum.review.showFindingsIn` is not `threads`). */
