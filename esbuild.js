@@ -39,7 +39,7 @@ const common = {
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 /**
- * tree-sitter (src/core/context/parser.ts; the review's context and the syntax check of a fix): the runtime of `@vscode/tree-sitter-wasm` stays out of the bundles and
+ * tree-sitter (src/core/syntax/parser.ts; the review's context and the syntax check of a fix): the runtime of `@vscode/tree-sitter-wasm` stays out of the bundles and
  * is required from dist/tree-sitter/ on the first parse, beside its .wasm and the grammars' (copied by
  * copyTreeSitter), so that neither activation nor `quorum --help` loads it.
  */
@@ -90,7 +90,7 @@ const lazyModules = {
   },
 };
 
-/** The grammars that src/core/context/languages.ts names, and the runtime's own files. */
+/** The grammars that src/core/syntax/languages.ts names, and the runtime's own files. */
 const TREE_SITTER_FILES = ['tree-sitter.js', 'tree-sitter.wasm', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'c-sharp', 'php', 'ruby', 'rust'].map((g) => `tree-sitter-${g}.wasm`)];
 
 function copyTreeSitter() {

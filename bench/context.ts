@@ -31,7 +31,7 @@ import { RepositoryIndex } from '../src/core/context/repoIndex';
 import { addContext } from '../src/core/context/step';
 import { createExcluder } from '../src/core/prompt/exclude';
 import { SecretRedactor } from '../src/core/redaction/redactor';
-import type { ReviewTarget } from '../src/core/review/types';
+import type { ReviewTarget } from '../src/core/domain/target';
 import { loadTokenizer } from '../src/core/tokens/count';
 import { benchRepository } from './contextRepo';
 

@@ -1,4 +1,5 @@
-import type { AgentResult, AgentStatus, ReviewEvent } from '../core/review/types';
+import type { AgentResult, AgentStatus } from '../core/domain/result';
+import type { ReviewEvent } from '../core/domain/events';
 import { formatUsd } from '../shared/format';
 import { field } from '../shared/guards';
 import { terminalText } from '../shared/untrustedText';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { sep } from 'node:path';
-import type { NoiseSplit } from '../core/review/noise';
+import type { NoiseSplit } from '../core/domain/result';
 import type { ReportContext } from '../core/report/render';
 import { relativeToRoot } from './repository';
 import { splitLines } from './target';

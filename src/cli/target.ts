@@ -1,8 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import { singleTarget } from '../core/review/target';
-import type { ReviewTarget } from '../core/review/types';
-import { languageOfFile } from '../core/agents/fileLanguage';
-import { UsageError } from './args';
+import { type ReviewTarget, singleTarget } from '../core/domain/target';
+import { languageOfFile } from '../core/domain/fileLanguage';
+import { UsageError } from './flags';
 import { errorCode } from '../shared/guards';
 
 /** Reading the reviewed file and range for the CLI; every problem is a `UsageError` (exit code 2). */
@@ -11,7 +10,7 @@ const MAX_LINES = 5000;
 const MAX_CHARS = 400_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-export { languageOfFile } from '../core/agents/fileLanguage';
+export { languageOfFile } from '../core/domain/fileLanguage';
 
 /** The file's lines; a final newline does not start another line. */
 export function splitLines(text: string): string[] {

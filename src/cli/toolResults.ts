@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { readToolResultFiles } from '../core/toolResults/files';
-import type { ToolResult } from '../core/toolResults/types';
-import type { ReviewTarget } from '../core/review/types';
+import type { ToolResult } from '../core/domain/toolResult';
+import type { ReviewTarget } from '../core/domain/target';
 
 /**
  * The tool results of a `quorum review`: the SARIF files of `--tool-results` and `.quorum/tool-results/`, paths

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { AgentResult, ReviewEvent } from '../../src/core/review/types';
+import type { AgentResult } from '../../src/core/domain/result';
+import type { ReviewEvent } from '../../src/core/domain/events';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/protocol';
 import type { PanelMessage } from '../../src/vscode/panel/reviewPanels';
 import type { ReviewSessionHandle } from '../../src/vscode/panel/panelContract';
@@ -36,7 +37,7 @@ class ScriptedSession implements ReviewSessionHandle {
 
 function result(agent: string, text: string): AgentResult {
   return {
-    agent, title: agent, model: 'gpt-4.1', status: 'ok', text, findings: [],
+    agent, title: agent, role: 'reviewer', model: 'gpt-4.1', status: 'ok', text, findings: [],
     usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 },
     costUsd: 0.001, costSource: 'reported', latencyMs: 50, attempts: 1, cached: false,
   };

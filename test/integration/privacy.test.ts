@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { ReviewSummary } from '../../src/core/review/types';
+import type { ReviewSummary } from '../../src/core/domain/result';
 import type { QuorumApi } from '../../src/vscode/api';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
 import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';

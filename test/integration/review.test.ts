@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { ReviewSummary } from '../../src/core/review/types';
+import type { ReviewSummary } from '../../src/core/domain/result';
 import { formatUsd } from '../../src/shared/format';
 import type { QuorumApi } from '../../src/vscode/api';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
@@ -49,7 +49,7 @@ async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeActi
 
 async function run(action: vscode.CodeAction | undefined): Promise<unknown> {
   assert.ok(action?.command, 'the action exists');
-  return vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+  return vscode.commands.executeCommand(action.command.command, ...((action.command.arguments ?? []) as unknown[]));
 }
 
 describe('review selection (real VS Code, loopback gateway)', function () {

@@ -26,7 +26,27 @@ function specifiers(text: string): string[] {
   return out;
 }
 
-describe('layer rules (DESIGN.md)', () => {
+/**
+ * The floors of src/core, lowest first (ARCHITECTURE.md, "Floors of the core", shows the same table): a folder
+ * imports only folders on lower floors, never one on its own floor or above. The review's vocabulary (domain) is
+ * on the ground floor with the utilities; the use cases (review, doctor) and eval are at the top.
+ */
+const CORE_FLOORS: readonly (readonly string[])[] = [
+  ['util', 'domain'],
+  ['settings', 'tokens', 'syntax', 'redaction'],
+  ['cost'],
+  ['gateway', 'changes', 'prompt', 'fix'],
+  ['context', 'toolResults'],
+  ['agents'],
+  ['pipeline'],
+  ['verification'],
+  ['memory'],
+  ['outcomes', 'report'],
+  ['review', 'doctor'],
+  ['eval'],
+];
+
+describe('layer rules (ARCHITECTURE.md)', () => {
   it('src/core and src/shared never mention the module vscode', () => {
     const offenders = [...files(join(src, 'core')), ...files(join(src, 'shared'))].filter((f) => {
       const text = readFileSync(f, 'utf8');
@@ -61,6 +81,33 @@ describe('layer rules (DESIGN.md)', () => {
       }
     }
     assert.deepEqual(bad, []);
+  });
+
+  it('every folder of src/core is on a floor, and imports only folders on lower floors', () => {
+    const floorOf = new Map(CORE_FLOORS.flatMap((folders, floor) => folders.map((f) => [f, floor] as const)));
+    const core = join(src, 'core');
+    const folders = readdirSync(core).filter((n) => statSync(join(core, n)).isDirectory());
+    assert.deepEqual(folders.filter((f) => !floorOf.has(f)), [], 'a new folder of src/core needs a floor here and in ARCHITECTURE.md');
+    const bad: string[] = [];
+    for (const f of files(core)) {
+      const from = relative(core, f).split(sep)[0] as string;
+      for (const s of specifiers(readFileSync(f, 'utf8'))) {
+        if (!s.startsWith('.')) continue;
+        const target = resolve(dirname(f), s);
+        if (!target.startsWith(core + sep)) continue;
+        const to = relative(core, target).split(sep)[0] as string;
+        if (to === from) continue;
+        if ((floorOf.get(to) ?? Infinity) >= (floorOf.get(from) ?? -1)) bad.push(`${relative(root, f)} -> ${s} (${from} is on floor ${floorOf.get(from)}, ${to} on ${floorOf.get(to)})`);
+      }
+    }
+    assert.deepEqual(bad, []);
+  });
+
+  it('ARCHITECTURE.md shows the floors the test enforces', () => {
+    const doc = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+    const table = [...doc.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)].map((m) => [Number(m[1]), (m[2] as string).split(',').map((f) => f.trim().replace(/`/g, ''))] as const);
+    assert.deepEqual(table.map(([n]) => n), CORE_FLOORS.map((_, i) => i));
+    assert.deepEqual(table.map(([, folders]) => folders), CORE_FLOORS.map((f) => [...f]));
   });
 
   it('only src/vscode imports vscode', () => {

@@ -1,5 +1,6 @@
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { ReviewEstimate, ReviewEvent } from '../../core/review/types';
+import type { ReviewEstimate } from '../../core/domain/estimate';
+import type { ReviewEvent } from '../../core/domain/events';
 import { formatUsd } from '../../shared/format';
 
 /** Characters per token, to turn an agent's likely answer length into how much of it has streamed. */

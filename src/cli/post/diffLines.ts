@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { hunkRanges } from '../../core/changes/parse';
-import type { Finding, LineRange } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
+import type { LineRange } from '../../core/domain/lines';
 
 /**
  * Which lines of which files a thread may go on (the new side): the new-side lines of the hunks of the pull or

@@ -1,6 +1,5 @@
-import { reviewerResults } from '../../core/agents/verifier';
-import type { NoiseSplit } from '../../core/review/noise';
-import type { Region, ReviewSummary } from '../../core/review/types';
+import type { NoiseSplit, ReviewSummary } from '../../core/domain/result';
+import type { Region } from '../../core/domain/target';
 import { EXIT } from '../exit';
 import type { CliReview } from '../reviewSteps';
 import { GithubHost } from './github/host';
@@ -39,7 +38,7 @@ export async function postFromCli(r: CliReview, target: PostTarget, { summary, n
     hidden: noise.hidden.filter((h) => h.reason !== 'dismissed').length,
     regions,
     // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
-    complete: !summary.cancelled && reviewerResults(summary.agents).every((a) => a.status === 'ok'),
+    complete: !summary.cancelled && summary.agents.every((a) => a.role === 'verifier' || a.status === 'ok'),
     log,
     // What became of the findings: a thread resolved by this push is addressed, one a person resolved dismissed (core/outcomes).
     ...(recorder ? { onThreads: (threads: ThreadResolution[]) => void recordThreads(recorder, threads) } : {}),

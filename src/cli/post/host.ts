@@ -1,4 +1,4 @@
-import type { Finding } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
 import type { Commentable, Placement } from './diffLines';
 
 /**

@@ -1,8 +1,10 @@
-import type { Finding, Region, ReviewSummary } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
+import type { Region } from '../../core/domain/target';
+import type { ReviewSummary } from '../../core/domain/result';
 import { scrubKey } from '../../core/redaction/redactor';
 import { resolvedBody, summaryBody } from '../../core/report/pullRequest';
 import { headCommit, localHunks, placementOf, type Commentable } from './diffLines';
-import { findingKeys } from './fingerprints';
+import { findingKeys } from '../../core/memory/fingerprint';
 import type { Draft, PostItem, Previous, PreviousThread, ReviewHost } from './host';
 import type { ThreadResolution } from '../../core/outcomes/decide';
 import { planSync } from './sync';

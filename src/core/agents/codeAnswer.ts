@@ -1,6 +1,6 @@
 import { CODE_KEYS } from '../../shared/answerKeys';
-import { filesOf, matchFile } from '../review/target';
-import type { CodeReplacement, Region } from '../review/types';
+import { filesOf, matchFile, type Region } from '../domain/target';
+import type { CodeReplacement } from '../domain/result';
 import { isAdvice } from '../fix/replacement';
 import { cleanCode } from './code';
 import { isRecord } from '../../shared/guards';
@@ -69,7 +69,7 @@ function splitAdvice(replacements: readonly CodeReplacement[], scope: CodeScope)
 }
 
 function replacementList(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return Array.from<unknown>(value);
   if (!isRecord(value)) return undefined;
   const list = pick(value, LIST_KEYS);
   return Array.isArray(list) ? list : undefined;

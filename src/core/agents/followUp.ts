@@ -1,6 +1,7 @@
-import type { ChatMessage, ChatRequest } from '../gateway/types';
+import type { ChatMessage } from '../domain/chat';
+import type { ChatRequest } from '../gateway/types';
 import { SecretRedactor } from '../redaction/redactor';
-import type { Finding } from '../review/types';
+import type { Finding } from '../domain/finding';
 import { fenceMarks } from '../../shared/reviewMarkdown';
 import { languageName } from './language';
 import { numberLines } from './messages';

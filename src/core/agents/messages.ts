@@ -1,10 +1,11 @@
-import { filesOf } from '../review/target';
-import type { ChatMessage } from '../gateway/types';
-import type { AgentResult, Finding, Region, ReviewTarget } from '../review/types';
+import { filesOf, type Region, type ReviewTarget } from '../domain/target';
+import type { ChatMessage } from '../domain/chat';
+import type { AgentResult } from '../domain/result';
+import type { Finding } from '../domain/finding';
 import { fenceMarks } from '../../shared/reviewMarkdown';
 import { languageName } from './language';
 import type { AgentSpec } from './spec';
-import type { ContextSnippet } from '../context/types';
+import type { ContextSnippet } from '../domain/context';
 import { TOOL_RESULTS_RULE, toolResultsBlock } from '../toolResults/prompt';
 
 /** Building an agent's prompt: the code with its real line numbers, what to answer and how, other agents' results. */

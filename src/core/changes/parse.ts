@@ -1,5 +1,6 @@
 import parseDiff from 'parse-diff';
-import type { LineRange, RemovedLines } from '../review/types';
+import type { LineRange } from '../domain/lines';
+import type { RemovedLines } from '../domain/target';
 import { readQuoted } from './gitPath';
 import type { FileChange } from './types';
 

@@ -1,5 +1,4 @@
-import { filesOf } from '../review/target';
-import type { Region, ReviewTarget } from '../review/types';
+import { filesOf, type Region, type ReviewTarget } from '../domain/target';
 import { estimateTokens, regionsOf } from './regions';
 import type { ChangeRequest, ChangeSet } from './types';
 

@@ -1,4 +1,5 @@
-import type { LineRange, Region, RemovedLines } from '../review/types';
+import type { LineRange } from '../domain/lines';
+import type { Region, RemovedLines } from '../domain/target';
 import type { ChangedFileText } from './types';
 
 /**

@@ -1,5 +1,6 @@
 import type { ChangeAttributes } from './attributes';
-import type { LineRange, RemovedLines, SkippedFile } from '../review/types';
+import type { LineRange } from '../domain/lines';
+import type { RemovedLines, SkippedFile } from '../domain/target';
 
 /** What "changes" means: one definition for both faces. */
 export type ChangeKind = 'uncommitted' | 'staged' | 'ref' | 'last-commit';

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { decodeText, splitFileLines } from '../changes/skip';
 import type { SecretRedactor } from '../redaction/redactor';
-import type { LineRange, ReviewTarget } from '../review/types';
+import { type LineRange, rangesOverlap } from '../domain/lines';
+import type { ReviewTarget } from '../domain/target';
 import { countTokens } from '../tokens/count';
 import type { Definition } from './extract';
 import type { ContextKind } from '../../shared/codeContext';
-import type { BatchContext, ContextSnippet, CutContext } from './types';
-import { rangesOverlap } from '../review/lineRange';
+import type { BatchContext } from './types';
+import type { ContextSnippet, CutContext } from '../domain/context';
 
 /**
  * Candidate snippets of context and how they are ranked, de-duplicated and cut to a batch's budget — the one

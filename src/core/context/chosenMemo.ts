@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { SecretRedactor } from '../redaction/redactor';
-import type { ReviewTarget } from '../review/types';
+import type { ReviewTarget } from '../domain/target';
 import type { RepositoryFiles } from './candidates';
 import type { ListedFile } from './listing';
 import type { BatchContext } from './types';

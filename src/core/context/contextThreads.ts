@@ -132,7 +132,8 @@ export class ContextThreads {
   /** The stored symbols of `files`, parsed by the threads (each a share): by blob hash. */
   async parse(files: readonly ThreadFile[]): Promise<Map<string, string>> {
     const share = Math.ceil(files.length / this.threads.length);
-    const answers = await Promise.all(this.threads.map((t, k) => (k * share < files.length ? this.track(t.ask({ type: 'parse', files: files.slice(k * share, (k + 1) * share) })) : undefined)));
+    const shares = this.threads.flatMap((t, k) => (k * share < files.length ? [this.track(t.ask({ type: 'parse', files: files.slice(k * share, (k + 1) * share) }))] : []));
+    const answers = await Promise.all(shares);
     const out = new Map<string, string>();
     for (const m of answers) {
       if (!m || !Array.isArray(m.entries)) continue;

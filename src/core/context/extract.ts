@@ -1,6 +1,6 @@
 import type * as TreeSitter from '@vscode/tree-sitter-wasm';
-import type { LineRange } from '../review/types';
-import { walkTree, withTree, type LoadedGrammar } from './parser';
+import type { LineRange } from '../domain/lines';
+import { walkTree, withTree, type LoadedGrammar } from '../syntax/parser';
 
 /** What one file defines and calls, from its syntax tree: what the repository index keeps per file. */
 
@@ -102,8 +102,7 @@ function definitionsOf(grammar: LoadedGrammar, root: TreeSitter.Node, lines: Tex
   const out: Definition[] = [];
   for (const d of raw) {
     if (d.capture === 'container') continue;
-    const { capture, startIndex, endIndex, ...definition } = d;
-    void capture;
+    const { capture: _capture, startIndex, endIndex, ...definition } = d;
     if (d.kind === 'function' || d.kind === 'method') {
       const holder = holders.find((h) => h !== d && h.startIndex <= startIndex && endIndex <= h.endIndex);
       if (holder) Object.assign(definition, { kind: 'method', container: holder.name });

@@ -70,8 +70,8 @@ function genericParameters(text: string, at: number): boolean {
  * the chain's last word — never a word inside generic arguments, nor a part of a qualified name (`import static
  * org.x.Y`), nor a modifier or type, nor anything after a type annotation or a base (`extends Base`, `: Base`).
  */
-function chainNames(text: string, m: RegExpMatchArray, out: Defined): void {
-  const at0 = m.index ?? 0;
+function chainNames(text: string, m: RegExpExecArray, out: Defined): void {
+  const at0 = m.index;
   if (IMPORTING.test(lineBefore(text, at0))) return;
   const chain = m[2] as string;
   const chainAt = at0 + m[0].length - chain.length;
@@ -81,7 +81,7 @@ function chainNames(text: string, m: RegExpMatchArray, out: Defined): void {
   let from = 0;
   let closed = false;
   words.forEach((w, i) => {
-    const at = w.index ?? 0;
+    const at = w.index;
     for (let k = from; k < at; k++) depth += chain[k] === '<' ? 1 : chain[k] === '>' ? -1 : 0;
     if (depth <= 0 && ((INHERITS.has(w[0]) && i < words.length - 1) || chain.slice(from, at).replaceAll('::', '').includes(':'))) closed = true;
     from = at + w[0].length;
@@ -109,10 +109,10 @@ function calledOnObject(text: string, at: number): boolean {
  * whose arguments hold a call, an annotation): a definition there has its body's `{` or its `throws` next (C#, Java in
  * Allman style, a long Java signature).
  */
-function continuedCall(text: string, m: RegExpMatchArray): boolean {
+function continuedCall(text: string, m: RegExpExecArray): boolean {
   // Ended by a body, `throws`, `->` or `:`: not at the line's end.
   if (!m[0].trimEnd().endsWith(')')) return false;
-  const end = (m.index ?? 0) + m[0].length;
+  const end = m.index + m[0].length;
   return !/^\s*(?:\{|throws(?![\w$]))/.test(text.slice(end, end + 200));
 }
 
@@ -146,17 +146,17 @@ export function lexicalNames(source: string, language: string): LexicalNames {
     defines.add(name);
   }
   for (const m of text.matchAll(AFTER_KEYWORD)) chainNames(text, m, defines);
-  for (const m of text.matchAll(SINGLETON)) defines.add(m[1] as string, (m.index ?? 0) + m[0].length - (m[1] as string).length);
+  for (const m of text.matchAll(SINGLETON)) defines.add(m[1] as string, m.index + m[0].length - (m[1] as string).length);
   for (const m of text.matchAll(WITH_BODY)) {
     const name = m[1] as string;
-    const at = m.index ?? 0;
+    const at = m.index;
     if (KEYWORDS.has(name) || calledOnObject(text, at)) continue;
     const typed = afterType(text, at);
     if (m[2] !== undefined ? typed : !continuedCall(text, m)) defines.add(name, typed ? at : undefined);
   }
   for (const m of text.matchAll(CALLED)) {
     const name = (m[1] ?? m[2]) as string;
-    const at = m[1] !== undefined ? (m.index ?? 0) : (m.index ?? 0) + m[0].length - name.length;
+    const at = m[1] !== undefined ? m.index : m.index + m[0].length - name.length;
     // Ruby calls a method without parentheses (`cleanup path`): the name of a definition stays a call there.
     if (!KEYWORDS.has(name) && (language === 'ruby' || !defines.at.has(at))) calls.add(name);
   }

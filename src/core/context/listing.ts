@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { languageOfFile } from '../agents/fileLanguage';
+import { languageOfFile } from '../domain/fileLanguage';
 import { run as runGit } from '../changes/gitCli';
 import { skipByName } from '../changes/skip';
 import type { Excluder } from '../prompt/exclude';
-import { grammarOf } from './languages';
+import { grammarOf } from '../syntax/languages';
 
 /**
  * The files the repository index may hold, with their blob hashes: only files the review may send (a language with a

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Excluder } from '../prompt/exclude';
-import type { LineRange, ReviewTarget } from '../review/types';
+import type { LineRange } from '../domain/lines';
+import type { ReviewTarget } from '../domain/target';
 import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
 import { chosenKey, listingDigest, type ChosenContext } from './chosenMemo';
@@ -37,7 +38,6 @@ interface IndexOptions {
 
 /** Unparsed files a repository may have and still be parsed whole on its first lookup. */
 const SMALL_REPOSITORY = 64;
-
 /** What an index holds besides its listing: kept when this process opens the repository's index again. */
 interface IndexState {
   /** Symbols, identifiers kept and context chosen (chosenMemo.ts); whether any is not saved yet. */
@@ -93,7 +93,6 @@ export class RepositoryIndex {
 
   /** Whether `path` is a file the review may send and the index holds. */
   holds = (path: string): boolean => this.byPath.has(path);
-
   /**
    * The symbols the index holds for `path` when `bytes` are the content it listed there (its blob hash): a reviewed
    * file need not be queried again. Undefined when the file changed since, or is not indexed or not read.

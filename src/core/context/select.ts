@@ -1,5 +1,6 @@
 import type { SecretRedactor } from '../redaction/redactor';
-import type { LineRange, Region, ReviewTarget } from '../review/types';
+import { type LineRange, rangesOverlap } from '../domain/lines';
+import type { Region, ReviewTarget } from '../domain/target';
 import { callerCandidate, chooseContext, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, RepositoryFiles, sentLines, type ContextCandidate } from './candidates';
 import { identifiersIn, parseFile, type Definition, type ParsedFile } from './extract';
 import type { ContextBudget } from './budget';
@@ -8,7 +9,6 @@ import { distanceFrom } from './nearest';
 import type { Asked } from './lookup';
 import type { RepositoryIndex } from './repoIndex';
 import type { BatchContext } from './types';
-import { rangesOverlap } from '../review/lineRange';
 
 /**
  * Choosing the context of one batch (or selection): the definitions that its changed lines use and that are not in

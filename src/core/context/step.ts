@@ -1,12 +1,13 @@
 import type { Excluder } from '../prompt/exclude';
 import type { SecretRedactor } from '../redaction/redactor';
-import type { ReviewTarget } from '../review/types';
+import type { ReviewTarget } from '../domain/target';
 import { ContextBudget, DEFAULT_CONTEXT_BUDGET_MS } from './budget';
 import { openIndex } from './openIndex';
 import { RepositoryFiles } from './candidates';
 import { keptAgain } from './chosenMemo';
 import { lookupsOf, prepareBatch, selectContext, type PreparedBatch } from './select';
-import type { BatchContext, ContextStatus } from './types';
+import type { BatchContext } from './types';
+import type { ContextStatus } from '../domain/context';
 
 /**
  * Context as a prompt-shaping step: after the shaping of `shapeReview` (files never sent are gone, secrets

@@ -1,4 +1,4 @@
-import type { LineRange } from '../review/types';
+import type { LineRange } from '../domain/lines';
 import { decodeUsed, encodeUsed, isUsed } from './indexStore';
 
 /**

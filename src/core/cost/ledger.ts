@@ -1,9 +1,9 @@
 import type { CostSource } from '../../shared/reviewCodes';
-import type { RequestTag, Usage } from '../gateway/types';
+import type { RequestTag } from '../domain/chat';
+import { addUsage, cleanUsage, type Usage, zeroUsage } from '../domain/usage';
 import type { ListedPriceTable, PriceOverrides } from './prices';
 import { priceAttempt, type PricedBy } from './pricing';
 import { emptyTotals, type CostTotals, type LedgerTotals } from './totals';
-import { addUsage, cleanUsage, zeroUsage } from './usage';
 
 /** One HTTP attempt as the gateway client (or a result cache) reports it to the ledger. */
 interface AttemptRecord {

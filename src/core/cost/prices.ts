@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { priceSchema, type PriceSettings } from '../settings/schema';
-import type { Usage } from '../gateway/types';
+import type { Usage } from '../domain/usage';
 import { catalogEntry } from './catalog';
 
 /** US dollars per million tokens. `cachedInput` is the price of prompt tokens served from the prompt cache. */

@@ -1,7 +1,6 @@
 import type { CostSource } from '../../shared/reviewCodes';
-import type { Usage } from '../gateway/types';
+import { totalTokens, type Usage } from '../domain/usage';
 import { estimateCost, type ListedPriceTable, type PriceOverrides } from './prices';
-import { totalTokens } from './usage';
 
 /**
  * THE price of one attempt, for the ledger and for a client without one: a result-cache hit costs nothing;

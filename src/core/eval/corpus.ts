@@ -2,8 +2,8 @@ import { SEVERITIES } from '../../shared/severity';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import type { ContextSnippet } from '../context/types';
-import { toolResultSchema, type ToolResult } from '../toolResults/types';
+import type { ContextSnippet } from '../domain/context';
+import { toolResultSchema, type ToolResult } from '../domain/toolResult';
 
 /**
  * The labelled corpus: `<dir>/<case-id>/expected.json` plus the one source file it names. A folder without
@@ -39,7 +39,7 @@ const expectedFileSchema = z.looseObject({
   findings: z.array(expectedFindingSchema),
   /** What the project's tools report on the file (the case's file is theirs): sent read-only, their repeats scored apart. */
   toolResults: z
-    .array(toolResultSchema.omit({ file: true }).refine((r) => r.endLine >= r.startLine, { path: ['endLine'], message: 'endLine is before startLine' }))
+    .array(toolResultSchema.omit({ file: true }).refine((r) => r.endLine >= r.startLine, { path: ['endLine'], error: 'endLine is before startLine' }))
     .max(500)
     .optional(),
 });

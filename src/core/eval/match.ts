@@ -1,6 +1,6 @@
 import { builtinAgent } from '../../shared/builtinAgents';
 import type { ExpectedFinding, ExpectedKind } from './corpus';
-import { sameCweFamily } from './cweFamilies';
+import { sameCweFamily } from '../domain/cwe';
 
 /**
  * What a "true finding" is, defined once. A reported finding matches an expected one when its lines overlap

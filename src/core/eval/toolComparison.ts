@@ -1,6 +1,6 @@
-import type { Finding } from '../review/types';
+import type { Finding } from '../domain/finding';
 import { repeatedToolResult } from '../toolResults/duplicate';
-import type { ToolResult } from '../toolResults/types';
+import type { ToolResult } from '../domain/toolResult';
 import type { RunFigures } from './score';
 import { alignedLines, formatRatio } from './table';
 

@@ -1,4 +1,4 @@
-import { walkTree, withTree } from '../context/parser';
+import { walkTree, withTree } from '../syntax/parser';
 
 /**
  * Syntax errors of a file's text, from the same tree-sitter grammars as the review's context (syntax only: no type

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { priceAttempt } from '../cost/pricing';
-import { totalTokens, zeroUsage } from '../cost/usage';
+import { totalTokens, type Usage, zeroUsage } from '../domain/usage';
 import type { QuorumSettings } from '../settings/schema';
 import { countTokens } from '../tokens/count';
 import { untilAborted } from '../util/abort';
@@ -15,11 +15,11 @@ import { AbortReason, failureFromSdk } from './failures';
 import type { ModelDirectory } from './modelDirectory';
 import { loadedSdk } from './openaiSdk';
 import type { GatewayOptions, GatewayStats, GatewayTuning } from './options';
-import { rateLimitState, type RateLimitState } from './rateHeaders';
+import { rateLimitState, type HeaderSource, type RateLimitState } from './rateHeaders';
 import { requestBody, sentParams, withRefusals } from './requestBody';
 import type { RequestShapes, ShapeParam } from './shape';
 import type { Slots } from './slots';
-import { GatewayError, type ChatRequest, type FinishReason, type StreamResult, type Usage } from './types';
+import { GatewayError, type ChatRequest, type FinishReason, type StreamResult } from './types';
 import { IdleWatchdog } from './watchdog';
 import { field } from '../../shared/guards';
 
@@ -144,10 +144,11 @@ async function send(s: Sending, body: OpenAI.Chat.Completions.ChatCompletionCrea
   } catch (e) {
     const sdk = loadedSdk();
     const apiError = sdk && e instanceof sdk.APIError ? e : undefined;
-    const text = apiError ? await env.connection.errorBodyOf(apiError.headers) : undefined;
+    const headers = apiError?.headers as HeaderSource | undefined;
+    const text = apiError ? await env.connection.errorBodyOf(headers) : undefined;
     const errorBody = text !== undefined ? readErrorBody(text) : undefined;
     const failure = withRefusals(failureFromSdk(e, model, signal, settings, errorBody), errorBody, sentParams(body));
-    const limits = apiError?.headers ? rateLimitState(apiError.headers) : {};
+    const limits = headers ? rateLimitState(headers) : {};
     env.admission.observe(limits, reservation.seq, failure.rateLimited ? failure.waitMs : undefined);
     // An error answer that reports usage says the model ran: that usage is billed like any other.
     const errorUsage = apiError ? (parseUsage(field(apiError.error, 'usage')) ?? parseUsage(errorBody?.usage)) : undefined;

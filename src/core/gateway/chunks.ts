@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import { field } from '../../shared/guards';
 import { readErrorBody } from './errorBody';
-import type { FinishReason, Usage } from './types';
+import type { FinishReason } from './types';
+import type { Usage } from '../domain/usage';
 
 /**
  * Reading chat-completion chunks (and whole non-streamed completions) defensively: every field optional,
  * numbers checked, unknown fields ignored. Gateways differ in where they put cached and reasoning tokens.
  */
 
-const count = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().finite().nonnegative()).optional().catch(undefined);
+const count = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().nonnegative()).optional().catch(undefined);
 const text = z.string().nullish().catch(undefined);
 
 const usageSchema = z.looseObject({

@@ -4,18 +4,10 @@
  */
 
 import type { ModelPrice } from '../cost/prices';
+import type { ChatMessage, RequestTag } from '../domain/chat';
+import type { Usage } from '../domain/usage';
+import type { ErrorFacts } from '../domain/result';
 import type { CostSource, GatewayErrorCode, RetryKind } from '../../shared/reviewCodes';
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-/** Who a request is for, so that the cost ledger can total by agent and review. */
-export interface RequestTag {
-  agent?: string;
-  reviewId?: string;
-}
 
 export interface ChatRequest {
   model: string;
@@ -33,16 +25,6 @@ export interface ChatRequest {
   fallbackModel?: string;
   tag?: RequestTag;
 }
-
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  /** Prompt tokens served from the provider's prompt cache (priced at the cached rate). */
-  cachedTokens: number;
-  /** Reasoning tokens, included in completionTokens; counted, never shown as the answer. */
-  reasoningTokens: number;
-}
-
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'unknown';
 
@@ -65,24 +47,8 @@ export interface StreamResult {
 }
 
 
-export interface GatewayErrorData {
+export interface GatewayErrorData extends ErrorFacts {
   code: GatewayErrorCode;
-  /** An English, key-free description for logs and the CLI; UIs localise from `code` and the data. */
-  message: string;
-  status?: number;
-  model?: string;
-  /** For `rate-limited`: how long the gateway asked to wait. */
-  retryAfterMs?: number;
-  /** For `rate-limited`: how long the request kept waiting on 429s before it gave up. */
-  waitedMs?: number;
-  /** For `model-not-found`: the closest ids from `/models`, best first. */
-  suggestions?: string[];
-  /** Text that arrived before a stream broke. */
-  partialText?: string;
-  requestId?: string;
-  attempts?: number;
-  /** The gateway's own words (untrusted: escape wherever shown). */
-  detail?: string;
 }
 
 export class GatewayError extends Error implements GatewayErrorData {

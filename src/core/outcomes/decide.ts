@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { fingerprintKey, isDismissed, locateCode, type DismissedEntry } from '../review/dismissed';
-import { raisedAgain } from '../review/regionMemory';
-import type { Finding, LineRange } from '../review/types';
+import { fingerprintKey, locateCode } from '../memory/fingerprint';
+import { isDismissed, type DismissedEntry } from '../memory/dismissed';
+import { raisedAgain } from '../memory/regionMemory';
+import type { Finding } from '../domain/finding';
+import { type LineRange, rangesOverlap } from '../domain/lines';
 import type { OutcomeRecord, OutcomeSource, OutcomeStatus } from './record';
-import { rangesOverlap } from '../review/lineRange';
 
 /**
  * THE outcome rule: what became of each finding Quorum showed, from what a later review (or the editor, or a

@@ -1,6 +1,8 @@
-import { fingerprintsOf, type DismissedEntry } from '../review/dismissed';
-import { regionOf, type NoiseSplit } from '../review/noise';
-import type { Finding, Region, ReviewSummary, ReviewTarget } from '../review/types';
+import { fingerprintsOf } from '../memory/fingerprint';
+import { type DismissedEntry } from '../memory/dismissed';
+import { type Region, regionOf, type ReviewTarget } from '../domain/target';
+import { type NoiseSplit, type ReviewSummary } from '../domain/result';
+import type { Finding } from '../domain/finding';
 import { decideOutcomes, threadOutcomes, type ObservedFile, type RaisedFinding, type ThreadResolution } from './decide';
 import type { OutcomeRecord } from './record';
 import type { OutcomeStore } from './store';
@@ -16,11 +18,11 @@ export type OutcomeProblem = { code: 'corrupt'; lines: number; path: string } | 
 export interface OutcomeRecorder {
   store: OutcomeStore;
   /** A repository file's text now (repository-relative path); null: it does not exist; undefined: unreadable. */
-  readFile(file: string): Promise<string | null | undefined>;
+  readFile: (file: string) => Promise<string | null | undefined>;
   now?: () => number;
-  onProblem?(problem: OutcomeProblem): void;
+  onProblem?: (problem: OutcomeProblem) => void;
   /** Told the snapshots written (a view follows the store through it). */
-  onRecorded?(records: readonly OutcomeRecord[]): void;
+  onRecorded?: (records: readonly OutcomeRecord[]) => void;
 }
 
 /** The store's records, its problems told. */
@@ -89,10 +91,10 @@ async function filesOf(seen: ReviewSeen, name: (file: string) => string, read: O
  */
 export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen): Promise<OutcomeRecord[]> {
   const { summary } = seen;
-  if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.agent !== 'verifier')) return [];
+  if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.role !== 'verifier')) return [];
   const name = (file: string) => (seen.target.kind !== 'changes' && seen.relativeFile !== undefined ? seen.relativeFile : file);
   const records = readOutcomes(recorder.store, recorder.onProblem);
-  const at = (recorder.now ?? Date.now)();
+  const at = (recorder.now ?? (() => Date.now()))();
   const decided = decideOutcomes(records, { at, raised: raisedOf(seen, name), files: await filesOf(seen, name, recorder.readFile), ...(seen.dismissed ? { dismissed: seen.dismissed } : {}) });
   if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
   else if (decided.length > 0) recorder.onRecorded?.(decided);
@@ -105,7 +107,7 @@ export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen):
  */
 export function recordThreads(recorder: OutcomeRecorder, threads: readonly ThreadResolution[]): OutcomeRecord[] {
   if (threads.length === 0) return [];
-  const decided = threadOutcomes(readOutcomes(recorder.store, recorder.onProblem), threads, (recorder.now ?? Date.now)());
+  const decided = threadOutcomes(readOutcomes(recorder.store, recorder.onProblem), threads, (recorder.now ?? (() => Date.now()))());
   if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
   else if (decided.length > 0) recorder.onRecorded?.(decided);
   return decided;

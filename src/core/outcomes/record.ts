@@ -31,7 +31,7 @@ export const outcomeRecordSchema = z.object({
   agents: z.array(z.object({ agent: z.string().min(1).max(80), model: z.string().max(200), costUsd: z.number().nonnegative() })).min(1).max(20),
   severity: z.enum(SEVERITIES),
   verdict: z.enum(VERDICTS).optional(),
-  /** The finding's rule: its CWE, else its title as a slug (dismissed.ts's). */
+  /** The finding's rule: its CWE, else its title as a slug (memory/fingerprint.ts's). */
   rule: z.string().min(1).max(200),
   title: z.string().max(300),
   /** sha256 of the normalised code of its lines when last seen, and how many non-blank lines that is. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Region, ReviewTarget, SkippedFile } from '../review/types';
+import type { Region, ReviewTarget, SkippedFile } from '../domain/target';
 import type { CustomAgentSettings, QuorumSettings } from '../settings/schema';
 import { createExcluder, type ExclusionRule, type Excluder } from './exclude';
 import { EMPTY_REPOSITORY_RULES, loadRepositoryRules, QUORUMIGNORE, type RepositoryRules, type RuleFile } from './repository';
@@ -131,10 +131,7 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
         files,
         maxRuleTokens: context.maxRuleTokens,
         redacted: secrets.redactions.length > 0,
-        projectAgents: context.repository.agents.map(({ source, ...agent }) => {
-          void source;
-          return agent;
-        }),
+        projectAgents: context.repository.agents.map(({ source: _source, ...agent }) => agent),
       },
       redactions: secrets.redactions,
       vault: secrets.vault,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Finding, ReviewSummary } from '../review/types';
+import type { Finding } from '../domain/finding';
+import type { ReviewSummary } from '../domain/result';
 import type { Severity } from '../../shared/severity';
 import { FingerprintCounter, lineHash } from './fingerprint';
 import { ruleIdOf } from './ruleId';

@@ -1,7 +1,7 @@
 import { formatUsd } from '../../shared/format';
 import { terminalText } from '../../shared/untrustedText';
 import { compareFindings } from '../../shared/severity';
-import type { Finding } from '../review/types';
+import type { Finding } from '../domain/finding';
 
 /**
  * A review's findings as compact text that a coding agent can act on: one line per finding, most severe first —

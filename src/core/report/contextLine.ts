@@ -1,6 +1,6 @@
-import type { CutContext } from '../context/types';
+import type { CutContext } from '../domain/context';
 import { contextCounts } from '../../shared/codeContext';
-import type { TargetInfo } from '../review/types';
+import type { TargetInfo } from '../domain/target';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

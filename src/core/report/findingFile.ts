@@ -1,4 +1,5 @@
-import type { Finding, ReviewSummary } from '../review/types';
+import type { Finding } from '../domain/finding';
+import type { ReviewSummary } from '../domain/result';
 
 /** The file a finding is in: its own `file`, else the reviewed file (the first region's). */
 export function findingFile(summary: Pick<ReviewSummary, 'target'>, f: Finding): string {

@@ -1,4 +1,4 @@
-import type { ReviewSummary } from '../review/types';
+import type { ReviewSummary } from '../domain/result';
 import { findingFile } from './findingFile';
 import { ciLevel, type CiLevel } from './levels';
 

@@ -1,4 +1,4 @@
-import type { NoiseSplit } from '../review/noise';
+import type { NoiseSplit } from '../domain/result';
 import { hiddenByReason } from '../../shared/reviewMarkdown';
 import { REPORT_STRINGS } from './reportStrings';
 

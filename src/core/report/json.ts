@@ -1,10 +1,11 @@
 import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
 import { CONTEXT_KINDS } from '../../shared/codeContext';
-import type { AgentResult, Finding, ReviewSummary } from '../review/types';
-import { toolResultSchema } from '../toolResults/types';
+import type { AgentResult, ReviewSummary } from '../domain/result';
+import type { Finding } from '../domain/finding';
+import { toolResultSchema } from '../domain/toolResult';
 import { repeatsCount } from '../toolResults/repeats';
-import type { ContextStatus } from '../context/types';
+import type { ContextStatus } from '../domain/context';
 import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
 
 /**

@@ -1,4 +1,5 @@
-import type { Finding, Severity } from '../review/types';
+import type { Finding } from '../domain/finding';
+import type { Severity } from '../../shared/severity';
 
 /** How CI surfaces weigh a finding: critical/high fail a check, medium warns, low and info are notes. */
 export type CiLevel = 'error' | 'warning' | 'note';

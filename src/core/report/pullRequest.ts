@@ -1,4 +1,5 @@
-import type { Finding, ReviewSummary } from '../review/types';
+import type { Finding } from '../domain/finding';
+import type { ReviewSummary } from '../domain/result';
 import { SEVERITIES, type Severity } from '../../shared/severity';
 import { formatUsd } from '../../shared/format';
 import { SEVERITY_ICON } from './levels';

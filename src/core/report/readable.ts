@@ -1,13 +1,12 @@
 import { contextLine } from './contextLine';
 import { reportedByNote, toolsLine } from './toolsLine';
 import { repeatsCount } from '../toolResults/repeats';
-import type { NoiseSplit } from '../review/noise';
-import { filesOf } from '../review/target';
-import type { AgentResult, Finding, ReviewSummary } from '../review/types';
+import type { AgentResult, NoiseSplit, ReviewSummary } from '../domain/result';
+import { filesOf } from '../domain/target';
+import type { Finding } from '../domain/finding';
 import { formatUsd } from '../../shared/format';
-import { summaryView } from '../review/viewEvents';
+import { summaryView } from './viewEvents';
 import { REPORT_STRINGS } from './reportStrings';
-import { VERIFIER_ID } from '../agents/verifier';
 import { verdictNote } from '../../shared/labels';
 import { formatString, type PanelStringKey } from '../../shared/panelStrings';
 import { codeSpan, escapeInline, reviewMarkdown } from '../../shared/reviewMarkdown';
@@ -25,8 +24,8 @@ function lines(f: Pick<Finding, 'startLine' | 'endLine'>): string {
 
 function agentLine(r: AgentResult, s: ReviewSummary): string {
   const state = r.status === 'ok' ? (r.cached ? 'ok (cached)' : 'ok') : r.status === 'cancelled' ? 'cancelled' : `failed: ${r.error?.code ?? 'error'}`;
-  const n = r.agent === VERIFIER_ID ? s.findings.filter((f) => f.verification).length : r.findings.length;
-  const found = r.agent === VERIFIER_ID ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
+  const n = r.role === 'verifier' ? s.findings.filter((f) => f.verification).length : r.findings.length;
+  const found = r.role === 'verifier' ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
   const notice = r.notice ? ` - ${tt(formatString(REPORT_STRINGS[r.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel'], [r.notice.model ?? '?']))}` : '';
   return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;

@@ -1,5 +1,4 @@
-import type { NoiseSplit } from '../review/noise';
-import type { ReviewSummary } from '../review/types';
+import type { NoiseSplit, ReviewSummary } from '../domain/result';
 import { toCodeQuality } from './codeQuality';
 import { toGithubAnnotations } from './githubAnnotations';
 import { hiddenNote } from './hiddenNote';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Finding } from '../review/types';
+import type { Finding } from '../domain/finding';
 
 /**
  * A finding's rule: `quorum/<agent>/<CWE-n>` when it names a weakness, else `quorum/<agent>/<slug of the title>`,

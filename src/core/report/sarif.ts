@@ -1,5 +1,6 @@
 import type { Log, Notification, Region, ReportingDescriptor, Result } from 'sarif';
-import type { Finding, ReviewSummary } from '../review/types';
+import type { Finding } from '../domain/finding';
+import type { ReviewSummary } from '../domain/result';
 import { escapeInline, fence } from '../../shared/reviewMarkdown';
 import { FingerprintCounter, lineHash } from './fingerprint';
 import { findingFile } from './findingFile';

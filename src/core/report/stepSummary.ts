@@ -1,5 +1,5 @@
-import { filesOf } from '../review/target';
-import type { ReviewSummary } from '../review/types';
+import { filesOf } from '../domain/target';
+import type { ReviewSummary } from '../domain/result';
 import { formatUsd } from '../../shared/format';
 import { codeSpan, escapeInline } from '../../shared/reviewMarkdown';
 import { findingFile } from './findingFile';

@@ -1,5 +1,6 @@
-import type { Finding, TargetInfo } from '../review/types';
-import { toolsOf } from '../toolResults/types';
+import type { Finding } from '../domain/finding';
+import type { TargetInfo } from '../domain/target';
+import { toolsOf } from '../domain/toolResult';
 
 /**
  * What the project's tools contributed, in one line (`tools: 3 results from eslint, tsc; 1 finding already

@@ -1,10 +1,13 @@
-import { isDismissed, ruleOf, type DismissedEntry } from './dismissed';
+import { isDismissed, type DismissedEntry } from '../memory/dismissed';
+import { ruleOf } from '../memory/fingerprint';
 import { learnedAction, type Learning } from '../prompt/learnings';
-import { compareSeverity } from '../../shared/severity';
+import { compareSeverity, type Severity } from '../../shared/severity';
 import type { HiddenReason } from '../../shared/reviewCodes';
-import type { Finding, Region, Severity } from './types';
+import type { Finding } from '../domain/finding';
+import { type Region, regionOf } from '../domain/target';
 import { repeatedToolResult } from '../toolResults/duplicate';
-import type { ToolResult } from '../toolResults/types';
+import type { ToolResult } from '../domain/toolResult';
+import type { NoiseSplit } from '../domain/result';
 
 /**
  * Noise controls, applied to the findings merged across agents: findings below `minConfidence`, less severe
@@ -21,17 +24,6 @@ export interface NoiseFilter {
   dismissed?: { entries: readonly DismissedEntry[]; regions: readonly Pick<Region, 'file' | 'text' | 'startLine' | 'endLine'>[] };
   /** The tool results sent with the review: a finding that repeats one is hidden (a finding marked `reportedBy` is, without them). */
   toolResults?: readonly ToolResult[];
-}
-
-export interface NoiseSplit {
-  shown: Finding[];
-  hidden: { finding: Finding; reason: HiddenReason }[];
-}
-
-/** The reviewed region a finding is in (the first of its file when none holds all its lines). */
-export function regionOf<R extends Pick<Region, 'file' | 'startLine' | 'endLine'>>(f: Pick<Finding, 'file' | 'startLine' | 'endLine'>, regions: readonly R[]): R | undefined {
-  const inFile = regions.filter((r) => r.file === f.file);
-  return inFile.find((r) => f.startLine >= r.startLine && f.endLine <= r.endLine) ?? inFile[0];
 }
 
 function dismissedIn(f: Finding, dismissed: NonNullable<NoiseFilter['dismissed']>): boolean {

@@ -1,5 +1,5 @@
 import { encoding } from './encoding';
-import type { ChatMessage } from '../gateway/types';
+import type { ChatMessage } from '../domain/chat';
 
 /**
  * Token counts for pre-send estimates and for usage a gateway did not report: a real BPE tokenizer, far

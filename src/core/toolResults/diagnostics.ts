@@ -1,4 +1,4 @@
-import { toolName, type ToolResult, type ToolResultLevel } from './types';
+import { toolName, type ToolResult, type ToolResultLevel } from '../domain/toolResult';
 
 /**
  * An editor diagnostic as a tool result: what every language server and linter extension already put in the
@@ -28,7 +28,7 @@ function level(severity: number): ToolResultLevel {
 }
 
 function ruleOf(code: PlainDiagnostic['code']): string {
-  const value = typeof code === 'object' && code !== null ? code.value : code;
+  const value = typeof code === 'object' ? code.value : code;
   return value === undefined ? '' : String(value).slice(0, 200);
 }
 

@@ -1,8 +1,8 @@
-import { sameCweFamily } from '../eval/cweFamilies';
-import { titleSimilarity } from '../review/merge';
-import type { Finding } from '../review/finding';
-import type { ToolMatch, ToolResult } from './types';
-import { sameFileOverlap } from '../review/lineRange';
+import { sameCweFamily } from '../domain/cwe';
+import { titleSimilarity } from '../domain/merge';
+import type { Finding } from '../domain/finding';
+import type { ToolMatch, ToolResult } from '../domain/toolResult';
+import { sameFileOverlap } from '../domain/lines';
 
 /**
  * THE rule of "a tool already reported this": a finding is a repeat of a tool result when their lines overlap in

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { readSarifFile } from './sarif';
-import type { ToolResult } from './types';
+import type { ToolResult } from '../domain/toolResult';
 
 /**
  * Where a repository keeps its tools' SARIF files for Quorum: every `*.sarif` in `.quorum/tool-results/` is read

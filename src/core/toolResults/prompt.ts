@@ -1,5 +1,5 @@
 import { fenceMarks } from '../../shared/reviewMarkdown';
-import type { ToolResult } from './types';
+import type { ToolResult } from '../domain/toolResult';
 
 /**
  * The tool results in an agent's prompt: one read-only block per request, with tool, rule and lines, and the rule

@@ -1,6 +1,7 @@
-import type { Finding, ReviewSummary } from '../review/types';
+import type { Finding } from '../domain/finding';
+import type { ReviewSummary } from '../domain/result';
 import { repeatedToolResult } from './duplicate';
-import type { ToolResult } from './types';
+import type { ToolResult } from '../domain/toolResult';
 
 /** The summary with each finding that repeats a tool result marked `reportedBy` (its tool and rule); others as they were. */
 export function markRepeats(summary: ReviewSummary, results: readonly ToolResult[]): ReviewSummary {

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sarifLogSchema, type SarifResult, type SarifRule, type SarifRun } from './sarifSchema';
-import { toolName, type ToolResult, type ToolResultLevel } from './types';
+import { toolName, type ToolResult, type ToolResultLevel } from '../domain/toolResult';
 
 /**
  * Reading tool results from a SARIF 2.1.0 file (what ESLint's `@microsoft/eslint-formatter-sarif`, `ruff check
@@ -85,7 +85,9 @@ function messageOf(r: SarifResult, rule: SarifRule | undefined): string {
 function cwesOf(...bags: (SarifRule['properties'] | undefined)[]): string[] {
   const out = new Set<string>();
   for (const bag of bags) {
-    const values = [...(bag?.tags ?? []), ...(Array.isArray(bag?.cwe) ? bag.cwe : [bag?.cwe])];
+    const cwe: unknown = bag?.cwe;
+    const listed: readonly unknown[] = Array.isArray(cwe) ? cwe : [cwe];
+    const values = [...(bag?.tags ?? []), ...listed];
     for (const v of values) {
       const m = typeof v === 'string' ? /^(?:external\/cwe\/)?cwe-0*(\d{1,5})\b/i.exec(v.trim()) : typeof v === 'number' ? [String(v), String(v)] : null;
       if (m?.[1]) out.add(`CWE-${Number(m[1])}`);

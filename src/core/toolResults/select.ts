@@ -1,8 +1,8 @@
 import type { Excluder } from '../prompt/exclude';
 import type { SecretRedactor } from '../redaction/redactor';
-import type { Region, ReviewTarget } from '../review/types';
-import type { ToolResult } from './types';
-import { linesOverlap } from '../review/lineRange';
+import type { Region, ReviewTarget } from '../domain/target';
+import type { ToolResult } from '../domain/toolResult';
+import { linesOverlap } from '../domain/lines';
 
 /**
  * The tool results one request is sent: those on or overlapping its regions (a result of another file, or of lines

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChangeRequest } from '../../core/changes/types';
-import type { ReviewSummary } from '../../core/review/types';
+import type { ReviewSummary } from '../../core/domain/result';
 import { field } from '../../shared/guards';
 import type { PreparedTarget } from '../review/reviewTarget';
 import type { QuorumLog } from '../log';

@@ -1,5 +1,5 @@
 import type { ChangeRequest } from '../../core/changes/types';
-import type { SkippedFile } from '../../core/review/types';
+import type { SkippedFile } from '../../core/domain/target';
 
 /**
  * What the changes commands decide, apart from how they ask and say it: which group picked files belong to and

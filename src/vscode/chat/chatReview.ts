@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Finding } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
 import { formatUsd } from '../../shared/format';
 import { escapeMarkdown } from '../../shared/untrustedText';
 import { InternalCommands } from '../commands';

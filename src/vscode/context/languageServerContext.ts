@@ -1,8 +1,9 @@
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { languageOfFile } from '../../core/agents/fileLanguage';
+import { languageOfFile } from '../../core/domain/fileLanguage';
 import { callerCandidate, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, type ContextCandidate } from '../../core/context/candidates';
-import type { LineRange, Region, ReviewTarget } from '../../core/review/types';
+import type { LineRange } from '../../core/domain/lines';
+import type { Region, ReviewTarget } from '../../core/domain/target';
 
 /**
  * Context from the language server that is already running: the definitions of the names the changed (or selected)

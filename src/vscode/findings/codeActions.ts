@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { reviewLines } from '../../core/review/lineTracking';
+import { reviewLines } from '../../core/domain/lineTracking';
 import { revealBidi } from '../../shared/bidi';
 import { InternalCommands } from '../commands';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';

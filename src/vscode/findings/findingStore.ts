@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { revealBidi } from '../../shared/bidi';
-import type { Finding, Severity } from '../../core/review/types';
-import { trackRange, type EditorLines } from '../../core/review/lineTracking';
+import type { Finding } from '../../core/domain/finding';
+import type { Severity } from '../../shared/severity';
+import { trackRange, type EditorLines } from '../../core/domain/lineTracking';
 
 /** A finding (or the coding agent's improved code) tied to the lines it was made for. */
 export interface TrackedFix {
@@ -74,7 +75,7 @@ function lineRange(doc: vscode.TextDocument | undefined, r: EditorLines): vscode
 export class FindingStore implements vscode.Disposable {
   private readonly items = new Map<string, TrackedFix>();
   private readonly collection = vscode.languages.createDiagnosticCollection('quorum');
-  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly disposables: { dispose(): unknown }[] = [this.collection];
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   /** Findings are published to the Problems panel (`quorum.review.showFindingsIn` is not `threads`). */

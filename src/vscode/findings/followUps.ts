@@ -3,7 +3,7 @@ import { buildFollowUp, type FollowUpTurn } from '../../core/agents/followUp';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import { resolveAgents } from '../../core/agents/registry';
 import type { Gateway, StreamResult } from '../../core/gateway/types';
-import type { Finding } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
 import { errorData, presentError } from '../gateway/gatewayErrors';
 import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
 import type { QuorumLog } from '../log';

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { dismissFinding, readDismissed, type DismissedEntry } from '../../core/review/dismissed';
-import type { Finding } from '../../core/review/types';
+import { dismissFinding, readDismissed, type DismissedEntry } from '../../core/memory/dismissed';
+import type { Finding } from '../../core/domain/finding';
 import type { QuorumLog } from '../log';
 import type { Prompter } from '../prompter';
 import { relativePath } from '../privacy/promptShaper';
 import type { ReviewSession } from '../review/reviewSession';
 
 /**
- * "Dismiss in this project" in the editor, with the CLI's code (`core/review/dismissed.ts`): the finding's
+ * "Dismiss in this project" in the editor, with the CLI's code (`core/memory/dismissed.ts`): the finding's
  * fingerprint goes to `.quorum/dismissed.json` in the workspace folder of its file, and reviews read that file
  * to hide what was dismissed. Only in a trusted workspace — the file is repository data, and an untrusted
  * repository must not be able to hide findings — and only for local folders (the file is written with Node).

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DoctorReport, ProbeResult } from '../../core/gateway/doctor';
+import type { DoctorReport, ProbeResult } from '../../core/doctor/doctor';
 import { formatCount, formatMs } from '../../shared/format';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { GatewayError } from '../../core/gateway/types';
-import type { AgentError } from '../../core/review/types';
+import type { AgentError } from '../../core/domain/result';
 import { Commands } from '../commands';
 import type { Prompter } from '../prompter';
 import { displayHost } from '../../core/gateway/baseUrl';

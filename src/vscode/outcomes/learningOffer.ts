@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LEARNINGS_FILE, proposeLearning, withLearning } from '../../core/prompt/learnings';
-import { ruleOf } from '../../core/review/dismissed';
-import type { Finding } from '../../core/review/types';
+import { ruleOf } from '../../core/memory/fingerprint';
+import type { Finding } from '../../core/domain/finding';
 import type { ProjectDismissals } from '../findings/projectDismissals';
 import type { QuorumLog } from '../log';
 import { relativePath } from '../privacy/promptShaper';

@@ -1,6 +1,8 @@
 import type * as vscode from 'vscode';
-import type { Finding, ReviewEvent, ReviewSummary } from '../../core/review/types';
-import { editorLines } from '../../core/review/lineTracking';
+import type { Finding } from '../../core/domain/finding';
+import type { ReviewEvent } from '../../core/domain/events';
+import type { ReviewSummary } from '../../core/domain/result';
+import { editorLines } from '../../core/domain/lineTracking';
 import { IMPROVED_CODE, improvedCodeId, type FindingStore } from '../findings/findingStore';
 import type { ReviewSession } from './reviewSession';
 

@@ -1,6 +1,6 @@
-import { reviewLines, type EditorLines } from '../../core/review/lineTracking';
-import { soleRegion } from '../../core/review/target';
-import type { AgentResult, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import { reviewLines, type EditorLines } from '../../core/domain/lineTracking';
+import { type ReviewTarget, soleRegion } from '../../core/domain/target';
+import type { AgentResult, ReviewSummary } from '../../core/domain/result';
 import type { AgentErrorCode } from '../../shared/reviewCodes';
 
 /**

@@ -1,6 +1,7 @@
-import { soleRegion } from '../../core/review/target';
+import { type ReviewTarget, soleRegion } from '../../core/domain/target';
 import type { Redaction } from '../../core/redaction/redactor';
-import type { AgentResult, ReviewEstimate, ReviewSummary, ReviewTarget } from '../../core/review/types';
+import type { AgentResult, ReviewSummary } from '../../core/domain/result';
+import type { ReviewEstimate } from '../../core/domain/estimate';
 import { formatUsd } from '../../shared/format';
 import type { QuorumLog } from '../log';
 

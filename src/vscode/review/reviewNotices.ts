@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
-import { ReviewConfigError } from '../../core/review/errors';
-import type { ReviewSummary } from '../../core/review/types';
+import { ReviewConfigError } from '../../core/pipeline/errors';
+import type { ReviewSummary } from '../../core/domain/result';
 import { Commands } from '../commands';
 import { presentError } from '../gateway/gatewayErrors';
 import type { QuorumLog } from '../log';
-import { messageWithSettings, type Prompter } from '../prompter';
+import type { Prompter } from '../prompter';
+import { messageWithSettings } from '../windowPrompter';
 import type { SettingsService } from '../settings';
 import { asksBeforeWholeFile, worstFailure } from './reviewDecisions';
 import { MAX_REVIEW_CHARS, type TargetProblem } from './reviewTarget';

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { ShapedReview } from '../../core/prompt/shape';
-import { targetInfo } from '../../core/review/target';
-import { zeroTotals } from '../../core/review/totals';
-import type { CostEstimate, ReviewEvent, ReviewSummary, ReviewTarget, TargetInfo } from '../../core/review/types';
-import type { ChangeCounts } from '../../core/review/viewEvents';
+import { type ReviewTarget, targetInfo, type TargetInfo } from '../../core/domain/target';
+import { zeroTotals } from '../../core/domain/totals';
+import type { CostEstimate } from '../../core/domain/estimate';
+import type { ReviewEvent } from '../../core/domain/events';
+import type { ReviewSummary } from '../../core/domain/result';
+import type { ChangeCounts } from '../../core/report/viewEvents';
 import type { ContextView, PrivacyView, ToolsView } from '../../shared/protocol';
 import type { SecretVault } from '../../core/redaction/redactor';
 import type { NoiseFilter } from '../../core/review/noise';
@@ -13,7 +15,7 @@ import type { ReviewSessionHandle } from '../panel/panelContract';
 import type { TargetRef } from './reviewTarget';
 
 /** What a session is made of: the review's id, target and estimate, and the controls it runs under. */
-export interface ReviewSessionInit {
+interface ReviewSessionInit {
   id: string;
   /** What is reviewed, typed (its `key()` names the panel). */
   ref: TargetRef;
@@ -108,8 +110,8 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   }
 
   /**
-   * Applies the noise controls to an event before it is pushed, with the CLI's functions: a streamed finding is
-   * judged on its own, the merged list at the end replaces those judgements. True when `hidden` changed.
+   * Applies the noise controls to an event before it is pushed: a streamed finding is judged on its own, and the
+   * review's own split of the merged findings (on `review-done`) replaces those judgements. True when `hidden` changed.
    */
   noteNoise(event: ReviewEvent): boolean {
     return this.noise !== undefined && !this.done && judgeNoise(this.hidden, this.noise, event);

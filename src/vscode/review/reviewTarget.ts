@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { singleTarget } from '../../core/review/target';
+import { type ReviewTarget, singleTarget } from '../../core/domain/target';
 import type { ChangesPlan } from '../../core/changes/plan';
 import type { PlannedReview } from '../../core/review/reviewRequest';
-import type { ReviewTarget } from '../../core/review/types';
-import type { ChangeCounts } from '../../core/review/viewEvents';
+import type { ChangeCounts } from '../../core/report/viewEvents';
 import { linesKey, linesOfKey } from './targetKeys';
 
 /** Above this much text a review is refused: no model context holds it and the cost would be absurd. */

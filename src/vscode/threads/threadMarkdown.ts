@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Finding } from '../../core/review/types';
+import type { Finding } from '../../core/domain/finding';
 import { revealBidi } from '../../shared/bidi';
 import { SEVERITY_LABEL } from '../../shared/labels';
 import { fence } from '../../shared/reviewMarkdown';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { SkippedFile } from '../../../src/core/review/types';
+import type { SkippedFile } from '../../../src/core/domain/target';
 import {
   chooseRepository, groupOfState, isChangesKey, manyFilesQuestion, NAMED_SKIPPED, nothingToReview, pickedFilesReview,
 } from '../../../src/vscode/changes/changesDecisions';

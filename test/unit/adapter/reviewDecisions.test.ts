@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { AgentResult, ReviewTarget } from '../../../src/core/review/types';
+import type { AgentResult } from '../../../src/core/domain/result';
+import type { ReviewTarget } from '../../../src/core/domain/target';
 import type { AgentErrorCode } from '../../../src/shared/reviewCodes';
 import {
   asksBeforeWholeFile, budgetsPassed, cancelledByClose, linesNow, rerunRoute, tellsFailures, worstFailure,

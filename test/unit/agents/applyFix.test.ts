@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseFindings } from '../../../src/core/agents/findings';
 import { buildMessages } from '../../../src/core/agents/messages';
-import { singleTarget } from '../../../src/core/review/target';
+import { singleTarget } from '../../../src/core/domain/target';
 import { fitReplacement, looksLikeProse } from '../../../src/core/fix/replacement';
 import { syntaxErrorCount } from '../../../src/core/fix/syntax';
 

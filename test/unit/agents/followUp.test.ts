@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { buildFollowUp, type FollowUpInput } from '../../../src/core/agents/followUp';
 import { compactFindings } from '../../../src/core/report/compactFindings';
-import type { Finding } from '../../../src/core/review/types';
+import type { Finding } from '../../../src/core/domain/finding';
 import { proseMarkdown } from '../../../src/shared/untrustedText';
 
 const code = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n');

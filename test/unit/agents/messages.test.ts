@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { cleanCode, stripFence, stripLineNumbers } from '../../../src/core/agents/code';
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/agents/contextWindows';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../../src/core/cost/contextWindows';
 import { languageFromLocale, languageName, normalizeLanguage, resolveOutputLanguage } from '../../../src/core/agents/language';
 import { buildMessages, numberLines } from '../../../src/core/agents/messages';
-import { singleTarget } from '../../../src/core/review/target';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 
 const target: ReviewTarget = singleTarget({
   file: 'src/users.ts',
@@ -24,7 +23,7 @@ describe('prompt building', () => {
     assert.equal(system?.role, 'system');
     assert.match(system?.content ?? '', /^Be an analyst\./);
     assert.match(system?.content ?? '', /between 98 and 100/);
-    assert.match(user?.content ?? '', / 98 \| function f\(a\) \{\n 99 \|   return a ``` 1;\n100 \| \}/);
+    assert.match(user?.content ?? '', / 98 \| function f\(a\) \{\n 99 \| {3}return a ``` 1;\n100 \| \}/);
     assert.match(user?.content ?? '', /\n````typescript\n/);
     assert.match(user?.content ?? '', /Reviewed lines: 98-100/);
   });
@@ -65,7 +64,7 @@ describe('prompt building', () => {
         { agent: 'architecture', title: 'Architecture', status: 'ok', text: 'free text review', findings: [], unparsed: true },
       ],
     });
-    assert.match(user?.content ?? '', /### Security \(security\)\n\[\n \{\n  "severity": "high"/);
+    assert.match(user?.content ?? '', /### Security \(security\)\n\[\n \{\n {2}"severity": "high"/);
     assert.match(user?.content ?? '', /"cwe": "CWE-89"/);
     assert.match(user?.content ?? '', /### Analyst \(analyst\)\nThis review did not finish \(error\)/);
     assert.match(user?.content ?? '', /### Architecture \(architecture\)\nfree text review/);

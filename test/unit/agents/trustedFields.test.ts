@@ -37,11 +37,11 @@ describe('untrusted fields of a finding', () => {
 
 describe('the panel shows bidi controls in model output visibly', () => {
   it('in findings, streamed text, answers, improved code, rationale and errors', async () => {
-    const { toViewEvent } = await import('../../../src/core/review/viewEvents');
+    const { toViewEvent } = await import('../../../src/core/report/viewEvents');
     const RLO = '\u202E';
     const usage = { promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0 };
     const result = {
-      agent: 'coding', title: 'Coding', model: 'm', status: 'ok' as const, text: `a${RLO}b`, findings: [], usage, costUsd: 0, costSource: 'reported' as const,
+      agent: 'coding', title: 'Coding', role: 'coder' as const, model: 'm', status: 'ok' as const, text: `a${RLO}b`, findings: [], usage, costUsd: 0, costSource: 'reported' as const,
       latencyMs: 1, attempts: 1, cached: false, improvedCode: `x = 1 ${RLO}`, rationale: `why${RLO}`, error: { code: 'empty-answer' as const, message: `m${RLO}` },
     };
     const views = [

@@ -177,7 +177,7 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.equal(md.code, 0, md.stderr);
     assert.match(md.stdout, /^## Quorum review of `.*users\.py` lines 1-9/m);
     assert.match(md.stdout, /^### CRITICAL: SQL injection in the user lookup/m);
-    assert.match(md.stdout, /```python\n    cur\.execute\("SELECT \* FROM users WHERE name = \?", \(name,\)\)\n```/);
+    assert.match(md.stdout, /```python\n {4}cur\.execute\("SELECT \* FROM users WHERE name = \?", \(name,\)\)\n```/);
   });
 
   it('on Ctrl-C cancels the review, prints what finished, and exits 130', async () => {

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { CallProgress } from '../../../src/cli/mcp/progress';
-import type { AgentResult, ReviewEstimate, ReviewEvent } from '../../../src/core/review/types';
+import type { AgentResult } from '../../../src/core/domain/result';
+import type { ReviewEstimate } from '../../../src/core/domain/estimate';
+import type { ReviewEvent } from '../../../src/core/domain/events';
 
 /** The progress of one MCP call, on a fake clock: what is sent, when, and that the value only goes up. */
 
@@ -18,7 +20,10 @@ describe('MCP call progress', () => {
   function make(token: string | undefined) {
     let now = 0;
     const sent: { progress: number; total?: number; message?: string }[] = [];
-    const p = new CallProgress(token, async (n: ServerNotification) => void sent.push(n.params as { progress: number }), () => undefined, { everyMs: 1000, now: () => now });
+    const p = new CallProgress(token, (n: ServerNotification) => {
+      sent.push(n.params as { progress: number });
+      return Promise.resolve();
+    }, () => undefined, { everyMs: 1000, now: () => now });
     return { p, sent, tick: (ms: number) => (now += ms) };
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
-import { dismissFinding, DISMISSED_FILE } from '../../../src/core/review/dismissed';
+import { dismissFinding, DISMISSED_FILE } from '../../../src/core/memory/dismissed';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 
 const KEY = 'sk-noise-test-key-0123456789';

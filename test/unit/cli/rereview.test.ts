@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
-import { dismissFinding } from '../../../src/core/review/dismissed';
+import { dismissFinding } from '../../../src/core/memory/dismissed';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
 import { isVerifierRequest, verifierPersona } from '../../fixtures/gateway/verifier';
 import { TempRepo } from '../changes/gitRepo';

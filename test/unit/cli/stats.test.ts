@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dismissFinding } from '../../../src/core/review/dismissed';
+import { dismissFinding } from '../../../src/core/memory/dismissed';
 import { outcomePath } from '../../../src/core/outcomes/store';
 import { startTestGateway, type RecordedRequest, type TestGateway } from '../../fixtures/gateway/server';
 import { verifierPersona } from '../../fixtures/gateway/verifier';

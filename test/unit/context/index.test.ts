@@ -7,7 +7,7 @@ import { parseFile } from '../../../src/core/context/extract';
 import { RepositoryIndex } from '../../../src/core/context/repoIndex';
 import { addContext } from '../../../src/core/context/step';
 import { createExcluder } from '../../../src/core/prompt/exclude';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import type { ReviewTarget } from '../../../src/core/domain/target';
 import { TempRepo } from '../changes/gitRepo';
 
 const options = (repo: TempRepo, cacheDir?: string, globs: string[] = []) => ({ root: repo.dir, cacheDir, excluder: createExcluder({ globs }), maxFileBytes: 1 << 20 });

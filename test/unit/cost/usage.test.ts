@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { priceAttempt } from '../../../src/core/cost/pricing';
-import { addUsage, cleanUsage, sumUsage, ZERO_USAGE } from '../../../src/core/cost/usage';
+import { addUsage, cleanUsage, sumUsage, ZERO_USAGE } from '../../../src/core/domain/usage';
 
 describe('usage and the one price of an attempt', () => {
   it('cleans what a gateway reported: whole, non-negative, cached within prompt, reasoning within completion', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ExpectedFinding } from '../../../src/core/eval/corpus';
-import { sameCweFamily } from '../../../src/core/eval/cweFamilies';
+import { sameCweFamily } from '../../../src/core/domain/cwe';
 import { kindsOf, matchCase, matches, type ReportedFinding } from '../../../src/core/eval/match';
 
 const sec = (startLine: number, endLine: number, cwe: string): ExpectedFinding => ({ startLine, endLine, kind: 'security', cwe });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { decideOutcomes, dismissOutcome, outcomeKeys, threadOutcomes, type ObservedFile, type RaisedFinding } from '../../../src/core/outcomes/decide';
 import type { OutcomeRecord } from '../../../src/core/outcomes/record';
 import { outcomeStats } from '../../../src/core/outcomes/stats';
-import { fingerprintsOf } from '../../../src/core/review/dismissed';
+import { fingerprintsOf } from '../../../src/core/memory/fingerprint';
 
 /** A file's text from its lines; findings are raised on lines of it (1-based). */
 const text = (...lines: string[]) => lines.join('\n');

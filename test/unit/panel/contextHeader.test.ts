@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { ContextSnippet } from '../../../src/core/context/types';
+import type { ContextSnippet } from '../../../src/core/domain/context';
 import { contextIndexLine, contextLine } from '../../../src/core/report/contextLine';
-import { toContextView } from '../../../src/core/review/viewEvents';
+import { toContextView } from '../../../src/core/report/viewEvents';
 import { contextLabel, formatString, PANEL_STRINGS, type PanelStringKey } from '../../../src/shared/panelStrings';
 import { hostToWebviewSchema, reviewViewSchema, webviewToHostSchema, type ContextView } from '../../../src/shared/protocol';
 import { applyViewEvent, emptyReview } from '../../../src/shared/reviewReducer';

@@ -3,7 +3,7 @@ import MarkdownIt from 'markdown-it';
 import { PANEL_STRINGS } from '../../../src/shared/panelStrings';
 import type { ReviewView } from '../../../src/shared/protocol';
 import { formatMarkdown } from '../../../src/core/report/readable';
-import { summaryView, toFindingView } from '../../../src/core/review/viewEvents';
+import { summaryView, toFindingView } from '../../../src/core/report/viewEvents';
 import { codeSpan, escapeInline, fence, reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
 import { agent, finding, summary } from '../report/fixtures';
 

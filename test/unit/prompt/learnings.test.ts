@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { guessApplyTo, learnedAction, learningsForWork, parseLearnings, proposeLearning, withLearning } from '../../../src/core/prompt/learnings';
 import { withLearnings } from '../../../src/core/review/noise';
-import type { Finding } from '../../../src/core/review/types';
+import type { Finding } from '../../../src/core/domain/finding';
 
 const finding = (over: Partial<Finding> = {}): Finding => ({ id: 'f1', file: 'src/api/users.ts', agents: ['security'], severity: 'high', title: 'Missing input validation', explanation: 'x', startLine: 3, endLine: 3, confidence: 0.9, ...over });
 

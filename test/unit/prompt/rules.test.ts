@@ -8,8 +8,7 @@ import { nodeRepoFs } from '../../../src/core/prompt/repoFs';
 import { loadRepositoryRules, type RuleFile } from '../../../src/core/prompt/repository';
 import { rulesBlock, selectRules } from '../../../src/core/prompt/ruleSelection';
 import { loadPromptContext, shapeReview } from '../../../src/core/prompt/shape';
-import { singleTarget } from '../../../src/core/review/target';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { DEFAULT_PRIVACY_EXCLUDE } from '../../../src/core/settings/schema';
 

@@ -1,11 +1,12 @@
-import type { AgentResult, Finding, ReviewSummary } from '../../../src/core/review/types';
+import type { AgentResult, ReviewSummary } from '../../../src/core/domain/result';
+import type { Finding } from '../../../src/core/domain/finding';
 
 /** Review summaries for the renderer tests, built by hand so every field is known. */
 
 const usage = { promptTokens: 100, completionTokens: 50, cachedTokens: 0, reasoningTokens: 0 };
 
 export function agent(id: string, over: Partial<AgentResult> = {}): AgentResult {
-  return { agent: id, title: id, model: `${id}-model`, status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 900, attempts: 1, cached: false, ...over };
+  return { agent: id, title: id, role: 'reviewer', model: `${id}-model`, status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 900, attempts: 1, cached: false, ...over };
 }
 
 export function finding(over: Partial<Finding> & Pick<Finding, 'severity' | 'title'>): Finding {

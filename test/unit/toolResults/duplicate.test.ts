@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { repeatedToolResult, saysTheSame } from '../../../src/core/toolResults/duplicate';
 import { splitByNoise } from '../../../src/core/review/noise';
 import { markRepeats } from '../../../src/core/toolResults/repeats';
-import type { ToolResult } from '../../../src/core/toolResults/types';
-import type { Finding } from '../../../src/core/review/types';
+import type { ToolResult } from '../../../src/core/domain/toolResult';
+import type { Finding } from '../../../src/core/domain/finding';
 
 const finding = (over: Partial<Finding>): Finding => ({ id: 'f1', file: 'src/app.ts', agents: ['coding'], severity: 'low', title: 't', explanation: '', startLine: 3, endLine: 3, confidence: 0.8, ...over });
 const result = (over: Partial<ToolResult>): ToolResult => ({ tool: 'eslint', rule: 'no-unused-vars', severity: 'warning', file: 'src/app.ts', startLine: 3, endLine: 3, message: "'total' is assigned a value but never used.", ...over });

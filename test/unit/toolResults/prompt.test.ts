@@ -4,8 +4,8 @@ import { toolResultsFor } from '../../../src/core/toolResults/select';
 import { createExcluder } from '../../../src/core/prompt/exclude';
 import { SecretRedactor } from '../../../src/core/redaction/redactor';
 import { TOOL_RESULTS_HEADING } from '../../../src/core/toolResults/prompt';
-import type { ToolResult } from '../../../src/core/toolResults/types';
-import type { ReviewTarget } from '../../../src/core/review/types';
+import type { ToolResult } from '../../../src/core/domain/toolResult';
+import type { ReviewTarget } from '../../../src/core/domain/target';
 
 const agent = { systemPrompt: 'You review code.', output: 'findings' as const };
 const region = { file: 'src/app.ts', language: 'typescript', text: 'const a = 1;\nconst total = a + 1;\nif (a == 1) {}\n', startLine: 10, endLine: 12 };

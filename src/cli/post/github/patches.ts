@@ -1,4 +1,4 @@
-import type { LineRange } from '../../../core/review/types';
+import type { LineRange } from '../../../core/domain/lines';
 import { hunksOfPatch } from '../diffLines';
 import type { PullFile } from './api';
 

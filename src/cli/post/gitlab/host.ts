@@ -1,5 +1,5 @@
 import { commentBody } from '../../../core/report/pullRequest';
-import type { LineRange } from '../../../core/review/types';
+import type { LineRange } from '../../../core/domain/lines';
 import { errorCode } from '../../../shared/guards';
 import { intersect, type Commentable } from '../diffLines';
 import type { Draft, HostNouns, PostItem, Previous, PreviousThread, ReviewHost } from '../host';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { LineRange } from '../../../core/review/types';
-import type { Placement } from '../diffLines';
-import { hunksOfPatch } from '../diffLines';
+import type { LineRange } from '../../../core/domain/lines';
+import { hunksOfPatch, type Placement } from '../diffLines';
 import type { DiffRefs, LineAnchor, MrDiff, TextPosition } from './api';
 
 /**
