@@ -40,14 +40,14 @@ export const chosenMemoSchema = z.record(z.string(), chosenSchema);
 export const CHOSEN_KEPT = 256;
 
 /** A digest of the listing: every file the index may hold, by path and blob hash (in path order). */
-export function listingDigest(files: readonly ListedFile[], maxFileBytes: number): string {
+function listingDigest(files: readonly ListedFile[], maxFileBytes: number): string {
   const h = createHash('sha256').update(`quorum-context-listing 1 ${maxFileBytes}\n`);
   for (const f of files) h.update(`${f.path}\0${f.hash}\0${f.language}\n`);
   return h.digest('hex');
 }
 
 /** The key of a batch's context: the listing's digest, the budget and the batch's regions. */
-export function chosenKey(listing: string, batch: ReviewTarget, maxTokens: number): string {
+function chosenKey(listing: string, batch: ReviewTarget, maxTokens: number): string {
   const h = createHash('sha256').update(`${listing} ${maxTokens}\n`);
   for (const r of batch.regions) h.update(`${r.file}\0${r.language}\0${r.startLine}-${r.endLine}\0${(r.changedLines ?? []).map((c) => `${c.start}-${c.end}`).join(',')}\n`);
   return h.digest('hex').slice(0, 32);
@@ -71,4 +71,31 @@ export async function keptAgain(kept: ChosenContext, files: RepositoryFiles, red
     snippets.push({ ...s, text });
   }
   return { snippets, cut: kept.cut };
+}
+
+/** The context kept for batches of one listing: chosen in this process (`chosen`), or by an earlier one (a segment's). */
+export class ChosenMemo {
+  private digest: string | undefined;
+
+  constructor(
+    private readonly files: readonly ListedFile[],
+    private readonly maxFileBytes: number,
+    private readonly chosen: Map<string, ChosenContext>,
+  ) {}
+
+  private keyOf(batch: ReviewTarget, maxTokens: number): string {
+    this.digest ??= listingDigest(this.files, this.maxFileBytes);
+    return chosenKey(this.digest, batch, maxTokens);
+  }
+
+  get(batch: ReviewTarget, maxTokens: number, stored: { chosen: ReadonlyMap<string, ChosenContext> } | undefined): ChosenContext | undefined {
+    const key = this.keyOf(batch, maxTokens);
+    return this.chosen.get(key) ?? stored?.chosen.get(key);
+  }
+
+  keep(batch: ReviewTarget, maxTokens: number, value: ChosenContext): void {
+    const key = this.keyOf(batch, maxTokens);
+    this.chosen.delete(key);
+    this.chosen.set(key, value);
+  }
 }

@@ -21,6 +21,8 @@ const THREADS = 2;
  * (a thread over it ends, and what it had to do is done here).
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 192 };
+/** Threads with nothing to do for this long are ended. */
+const IDLE_MS = 1000;
 /** After a stop, how long a scan may take to hand over what it read before its thread is ended without. */
 const STOP_GRACE_MS = 1000;
 
@@ -78,6 +80,7 @@ export class ContextThreads {
   static readonly WORTH = 256;
   private busy = 0;
   private closing = false;
+  private idle: NodeJS.Timeout | undefined;
 
   private constructor(private readonly threads: Thread[]) {}
 
@@ -152,12 +155,15 @@ export class ContextThreads {
     if (this.busy === 0) this.close();
   }
 
-  /** Counts `asked` among the jobs in flight. */
+  /** Counts `asked` among the jobs in flight; threads idle for IDLE_MS are ended (an index nobody released). */
   private track<T>(asked: Promise<T>): Promise<T> {
     this.busy++;
+    clearTimeout(this.idle);
     return asked.finally(() => {
       this.busy--;
-      if (this.closing && this.busy === 0) this.close();
+      if (this.busy > 0) return;
+      if (this.closing) this.close();
+      else this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
     });
   }
 }

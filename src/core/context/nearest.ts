@@ -5,13 +5,19 @@ const fromFile = new Map<string, Map<string, number>>();
 /** Reviewed files whose distances are kept at most. */
 const KEPT = 64;
 
-/** Directory distance between the folders of `near` and `path`: 0 in the same folder. */
-function folderDistance(near: string, path: string): number {
-  const a = near.split('/');
-  const b = path.split('/');
-  let i = 0;
-  while (i < a.length - 1 && i < b.length - 1 && a[i] === b[i]) i++;
-  return a.length - 1 - i + (b.length - 1 - i);
+/** Folders in `path` (its slashes). */
+function depth(path: string): number {
+  let n = 0;
+  for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) n++;
+  return n;
+}
+
+/** Directory distance between the folders of `near` and `path` (0 in the same folder), without splitting either. */
+function folderDistance(near: string, nearDepth: number, path: string): number {
+  // Folders both paths start with: each '/' up to which they are the same.
+  let common = 0;
+  for (let i = 0; i < near.length && i < path.length && near[i] === path[i]; i++) if (near[i] === '/') common++;
+  return nearDepth - common + (depth(path) - common);
 }
 
 /** Directory distance from `near` to a path (0 in the same folder), each worked out once. */
@@ -23,10 +29,11 @@ export function distanceFrom(near: string): (path: string) => number {
     fromFile.set(near, known);
   }
   const distances = known;
+  const nearDepth = depth(near);
   return (path) => {
     let d = distances.get(path);
     if (d === undefined) {
-      d = folderDistance(near, path);
+      d = folderDistance(near, nearDepth, path);
       distances.set(path, d);
     }
     return d;
@@ -41,20 +48,26 @@ export function distanceFrom(near: string): (path: string) => number {
  */
 export function nearestFirst<T extends { path: string }>(files: readonly T[], near: string, as: 'definitions' | 'callers', limit: number): T[] {
   const distance = distanceFrom(near);
-  const d = files.map((f) => (as === 'definitions' && f.path === near ? -1 : distance(f.path)));
-  // The smallest distance within which `limit` files lie: only those are ordered.
-  const counts = new Map<number, number>();
-  for (const x of d) counts.set(x, (counts.get(x) ?? 0) + 1);
-  let within = Infinity;
-  let seen = 0;
-  for (const x of [...counts.keys()].sort((p, q) => p - q)) {
-    seen += counts.get(x) ?? 0;
+  const d = new Int32Array(files.length);
+  // How many files lie at each distance (a handful of distances), then the smallest distance within which `limit` do.
+  const counts: number[] = [];
+  files.forEach((f, i) => {
+    const x = as === 'definitions' && f.path === near ? 0 : distance(f.path) + 1;
+    d[i] = x;
+    counts[x] = (counts[x] ?? 0) + 1;
+  });
+  let within = counts.length;
+  for (let x = 0, seen = 0; x < counts.length; x++) {
+    seen += counts[x] ?? 0;
     if (seen >= limit) {
       within = x;
       break;
     }
   }
-  const nearest = files.map((file, i) => ({ file, i, d: d[i] ?? 0 })).filter((k) => k.d <= within);
+  const nearest: { file: T; i: number; d: number }[] = [];
+  files.forEach((file, i) => {
+    if ((d[i] ?? 0) <= within) nearest.push({ file, i, d: d[i] ?? 0 });
+  });
   nearest.sort(as === 'definitions' ? (a, b) => a.d - b.d || a.i - b.i : (a, b) => a.d - b.d || a.file.path.localeCompare(b.file.path));
   return nearest.slice(0, limit).map((k) => k.file);
 }

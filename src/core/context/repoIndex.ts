@@ -4,7 +4,7 @@ import type { LineRange } from '../domain/lines';
 import type { ReviewTarget } from '../domain/target';
 import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
-import { chosenKey, listingDigest, type ChosenContext } from './chosenMemo';
+import { ChosenMemo, type ChosenContext } from './chosenMemo';
 import { ContextThreads } from './contextThreads';
 import { fileSymbols, type FileSymbols } from './extract';
 import { readIndexFile } from './indexFile';
@@ -15,6 +15,7 @@ import { FileNames } from './fileNames';
 import { readableText } from './freshNames';
 import { UsedIdentifiers } from './usedIdentifiers';
 import { blobHash, listFiles, type ListedFile } from './listing';
+import { nearestFirst } from './nearest';
 import { inRounds, Lookup, type Asked, type FoundCall, type FoundDefinition, type LookupFiles } from './lookup';
 import { SymbolStore } from './symbolStore';
 
@@ -51,7 +52,7 @@ export class RepositoryIndex {
   private readonly names: FileNames;
   private readonly byPath: Map<string, ListedFile>;
   private parsedCount = 0;
-  private digest: string | undefined;
+  private readonly memo: ChosenMemo;
   private threads: ContextThreads | undefined;
   /** Whether a first lookup found the repository small and parsed it whole. */
   private small: boolean | undefined;
@@ -67,6 +68,7 @@ export class RepositoryIndex {
   ) {
     this.byPath = new Map(files.map((f) => [f.path, f]));
     this.names = new FileNames(files, state.symbols.stored, previous?.names);
+    this.memo = new ChosenMemo(files, options.maxFileBytes, state.chosen);
   }
 
   /**
@@ -109,20 +111,12 @@ export class RepositoryIndex {
 
   /** The context a review of this listing chose for `batch` before, when one was kept (chosenMemo.ts). */
   chosen(batch: ReviewTarget, maxTokens: number): ChosenContext | undefined {
-    const key = this.keyOf(batch, maxTokens);
-    return this.state.chosen.get(key) ?? this.state.symbols.stored?.chosen.get(key);
+    return this.memo.get(batch, maxTokens, this.state.symbols.stored);
   }
 
   keepChosen(batch: ReviewTarget, maxTokens: number, value: ChosenContext): void {
-    const key = this.keyOf(batch, maxTokens);
-    this.state.chosen.delete(key);
-    this.state.chosen.set(key, value);
+    this.memo.keep(batch, maxTokens, value);
     this.state.dirty = true;
-  }
-
-  private keyOf(batch: ReviewTarget, maxTokens: number): string {
-    this.digest ??= listingDigest(this.files, this.options.maxFileBytes);
-    return chosenKey(this.digest, batch, maxTokens);
   }
 
   /** Learns the names of every listed file not known yet; false when the budget stopped it first. */
@@ -236,18 +230,14 @@ export class RepositoryIndex {
     });
   }
 
-
   /** Reads every name and parses every listed file not parsed yet: the whole index (the tests, the benchmark). */
   async complete(): Promise<void> {
     if (!(await this.scan())) return;
     for (const file of this.files) await this.parse(file);
   }
 
-
   /** Whether the blob is parsed (now or stored). */
-  private has(hash: string): boolean {
-    return this.state.symbols.has(hash);
-  }
+  private has = (hash: string): boolean => this.state.symbols.has(hash);
 
   private definitionsIn(file: ListedFile, name: string): FoundDefinition[] {
     return this.state.symbols.definitionsNamed(file.hash, name).map((d) => ({ ...d, file: file.path, language: file.language }));
@@ -272,9 +262,19 @@ export class RepositoryIndex {
     return value;
   }
 
-  /** Call sites of `name` in the parsed files. */
-  calls(name: string): readonly FoundCall[] {
-    return this.universe('calls', name).flatMap((file) => this.callsIn(file, name));
+  /** The `limit` call sites of `name` in the parsed files other than `near` that the context ranks first: nearest, then by path and line. */
+  nearestCalls(name: string, near: string, limit: number): FoundCall[] {
+    const among = this.universe('calls', name).filter((f) => f.path !== near);
+    // The nearest files first, more of them while too few sites are found in them.
+    for (let take = 4 * limit; ; take *= 4) {
+      const out: FoundCall[] = [];
+      const order = nearestFirst(among, near, 'callers', take);
+      for (const file of order) {
+        out.push(...this.callsIn(file, name).sort((a, b) => a.line - b.line));
+        if (out.length >= limit) return out.slice(0, limit);
+      }
+      if (order.length >= among.length) return out;
+    }
   }
 
   /**

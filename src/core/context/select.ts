@@ -119,13 +119,7 @@ function definitions(f: ReviewedFile, index: RepositoryIndex, sent: ReadonlyMap<
 function callers(f: ReviewedFile, index: RepositoryIndex): ContextCandidate[] {
   const out: ContextCandidate[] = [];
   for (const { def, signatureChanged } of changedFunctions(f)) {
-    const sites = index
-      .calls(def.name)
-      .filter((c) => c.file !== f.file)
-      .map((c) => ({ c, d: f.distance(c.file) }))
-      .sort((a, b) => a.d - b.d || a.c.file.localeCompare(b.c.file) || a.c.line - b.c.line)
-      .map((k) => k.c);
-    for (const c of sites.slice(0, MAX_CALLERS)) {
+    for (const c of index.nearestCalls(def.name, f.file, MAX_CALLERS)) {
       out.push(callerCandidate({ file: c.file, language: c.language, line: c.line, symbol: def.container ? `${def.container}.${def.name}` : def.name, forFile: f.file, signatureChanged }));
     }
   }

@@ -75,6 +75,8 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   const scanned = await scanning;
   // What every batch's lookups need is parsed on the index's threads, round after round, before the first is chosen.
   if (scanned) await index.prefetch(prepared.flatMap((p) => (p ? lookupsOf(p) : [])), budget);
+  // The threads are done (their memory is given back while the batches are chosen); one may still merge for the save.
+  index.release();
   const options = { maxTokens: input.maxTokens, redactor: input.redactor, budget };
   for (const [i, target] of targets.entries()) {
     const selected = await contextOf(again[i], prepared[i], scanned && !budget.pastGrace, (batch) => selectContext(batch, index, input.root, options));
@@ -82,7 +84,6 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
     const { snippets, cut } = selected.context ?? { snippets: [], cut: [] };
     out.push(snippets.length > 0 || cut.length > 0 ? { ...target, context: snippets, ...(cut.length > 0 ? { contextCut: cut } : {}) } : target);
   }
-  index.release();
   const counts = index.size;
   const status: ContextStatus = { regions, chosen, ...(budget.cut ? { stopped: 'time-budget' as const } : {}), index: { files: counts.files, read: index.readNow, parsed: counts.parsedNow } };
   return {

@@ -90,7 +90,7 @@ describe('context: the repository index and the choice of context', function () 
     for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper', 'total']) await index.reachDefinitions(name, 'z/review.ts');
     await index.reachCalls('run', 'z/run.ts');
     for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper']) assert.equal(index.definitions(name).length, 1, name);
-    assert.deepEqual(index.calls('run').map((c) => c.file), ['f/use.ts']);
+    assert.deepEqual(index.nearestCalls('run', '', 100).map((c) => c.file), ['f/use.ts']);
     assert.equal(index.size.parsedNow, 6, `a local named like a needed name does not make every file a candidate (${index.size.parsedNow} parsed)`);
   });
 

@@ -74,7 +74,7 @@ describe('context: the index as kept on disk', () => {
       assert.deepEqual(second?.definitions('f2'), []);
       assert.deepEqual(second?.size, { files: 4, indexed: 2, parsedNow: 0 });
       assert.deepEqual(second?.definitions('f1').map((d) => [d.file, d.kind, d.startLine, d.endLine, d.signatureEnd]), [['m1.ts', 'function', 1, 3, 1]]);
-      assert.deepEqual(second?.calls('g3').map((c) => [c.file, c.line]), [['m3.ts', 2]]);
+      assert.deepEqual(second?.nearestCalls('g3', '', 100).map((c) => [c.file, c.line]), [['m3.ts', 2]]);
       await second?.complete();
       assert.equal(second?.size.parsedNow, 2);
       assert.deepEqual(second?.definitions('f2').map((d) => d.file), ['m2.ts']);
