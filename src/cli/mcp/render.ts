@@ -1,5 +1,5 @@
 import { formatUsd } from '../../shared/format';
-import { codeSpan, escapeInline, fence } from '../../shared/reviewMarkdown';
+import { codeSpan, escapeInline, fence } from '../../shared/untrustedText';
 import type { McpOutcome } from './reviewBridge';
 
 /**

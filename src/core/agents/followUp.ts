@@ -2,7 +2,7 @@ import type { ChatMessage } from '../domain/chat';
 import type { ChatRequest } from '../gateway/types';
 import { SecretRedactor } from '../redaction/redactor';
 import type { Finding } from '../domain/finding';
-import { fenceMarks } from '../../shared/reviewMarkdown';
+import { fenceMarks } from '../../shared/untrustedText';
 import { languageName } from './language';
 import { numberLines } from './messages';
 import type { AgentSpec } from './spec';

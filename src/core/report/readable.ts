@@ -10,8 +10,8 @@ import { REPORT_STRINGS } from './reportStrings';
 import { VERIFIER_ID } from '../agents/roles';
 import { verdictNote } from '../../shared/labels';
 import { formatString, type PanelStringKey } from '../../shared/panelStrings';
-import { codeSpan, escapeInline, reviewMarkdown } from '../../shared/reviewMarkdown';
-import { terminalText } from '../../shared/untrustedText';
+import { reviewMarkdown } from '../../shared/reviewMarkdown';
+import { codeSpan, escapeInline, terminalText } from '../../shared/untrustedText';
 
 /** Human-readable results: plain text for terminals and logs, Markdown for PR comments and job summaries. */
 

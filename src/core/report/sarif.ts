@@ -1,7 +1,7 @@
 import type { Log, Notification, Region, ReportingDescriptor, Result } from 'sarif';
 import type { Finding } from '../domain/finding';
 import type { ReviewSummary } from '../domain/result';
-import { escapeInline, fence } from '../../shared/reviewMarkdown';
+import { escapeInline, fence } from '../../shared/untrustedText';
 import { FingerprintCounter, lineHash } from './fingerprint';
 import { findingFile } from './findingFile';
 import { compareSeverity } from '../../shared/severity';

@@ -1,7 +1,7 @@
 import { filesOf } from '../domain/target';
 import type { ReviewSummary } from '../domain/result';
 import { formatUsd } from '../../shared/format';
-import { codeSpan, escapeInline } from '../../shared/reviewMarkdown';
+import { codeSpan, escapeInline } from '../../shared/untrustedText';
 import { findingFile } from './findingFile';
 import { SEVERITY_ICON } from './levels';
 

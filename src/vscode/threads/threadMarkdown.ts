@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { Finding } from '../../core/domain/finding';
 import { revealBidi } from '../../shared/bidi';
 import { SEVERITY_LABEL } from '../../shared/labels';
-import { fence } from '../../shared/reviewMarkdown';
-import { escapeMarkdown, proseMarkdown } from '../../shared/untrustedText';
+import { escapeMarkdown, fence, proseMarkdown } from '../../shared/untrustedText';
 import { localPanelStrings } from '../panel/panelStrings';
 
 /**
