@@ -1,5 +1,5 @@
 import { formatCount, formatMs, formatUsd } from '../shared/format';
-import { AGENT_STATE_LABEL, SEVERITY_LABEL } from '../shared/labels';
+import { AGENT_STATE_LABEL, SEVERITY_LABEL, verifierNotice } from '../shared/labels';
 import { estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { GatewayErrorCode } from '../shared/reviewCodes';
 import { AnswerProgress } from '../shared/answerProgress';
@@ -331,7 +331,7 @@ export class AgentCard {
       notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', t('unparsed')));
     }
     // The verifier's note: it checked on the model that raised the findings, or had no other model to check on.
-    if (o?.notice) notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', t(o.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel', o.notice.model ?? '?')));
+    if (o?.notice) notices.push(h('p', { class: 'notice-text' }, icon('info'), ' ', verifierNotice(t, o.notice)));
     this.notice.replaceChildren(...notices);
     this.notice.hidden = notices.length === 0;
     setAttr(this.notice, 'class', `notice${o?.error && a.state === 'failed' ? ' error' : ''}`);

@@ -1,7 +1,9 @@
 import type { Finding } from '../domain/finding';
 import type { ReviewSummary } from '../domain/result';
 import { SEVERITIES, type Severity } from '../../shared/severity';
+import { CWE_ID } from '../../shared/finding';
 import { formatUsd } from '../../shared/format';
+import { lineLabel } from '../../shared/lineLabel';
 import { SEVERITY_ICON } from './levels';
 import { codeSpan, commentLine, commentText, fence } from '../../shared/untrustedText';
 import { findingMarker, resolvedMarker, summaryMarker } from './pullRequestMarkers';
@@ -16,7 +18,7 @@ const severityLabel = (s: Severity): string => `${SEVERITY_ICON[s]} ${s.charAt(0
 
 /** Severity, agents, rule and title on one line. */
 function headline(f: Finding): string {
-  const cwe = f.cwe && /^CWE-\d+$/.test(f.cwe) ? ` · ${f.cwe}` : '';
+  const cwe = f.cwe && CWE_ID.test(f.cwe) ? ` · ${f.cwe}` : '';
   return `**${severityLabel(f.severity)}** · ${f.agents.map((a) => commentLine(a, 40)).join(', ')}${cwe} — **${commentLine(f.title, 300)}**`;
 }
 
@@ -34,14 +36,13 @@ function details(f: Finding, maxChars = 4000): string[] {
 export function commentBody(f: Finding, keys: readonly string[], suggestion: string | undefined, otherCode: string | undefined, suggestionInfo: string): string {
   const parts = [findingMarker(keys), headline(f), ...details(f)];
   if (suggestion !== undefined) parts.push(fence(suggestion.slice(0, 20_000), suggestionInfo));
-  else if (otherCode !== undefined) parts.push(`Proposed code for lines ${f.startLine}–${f.endLine}:\n\n${fence(otherCode.slice(0, 20_000))}`);
+  else if (otherCode !== undefined) parts.push(`Proposed code for ${lineLabel(f.startLine, f.endLine)}:\n\n${fence(otherCode.slice(0, 20_000))}`);
   return parts.join('\n\n');
 }
 
 /** A finding listed in the review body (outside the diff, or refused by GitHub): marker, place, finding. */
 function bodyItem(f: Finding, keys: readonly string[]): string {
-  const lines = f.startLine === f.endLine ? `line ${f.startLine}` : `lines ${f.startLine}–${f.endLine}`;
-  return [`${findingMarker(keys)}`, `- ${headline(f)}  \n  ${codeSpan(f.file, 500)} ${lines}${details(f, 1000).map((d) => `  \n  ${d.replace(/\n/g, '  \n  ')}`).join('')}`].join('\n');
+  return [findingMarker(keys), `- ${headline(f)}  \n  ${codeSpan(f.file, 500)} ${lineLabel(f.startLine, f.endLine)}${details(f, 1000).map((d) => `  \n  ${d.replace(/\n/g, '  \n  ')}`).join('')}`].join('\n');
 }
 
 export function reviewBody(headSha: string, inline: number, outside: readonly { finding: Finding; keys: readonly string[] }[]): string {

@@ -1,11 +1,11 @@
 import { PANEL_STRINGS } from '../../shared/panelStrings';
 
 /**
- * The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them)
- * and the noise controls named by their flags.
+ * The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them),
+ * clamped lines said without a selection, and the noise controls named by their flags.
  */
 export const REPORT_STRINGS = {
-  ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached',
+  ...PANEL_STRINGS, stateDone: 'ok', stateFailed: 'failed', stateCancelled: 'cancelled', stateCached: 'cached', clamped: 'lines clamped',
   hiddenConfidence: 'hidden: below --min-confidence', hiddenSeverity: 'hidden: below --min-severity',
   exportHiddenConfidence: '{0} below --min-confidence', exportHiddenSeverity: '{0} below --min-severity',
   exportHiddenLeftOut: '{0} hidden ({1}); --show-hidden lists them',

@@ -1,6 +1,7 @@
 import { filesOf } from '../domain/target';
 import type { ReviewSummary } from '../domain/result';
 import { formatUsd } from '../../shared/format';
+import { lineLabel, lineSpan } from '../../shared/lineLabel';
 import { codeSpan, escapeInline } from '../../shared/untrustedText';
 import { findingFile } from './findingFile';
 import { SEVERITY_ICON } from './levels';
@@ -22,7 +23,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
   const t = summary.totals;
   const only = summary.target.kind !== 'changes' && summary.target.regions.length === 1 ? summary.target.regions[0] : undefined;
   const files = filesOf(summary.target).length;
-  const target = only ? `${options.pathOf(only.file)} lines ${only.startLine}-${only.endLine}` : `${summary.target.label}: ${files} file${files === 1 ? '' : 's'}`;
+  const target = only ? `${options.pathOf(only.file)} ${lineLabel(only.startLine, only.endLine)}` : `${summary.target.label}: ${files} file${files === 1 ? '' : 's'}`;
   const failed = summary.agents.filter((a) => a.status === 'error').length;
   const cached = summary.agents.filter((a) => a.cached).length;
   const out: string[] = [`### Quorum review: ${escapeInline(target)}`, ''];
@@ -37,8 +38,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
   if (summary.findings.length > 0) {
     out.push('| Severity | Location | Finding | Agents | Confidence |', '| --- | --- | --- | --- | ---: |');
     for (const f of summary.findings.slice(0, STEP_SUMMARY_MAX_FINDINGS)) {
-      const lines = f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
-      const where = `${options.pathOf(findingFile(summary, f))}:${lines}`;
+      const where = `${options.pathOf(findingFile(summary, f))}:${lineSpan(f.startLine, f.endLine)}`;
       const title = f.cwe ? `${f.title} (${f.cwe})` : f.title;
       out.push(`| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(where)} | ${escapeInline(title)} | ${escapeInline(f.agents.join(', '))} | ${Math.round(f.confidence * 100)}% |`);
     }

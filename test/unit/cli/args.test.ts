@@ -85,13 +85,13 @@ describe('CLI output', () => {
     assert.ok(jsonOutputSchema.safeParse(out).success);
     assert.equal(out.agents[0]?.findings.length, 1);
     assert.equal(out.agents[1]?.findings.length, 0);
-    assert.deepEqual(out.agents[1]?.error, { code: 'quota', message: 'no credit' });
-    assert.equal(out.agents[1]?.costUsd, 0, 'a NaN from a gateway becomes 0');
+    assert.deepEqual(out.agents[1].error, { code: 'quota', message: 'no credit' });
+    assert.equal(out.agents[1].costUsd, 0, 'a NaN from a gateway becomes 0');
   });
 
   it('formats text and Markdown, escaping model text in Markdown', () => {
     const s = summary({ findings: [finding] });
-    assert.match(formatText(s), /a\.ts:4-5 \[high\] Bad <thing> \| here - analyst, security, confidence 80%/);
+    assert.match(formatText(s), /a\.ts:4–5 \[high\] Bad <thing> \| here - analyst, security, confidence 80%/);
     const md = formatMarkdown(s);
     assert.match(md, /### HIGH: Bad \\<thing\\> \\\| here/);
     assert.match(md, /```typescript\nx\(\);\n```/);
@@ -109,12 +109,13 @@ describe('CLI output', () => {
     const text = formatText(s);
     assert.match(text, /\n {4}Advice:\n {6}Use a parameterized query:<U\+000D><U\+001B>\[31mcur\.execute\(sql, \[name\]\)<U\+202E>\n {4}Suggested replacement:\n {6}\| x\(\);<U\+2066>\n/);
     assert.match(text, /Evil <U\+001B>\]8;;https:\/\/x\.test<U\+001B>\\link/);
+    // eslint-disable-next-line no-control-regex -- what it checks: no control character reaches the terminal
     assert.doesNotMatch(text, /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
     assert.match(text, /Total: \$0\.0020 \(incl\. \$0\.0004 estimated\)/);
     const json = toJsonOutput(s);
     assert.ok(jsonOutputSchema.safeParse(json).success);
     assert.equal(json.agents[0]?.findings[0]?.advice, hostile.advice, 'JSON carries the advice as it is (a JSON string escapes it)');
-    assert.equal(json.agents[0]?.findings[0]?.suggestion, hostile.suggestion);
+    assert.equal(json.agents[0].findings[0].suggestion, hostile.suggestion);
     assert.equal(json.totals.estimatedUsd, 0.0004);
   });
 

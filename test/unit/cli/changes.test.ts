@@ -45,9 +45,9 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
 
   it('parses --changes and its kinds, and refuses what does not go together', () => {
     const a = parseArgs(['review', '--changes', '--base', 'main', '--repo', 'x', '--all-findings']);
-    assert.ok(a.command === 'review');
+    assert.equal(a.command, 'review');
     assert.deepEqual([a.changes, a.repo, a.allFindings, a.file], [{ kind: 'ref', ref: 'main' }, 'x', true, '']);
-    assert.deepEqual(a.command === 'review' && parseArgs(['review', '--changes', '--staged']).command === 'review' ? (parseArgs(['review', '--changes', '--staged']) as { changes?: unknown }).changes : undefined, { kind: 'staged' });
+    assert.deepEqual(parseArgs(['review', '--changes', '--staged']).command === 'review' ? (parseArgs(['review', '--changes', '--staged']) as { changes?: unknown }).changes : undefined, { kind: 'staged' });
     for (const [argv, re] of [
       [['review', '--staged'], /--staged goes with --changes/],
       [['review', '--changes', 'a.ts'], /give no <file>/],
@@ -129,10 +129,10 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(run.stdout.match(/^# What Quorum will send$/gm)?.length, 1);
     assert.match(run.stdout, /\*\*Reviewed:\*\* Uncommitted changes \(regions: 2 · files: 2 · requests per agent: 2\)/);
     const [, first = '', second = ''] = run.stdout.split(/^## Request \d of 2$/m);
-    assert.match(first, /\*\*Holds:\*\* a\.ts \(lines 1-700\)/);
+    assert.match(first, /\*\*Holds:\*\* a\.ts \(lines 1–700\)/);
     assert.match(first, /alpha699/);
     assert.doesNotMatch(first, /beta1 /);
-    assert.match(second, /\*\*Holds:\*\* b\.ts \(lines 1-700\)/);
+    assert.match(second, /\*\*Holds:\*\* b\.ts \(lines 1–700\)/);
     assert.doesNotMatch(second, /alpha1 /);
     assert.equal(second.match(/^### [A-Z][a-z]+ \((analyst|architecture|security|coding)\)$/gm)?.length, 4);
     assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
@@ -212,6 +212,7 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(json(run.stdout).skipped, [{ file: 'x\x1b]0;owned\x07\x1b[2J.min.js', reason: 'minified' }]);
     assert.match(run.stderr, /skipped x<U\+001B>\]0;owned<U\+0007><U\+001B>\[2J\.min\.js: minified/);
+    // eslint-disable-next-line no-control-regex -- what it checks: no control character reaches the terminal
     assert.doesNotMatch(run.stderr, /[\x00-\x08\x0b-\x1f\x7f]/);
   });
 
