@@ -39,10 +39,10 @@ const unixLines = (text: string) => text.replace(/\r\n?/g, '\n');
 
 /**
  * Escapes text for a Markdown document's paragraph, heading or table cell: no HTML, no emphasis, no links, no
- * block (heading, list) at its start; one line.
+ * block (heading, list) at its start; one line; bidi controls shown as `<U+202E>` tokens.
  */
 export function escapeInline(text: string): string {
-  return text
+  return revealBidi(text)
     .replace(/\r?\n/g, ' ')
     .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`)
     .replace(/^(\s*)([#+-])(?=\s|$)/, '$1\\$2')
@@ -52,11 +52,11 @@ export function escapeInline(text: string): string {
 /**
  * Escapes text for a Markdown paragraph or table cell: every ASCII punctuation character is backslash-escaped,
  * so no link, image, autolink (`https://…`, `www.…`, `a@b.c`), raw HTML, entity, code span, emphasis, heading,
- * list, table cell break or theme icon (`$(…)`) can start. Line breaks become spaces unless `multiline`, when
- * they become Markdown hard breaks.
+ * list, table cell break or theme icon (`$(…)`) can start; bidi controls are shown as `<U+202E>` tokens. Line
+ * breaks become spaces unless `multiline`, when they become Markdown hard breaks.
  */
 export function escapeMarkdown(text: string, options: { multiline?: boolean } = {}): string {
-  const escaped = unixLines(text).replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+  const escaped = unixLines(revealBidi(text)).replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
   return options.multiline ? escaped.split('\n').map((l) => l.trimStart()).join('  \n') : escaped.replace(/\s*\n\s*/g, ' ');
 }
 

@@ -31,8 +31,8 @@ export function suggestionDiff(original: string, replacement: string): string {
 /** The first comment of a finding's thread: severity, agents and rule, title, explanation, advice, the suggested change. */
 export function findingMarkdown(f: Finding, original: string, replacement: string | undefined): vscode.MarkdownString {
   const head = [severityLabel(f.severity).toLocaleUpperCase(), f.agents.join(' + '), ...(f.cwe ? [f.cwe] : [])].map((p) => escapeMarkdown(p)).join(' · ');
-  const parts = [`**${head}**`, '', `**${escapeMarkdown(revealBidi(f.title))}**`, '', escapeMarkdown(revealBidi(f.explanation), { multiline: true })];
-  if (f.advice) parts.push('', escapeMarkdown(revealBidi(f.advice), { multiline: true }));
+  const parts = [`**${head}**`, '', `**${escapeMarkdown(f.title)}**`, '', escapeMarkdown(f.explanation, { multiline: true })];
+  if (f.advice) parts.push('', escapeMarkdown(f.advice, { multiline: true }));
   if (replacement !== undefined) parts.push('', escapeMarkdown(vscode.l10n.t('Suggested change:')), '', suggestionDiff(original, replacement));
   return untrustedMarkdown(parts.join('\n'));
 }
