@@ -2,6 +2,12 @@
 // scripts). `npm run lint`; `npm test` runs it first. Two options are relaxed, each for a stated reason:
 // - restrict-template-expressions allows numbers: `${n} tokens` is how every message here says a count.
 // - no-confusing-void-expression ignores arrow shorthands: `(e) => emit(e)` for a void callback is idiomatic.
+// - no-unused-vars ignores names that start with `_` and the siblings of a rest: `({ secret: _s, ...kept })` is how
+//   a field is left out of a copy.
+// - prefer-promise-reject-errors lets a caught `unknown` be passed on as it is (wrapping it would change it).
+// In tests only, no-unnecessary-condition and no-non-null-assertion are off: a test reaches into a result with
+// `?.` or `!` where the assertion that follows is what says it is there (and a teardown guards what a failed
+// set-up left undefined).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +20,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
 );

@@ -95,8 +95,10 @@ function agentsOf(stdout: string): { status: string }[] {
 async function fleet(mode: Line['mode'], processes: number): Promise<Line> {
   // The processes start one by one on a busy machine; their reviewers' requests are held at a start line until
   // every process has sent them, so that the fleet meets the limits at once, as CI jobs started together do.
-  let open = () => undefined as void;
-  const startLine = new Promise<void>((r) => (open = r));
+  let open: () => void = () => undefined;
+  const startLine = new Promise<void>((r) => {
+    open = r;
+  });
   const gw: TestGateway = await startTestGateway({
     startLine,
     apiKey: KEY,

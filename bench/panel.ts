@@ -84,7 +84,7 @@ function answerTokens(seed: number, n: number): string[] {
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 interface TraceEvent { name: string; ph: string; dur?: number; tdur?: number; ts: number; pid: number; tid: number; args?: { name?: string } }
@@ -153,8 +153,8 @@ async function main(): Promise<void> {
   const trace = JSON.parse(traceBuffer.toString('utf8')) as { traceEvents: TraceEvent[] };
   const elapsedMs = Date.now() - started;
   await load?.stop();
-  const stats = await panel.page.evaluate(`(() => { const b = window.__bench; b.running = false; return { frames: b.frames, longTasks: b.longTasks, updates: b.updates }; })()`) as { frames: number[]; longTasks: number[]; updates: number };
-  const rendered = await panel.page.locator('.answer-body').evaluateAll((els) => els.map((e) => (e.textContent ?? '').length));
+  const stats = await panel.page.evaluate<{ frames: number[]; longTasks: number[]; updates: number }>(`(() => { const b = window.__bench; b.running = false; return { frames: b.frames, longTasks: b.longTasks, updates: b.updates }; })()`);
+  const rendered = await panel.page.locator('.answer-body').evaluateAll((els) => els.map((e) => e.textContent.length));
   const violations = await panel.violations();
   await panel.close();
   await closeBrowser();
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   const cpuByThread = new Map<string, number>();
   for (const t of tasks) {
     const k = `${t.pid}:${t.tid}`;
-    byThread.set(k, [...(byThread.get(k) ?? []), t.dur! / 1000]);
+    byThread.set(k, [...(byThread.get(k) ?? []), (t.dur ?? 0) / 1000]);
     cpuByThread.set(k, (cpuByThread.get(k) ?? 0) + (t.tdur ?? 0) / 1000);
   }
   const panelThread = [...byThread.entries()].sort((a, b) => b[1].reduce((s, x) => s + x, 0) - a[1].reduce((s, x) => s + x, 0))[0];
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   }));
 }
 
-main().catch(async (e) => {
+main().catch(async (e: unknown) => {
   console.error(e);
   await closeBrowser();
   process.exit(1);

@@ -2,9 +2,11 @@
 //   casts    — `as` and `<T>` assertions in src/ (not `as const`), each with its place;
 //   exports  — exports in src/ that no other file imports (src/, test/, bench/, scripts/ all count as users),
 //              apart from the entry points the bundler and VS Code load;
-//   sizes    — the largest file and the largest function per layer, in lines.
-// `node scripts/codeFigures.mjs [casts|exports|sizes] [--list] [--max-exports N] [--max-casts N]`: prints the
-// figures (and with --list every place); exits 1 when a --max is exceeded, so a check can hold the line.
+//   sizes    — the largest file and the largest function per layer, in lines; with --max-file-lines N and
+//              --max-function-lines N, every file and function over them (ARCHITECTURE.md: 300 and 60).
+// `node scripts/codeFigures.mjs [casts|exports|sizes] [--list] [--max-exports N] [--max-casts N]
+//   [--max-file-lines N] [--max-function-lines N]`: prints the figures (and with --list every place); exits 1
+// when a --max is exceeded, so a check can hold the line.
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
@@ -113,6 +115,9 @@ function unusedExports() {
 // ---- sizes ----
 function sizes() {
   const rows = [];
+  const over = { files: [], functions: [] };
+  const maxFile = limit('--max-file-lines');
+  const maxFn = limit('--max-function-lines');
   for (const layer of LAYERS) {
     let file = { name: '', lines: 0 };
     let fn = { name: '', lines: 0 };
@@ -120,10 +125,13 @@ function sizes() {
       const sf = sourceOf(f);
       const lines = sf.getLineStarts().length;
       if (lines > file.lines) file = { name: rel(f), lines };
+      if (maxFile !== undefined && lines > maxFile) over.files.push(`${rel(f)} (${lines} lines)`);
       const visit = (node) => {
         if (ts.isFunctionLike(node) && 'body' in node && node.body) {
           const n = lineOf(sf, node.end) - lineOf(sf, node.getStart(sf)) + 1;
-          if (n > fn.lines) fn = { name: `${rel(f)}:${lineOf(sf, node.getStart(sf))} ${functionName(node, sf)}`, lines: n };
+          const name = `${rel(f)}:${lineOf(sf, node.getStart(sf))} ${functionName(node, sf)}`;
+          if (n > fn.lines) fn = { name, lines: n };
+          if (maxFn !== undefined && n > maxFn) over.functions.push(`${name} (${n} lines)`);
         }
         ts.forEachChild(node, visit);
       };
@@ -131,7 +139,7 @@ function sizes() {
     }
     rows.push({ layer, file, fn });
   }
-  return rows;
+  return { rows, over };
 }
 
 function functionName(node, sf) {
@@ -157,6 +165,10 @@ if (show('exports')) {
   if (max !== undefined && u.length > max) failed = true;
 }
 if (show('sizes')) {
-  for (const { layer, file, fn } of sizes()) console.log(`${layer.padEnd(8)} largest file ${file.name} (${file.lines} lines); largest function ${fn.name} (${fn.lines} lines)`);
+  const { rows, over } = sizes();
+  for (const { layer, file, fn } of rows) console.log(`${layer.padEnd(8)} largest file ${file.name} (${file.lines} lines); largest function ${fn.name} (${fn.lines} lines)`);
+  if (limit('--max-file-lines') !== undefined) console.log([`files over ${limit('--max-file-lines')} lines: ${over.files.length}`, ...over.files.map((l) => `  ${l}`)].join('\n'));
+  if (limit('--max-function-lines') !== undefined) console.log([`functions over ${limit('--max-function-lines')} lines: ${over.functions.length}`, ...over.functions.map((l) => `  ${l}`)].join('\n'));
+  if (over.files.length + over.functions.length > 0) failed = true;
 }
 if (failed) process.exit(1);

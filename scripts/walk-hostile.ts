@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       const frame = wb.webviewFrame();
       const body = await frame.locator('body').innerText();
       writeFileSync(join(out, 'panel-text.txt'), body);
-      const anchors = await frame.locator('a').evaluateAll((els) => els.map((e) => `${(e.textContent ?? '').slice(0, 40)} -> ${e.getAttribute('href') ?? '(no href)'}`));
+      const anchors = await frame.locator('a').evaluateAll((els) => els.map((e) => `${e.textContent.slice(0, 40)} -> ${e.getAttribute('href') ?? '(no href)'}`));
       say(`panel anchors: ${JSON.stringify(anchors)}`);
       const dangerous = await frame.locator('img, iframe, script:not([nonce]), [onerror]').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 120)));
       say(`panel img/iframe/script/onerror elements: ${JSON.stringify(dangerous)}`);

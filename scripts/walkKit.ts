@@ -38,10 +38,10 @@ const require = createRequire(__filename);
 const toolchain = resolve(process.env.QUORUM_TOOLCHAIN ?? join(__dirname, '..', '..', 'shared', 'toolchain'));
 
 /** shared/toolchain/workbench.cjs: a real VS Code in headless Chromium, with the .vsix installed as a user would. */
-export const openWorkbench: (options: object) => Promise<Workbench> = (require(join(toolchain, 'workbench.cjs')) as { openWorkbench(o: object): Promise<Workbench> }).openWorkbench;
+export const openWorkbench: (options: object) => Promise<Workbench> = (require(join(toolchain, 'workbench.cjs')) as { openWorkbench: (o: object) => Promise<Workbench> }).openWorkbench;
 
 /** A walk's output folder (argv[2], else `fallback`), its log and its steps: a step that throws is logged, and the walk goes on. */
-export function walkLog(fallback: string): { out: string; say(line: string): void; step(name: string, fn: () => Promise<void>): Promise<void>; save(): void } {
+export function walkLog(fallback: string): { out: string; say: (line: string) => void; step: (name: string, fn: () => Promise<void>) => Promise<void>; save: () => void } {
   const out = resolve(process.argv[2] ?? fallback);
   mkdirSync(out, { recursive: true });
   const lines: string[] = [];

@@ -55,22 +55,13 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
   ]);
   const files: ChangedFileText[] = [];
   byName.forEach((c, i) => {
-    const bytes = read[i];
-    const skip = (reason: SkippedFile['reason']): void => {
-      skipped.push({ file: c.path, reason });
-    };
-    if (links.has(c.path)) return skip('symlink');
-    if (attributes.generated.has(c.path)) return skip('generated');
-    // Marked binary (`-diff`, `binary`): git shows no lines of it, and neither does Quorum.
-    if (attributes.binary.has(c.path)) return skip('binary');
-    if (!bytes) return skip('unreadable');
-    if (bytes.length > options.maxFileBytes) return skip('too-large');
-    if (isBinary(bytes)) return skip('binary');
-    const lines = splitFileLines(decodeText(bytes));
-    if (looksGenerated(lines)) return skip('generated');
-    if (looksMinified(lines)) return skip('minified');
-    const change = c.change ?? untrackedChange(c.path, lines.length);
-    if (change.added.length > 0 || change.removed.length > 0) files.push({ change, language: languageOfFile(c.path), lines });
+    const text = textOf(read[i], { path: c.path, links, attributes, maxFileBytes: options.maxFileBytes });
+    if (!Array.isArray(text)) {
+      skipped.push({ file: c.path, reason: text });
+      return;
+    }
+    const change = c.change ?? untrackedChange(c.path, text.length);
+    if (change.added.length > 0 || change.removed.length > 0) files.push({ change, language: languageOfFile(c.path), lines: text });
   });
   files.sort((a, b) => (a.change.path < b.change.path ? -1 : a.change.path > b.change.path ? 1 : 0));
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -81,4 +72,19 @@ export async function collectChanges(source: DiffSource, request: ChangeRequest,
     added: files.reduce((n, f) => n + f.change.additions, 0),
     removed: files.reduce((n, f) => n + f.change.deletions, 0),
   };
+}
+
+/** A changed file's lines, or why it is not reviewed (a link, generated, marked or detected binary, unreadable, too large, minified). */
+function textOf(bytes: Uint8Array | undefined, file: { path: string; links: ReadonlySet<string>; attributes: { generated: ReadonlySet<string>; binary: ReadonlySet<string> }; maxFileBytes: number }): string[] | SkippedFile['reason'] {
+  if (file.links.has(file.path)) return 'symlink';
+  if (file.attributes.generated.has(file.path)) return 'generated';
+  // Marked binary (`-diff`, `binary`): git shows no lines of it, and neither does Quorum.
+  if (file.attributes.binary.has(file.path)) return 'binary';
+  if (!bytes) return 'unreadable';
+  if (bytes.length > file.maxFileBytes) return 'too-large';
+  if (isBinary(bytes)) return 'binary';
+  const lines = splitFileLines(decodeText(bytes));
+  if (looksGenerated(lines)) return 'generated';
+  if (looksMinified(lines)) return 'minified';
+  return lines;
 }

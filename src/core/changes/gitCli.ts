@@ -27,9 +27,16 @@ interface Ran {
 function git(cwd: string, args: readonly string[], input?: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', [...args], { cwd, encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
-      if (err && errorCode(err) === 'ENOENT') return reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
+      if (err && errorCode(err) === 'ENOENT') {
+        reject(new ChangesError('git-failed', 'git is not installed or not on the PATH'));
+        return;
+      }
       const exit = err ? (err as { code?: unknown }).code : 0;
-      if (err && typeof exit !== 'number') return reject(err);
+      if (err && typeof exit !== 'number') {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an ExecFileException is an Error; its type Omit<>s `code`
+        reject(err);
+        return;
+      }
       resolve({ code: typeof exit === 'number' ? exit : 0, stdout, stderr: stderr.toString('utf8') });
     });
     if (input !== undefined) child.stdin?.end(input);

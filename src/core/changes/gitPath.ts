@@ -46,6 +46,7 @@ export function readQuoted(text: string, at: number): { path: string; end: numbe
 
 /** A path as a patch header writes it: quoted when git would quote it, as it is otherwise. */
 export function headerPath(path: string): string {
+  // eslint-disable-next-line no-control-regex -- git quotes a path that holds control characters; this finds them
   if (!/[\u0000-\u001f"\\\u007f]/.test(path)) return path;
   let out = '"';
   for (const ch of path) {

@@ -24,7 +24,7 @@ let library: GenaiPrices | undefined;
 function catalogue(): GenaiPrices {
   if (!library) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-    const loaded: GenaiPrices = require('@pydantic/genai-prices');
+    const loaded = require('@pydantic/genai-prices') as GenaiPrices;
     library = loaded;
   }
   return library;

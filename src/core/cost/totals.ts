@@ -3,17 +3,10 @@
  * ledger (and its price tables) so that the status bar can show a session's cost before anything is priced.
  */
 
-export interface CostTotals {
-  costUsd: number;
-  /** The part of costUsd computed from locally estimated usage. */
-  estimatedUsd: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  /** Requests (first attempts), not counting result-cache hits. */
-  requests: number;
-  /** Attempts after the first: retries and fallbacks. */
-  retries: number;
+import type { ReviewTotals } from '../domain/result';
+
+/** A review's spending (the fields a review reports) and what the ledger knows besides. */
+export interface CostTotals extends ReviewTotals {
   /** Attempts whose model had no price (their cost is 0 and unknown). */
   unpriced: number;
   /** The part of costUsd priced at the gateway's listed prices (`/models`), not Quorum's table. */

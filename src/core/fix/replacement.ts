@@ -29,7 +29,7 @@ function proseLine(line: string): boolean {
   const words = l.toLowerCase().match(/[a-z']+/g) ?? [];
   const proseWords = words.filter((w) => PROSE_WORDS.has(w)).length;
   // "Use a parameterized query: …", "Consider validating the input."
-  if (PROSE_START.test(l) && (/^[A-Z]/.test(l) || proseWords > 0) && /^[A-Za-z' ]+[:.,]?(\s|$)/.test(l.split(/[:.](\s|$)/)[0] + ':')) {
+  if (PROSE_START.test(l) && (/^[A-Z]/.test(l) || proseWords > 0) && /^[A-Za-z' ]+[:.,]?(\s|$)/.test((l.split(/[:.](\s|$)/)[0] ?? '') + ':')) {
     const head = l.split(/[:.,(]/)[0] ?? '';
     if (head.trim().split(/\s+/).length >= 3) return true;
   }

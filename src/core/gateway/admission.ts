@@ -1,4 +1,5 @@
 import type { RateLimitState } from './rateHeaders';
+import { abortError } from '../util/abort';
 
 /**
  * When the next request may go out, for the whole client: the shared cool-down after a 429, pacing when the
@@ -186,7 +187,7 @@ export class Admission {
       };
       const onAbort = () => {
         cleanup();
-        reject(signal.reason);
+        reject(abortError(signal));
       };
       const timer = setTimeout(done, Math.max(1, ms));
       this.wakers.add(done);
@@ -237,14 +238,17 @@ export class Admission {
 /** Sleeps, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, Math.max(0, ms));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      if (signal) reject(abortError(signal));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -35,7 +35,7 @@ export class StreamErrorSignal extends Error {
 export async function readAnswer(response: Response, into: Attempted, onData: () => void, onText: (t: string) => void, signal: AbortSignal): Promise<'done' | 'eof'> {
   const body = response.body;
   if (!body) return 'eof';
-  const reader = body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
   const cancel = () => {
     reader.cancel().catch(() => undefined);
   };
@@ -45,7 +45,7 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
-        if (value) yield value;
+        yield value;
       }
     },
   };
@@ -57,53 +57,7 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       absorb(whole, into, onText);
       return 'done';
     }
-    // A body without any SSE event may be one JSON completion sent with the wrong content type: keep its
-    // text (bounded) to read it as such at the end.
-    let events = 0;
-    const raw: Uint8Array[] = [];
-    let rawSize = 0;
-    const teed: AsyncIterable<Uint8Array> = {
-      async *[Symbol.asyncIterator]() {
-        for await (const b of bytes) {
-          if (events === 0 && rawSize + b.byteLength <= MAX_JSON_BODY_BYTES) {
-            raw.push(b);
-            rawSize += b.byteLength;
-          }
-          yield b;
-        }
-      },
-    };
-    for await (const item of readSse(teed)) {
-      if (item.kind === 'comment') continue;
-      events++;
-      if (item.data.trim() === '[DONE]') return 'done';
-      let json: unknown;
-      try {
-        json = JSON.parse(item.data);
-      } catch {
-        if (item.event === 'error') {
-          into.finish = 'error';
-          throw new StreamErrorSignal({ message: item.data.trim().slice(0, 500) || 'error event' });
-        }
-        throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
-      }
-      if (item.event === 'error') {
-        into.finish = 'error';
-        const err = parseError(field(json, 'error') ?? json);
-        throw new StreamErrorSignal(err ?? { message: 'error event' });
-      }
-      absorb(json, into, onText);
-      onData(); // after absorbing, so that the watchdog knows whether the answer has finished
-    }
-    if (events === 0 && rawSize > 0) {
-      const text = new TextDecoder().decode(Buffer.concat(raw)).trim();
-      if (text.startsWith('{')) {
-        absorb(JSON.parse(text), into, onText);
-        return 'done';
-      }
-      throw new SyntaxError(`the answer is neither a stream nor JSON: ${text.slice(0, 80)}`);
-    }
-    return 'eof';
+    return await readStreamed(bytes, into, onData, onText);
   } finally {
     signal.removeEventListener('abort', cancel);
     try {
@@ -112,6 +66,57 @@ export async function readAnswer(response: Response, into: Attempted, onData: ()
       // a read was still pending on a cancelled stream
     }
   }
+}
+
+/**
+ * An SSE answer, event by event. A body without any SSE event may be one JSON completion sent with the wrong
+ * content type: its first bytes (bounded) are kept to read it as such at the end.
+ */
+async function readStreamed(bytes: AsyncIterable<Uint8Array>, into: Attempted, onData: () => void, onText: (t: string) => void): Promise<'done' | 'eof'> {
+  const seen: { events: number; raw: Uint8Array[]; rawSize: number } = { events: 0, raw: [], rawSize: 0 };
+  const teed: AsyncIterable<Uint8Array> = {
+    async *[Symbol.asyncIterator]() {
+      for await (const b of bytes) {
+        if (seen.events === 0 && seen.rawSize + b.byteLength <= MAX_JSON_BODY_BYTES) {
+          seen.raw.push(b);
+          seen.rawSize += b.byteLength;
+        }
+        yield b;
+      }
+    },
+  };
+  for await (const item of readSse(teed)) {
+    if (item.kind === 'comment') continue;
+    seen.events++;
+    if (item.data.trim() === '[DONE]') return 'done';
+    absorb(eventJson(item, into), into, onText);
+    onData(); // after absorbing, so that the watchdog knows whether the answer has finished
+  }
+  if (seen.events > 0 || seen.rawSize === 0) return 'eof';
+  const text = new TextDecoder().decode(Buffer.concat(seen.raw)).trim();
+  if (!text.startsWith('{')) throw new SyntaxError(`the answer is neither a stream nor JSON: ${text.slice(0, 80)}`);
+  absorb(JSON.parse(text), into, onText);
+  return 'done';
+}
+
+/** An event's JSON; an `error` event (JSON or not) ends the answer as the gateway's error. */
+function eventJson(item: { event?: string; data: string }, into: Attempted): unknown {
+  let json: unknown;
+  try {
+    json = JSON.parse(item.data);
+  } catch {
+    if (item.event === 'error') {
+      into.finish = 'error';
+      throw new StreamErrorSignal({ message: item.data.trim().slice(0, 500) || 'error event' });
+    }
+    throw new SyntaxError(`a stream event is not JSON: ${item.data.slice(0, 120)}`);
+  }
+  if (item.event === 'error') {
+    into.finish = 'error';
+    const err = parseError(field(json, 'error') ?? json);
+    throw new StreamErrorSignal(err ?? { message: 'error event' });
+  }
+  return json;
 }
 
 /** A whole (non-streamed) JSON answer, bounded in size. */

@@ -15,7 +15,7 @@ import { AbortReason, failureFromSdk } from './failures';
 import type { ModelDirectory } from './modelDirectory';
 import { loadedSdk } from './openaiSdk';
 import type { GatewayOptions, GatewayStats, GatewayTuning } from './options';
-import { rateLimitState, type RateLimitState } from './rateHeaders';
+import { rateLimitState, type HeaderSource, type RateLimitState } from './rateHeaders';
 import { requestBody, sentParams, withRefusals } from './requestBody';
 import type { RequestShapes, ShapeParam } from './shape';
 import type { Slots } from './slots';
@@ -144,10 +144,11 @@ async function send(s: Sending, body: OpenAI.Chat.Completions.ChatCompletionCrea
   } catch (e) {
     const sdk = loadedSdk();
     const apiError = sdk && e instanceof sdk.APIError ? e : undefined;
-    const text = apiError ? await env.connection.errorBodyOf(apiError.headers) : undefined;
+    const headers = apiError?.headers as HeaderSource | undefined;
+    const text = apiError ? await env.connection.errorBodyOf(headers) : undefined;
     const errorBody = text !== undefined ? readErrorBody(text) : undefined;
     const failure = withRefusals(failureFromSdk(e, model, signal, settings, errorBody), errorBody, sentParams(body));
-    const limits = apiError?.headers ? rateLimitState(apiError.headers) : {};
+    const limits = headers ? rateLimitState(headers) : {};
     env.admission.observe(limits, reservation.seq, failure.rateLimited ? failure.waitMs : undefined);
     // An error answer that reports usage says the model ran: that usage is billed like any other.
     const errorUsage = apiError ? (parseUsage(field(apiError.error, 'usage')) ?? parseUsage(errorBody?.usage)) : undefined;

@@ -9,7 +9,7 @@ import type { Usage } from '../domain/usage';
  * numbers checked, unknown fields ignored. Gateways differ in where they put cached and reasoning tokens.
  */
 
-const count = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().finite().nonnegative()).optional().catch(undefined);
+const count = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().nonnegative()).optional().catch(undefined);
 const text = z.string().nullish().catch(undefined);
 
 const usageSchema = z.looseObject({

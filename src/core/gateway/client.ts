@@ -36,72 +36,82 @@ export function createGateway(options: GatewayOptions): GatewayClient {
   const models = new ModelDirectory(connection, stats, tuning.modelsCacheMs, (baseUrl, list) => options.listedPrices?.learn(baseUrl, list));
   const env: AttemptEnv = { options, tuning, connection, admission, slots, models, stats, shapes: options.shapes ?? new RequestShapes() };
   const disposeController = new AbortController();
-
-  async function* stream(request: ChatRequest, streamOptions: StreamOptions = {}): AsyncGenerator<string, StreamResult, void> {
-    const settings = options.settings();
-    const controller = new AbortController();
-    const onCancel = () => controller.abort(new AbortReason('cancelled'));
-    const onDispose = () => controller.abort(new AbortReason('disposed'));
-    const callerSignal = streamOptions.signal;
-    if (callerSignal?.aborted) onCancel();
-    const stopCancel = callerSignal && !callerSignal.aborted ? onAbort(callerSignal, onCancel) : undefined;
-    if (disposeController.signal.aborted) onDispose();
-    const stopDispose = disposeController.signal.aborted ? undefined : onAbort(disposeController.signal, onDispose);
-    const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
-    const channel = new Channel<string>();
-    let settled = false;
-    const started = Date.now();
-    const deadlineAt = started + settings.limits.deadlineSeconds * 1000;
-    const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started, deadlineAt };
-    const result = runRequest(env, run).finally(() => {
-      settled = true;
-      channel.close();
-    });
-    result.catch(() => undefined); // rethrown below; this only keeps an early return from leaving it unhandled
-    try {
-      for await (const delta of channel) yield delta;
-      return await result;
-    } catch (e) {
-      throw e instanceof GatewayError ? redactError(e, connection.lastKey) : e;
-    } finally {
-      clearTimeout(deadline);
-      stopCancel?.();
-      stopDispose?.();
-      if (!settled) {
-        // The consumer stopped early: cancel the request and wait for its slot to be released.
-        controller.abort(new AbortReason('cancelled'));
-        await result.catch(() => undefined);
-      }
-    }
-  }
-
-  async function listModels(listOptions: StreamOptions = {}): Promise<ModelInfo[]> {
-    const settings = options.settings();
-    const key = await connection.readKey(settings.gateway.baseUrl);
-    const signals = [disposeController.signal, AbortSignal.timeout(Math.min(30_000, settings.limits.deadlineSeconds * 1000))];
-    if (listOptions.signal) signals.push(listOptions.signal);
-    const signal = AbortSignal.any(signals);
-    const t0 = Date.now();
-    try {
-      const list = await models.fetch(settings, key, signal);
-      connection.log('info', `/models: ${list.length} models`, { latencyMs: Date.now() - t0 }, key);
-      return list;
-    } catch (e) {
-      const error = e instanceof GatewayError ? e : new GatewayError({ code: 'network', message: `/models: ${e instanceof Error ? e.message : String(e)}` });
-      const out = signal.aborted && error.code !== 'cancelled' && listOptions.signal?.aborted ? new GatewayError({ code: 'cancelled', message: '/models: cancelled' }) : error;
-      connection.log('warn', out.message, { code: out.code, status: out.status }, key);
-      throw redactError(out, key);
-    }
-  }
-
+  const disposed = disposeController.signal;
   return {
-    stream,
-    listModels,
+    stream: (request, streamOptions) => streamAnswer(env, disposed, request, streamOptions),
+    listModels: (listOptions) => listModels(env, disposed, listOptions),
     shapes: env.shapes,
     stats: () => ({ ...stats, queued: slots.queued, inFlight: slots.inFlight, coolDownUntil: admission.coolDownUntil }),
     dispose: () => {
-      if (!disposeController.signal.aborted) disposeController.abort(new AbortReason('disposed'));
+      if (!disposed.aborted) disposeController.abort(new AbortReason('disposed'));
       slots.clear();
     },
   };
+}
+
+/** Aborts `controller` when the caller cancels or the client is disposed (now, if either already happened); returns what stops listening. */
+function linkAborts(controller: AbortController, caller: AbortSignal | undefined, disposed: AbortSignal): () => void {
+  const onCancel = () => controller.abort(new AbortReason('cancelled'));
+  const onDispose = () => controller.abort(new AbortReason('disposed'));
+  if (caller?.aborted) onCancel();
+  const stopCancel = caller && !caller.aborted ? onAbort(caller, onCancel) : undefined;
+  if (disposed.aborted) onDispose();
+  const stopDispose = disposed.aborted ? undefined : onAbort(disposed, onDispose);
+  return () => {
+    stopCancel?.();
+    stopDispose?.();
+  };
+}
+
+/** One request's answer, streamed: its text deltas, then its result (or a redacted GatewayError). */
+async function* streamAnswer(env: AttemptEnv, disposed: AbortSignal, request: ChatRequest, streamOptions: StreamOptions = {}): AsyncGenerator<string, StreamResult, void> {
+  const settings = env.options.settings();
+  const controller = new AbortController();
+  const unlink = linkAborts(controller, streamOptions.signal, disposed);
+  const deadline = setTimeout(() => controller.abort(new AbortReason('deadline')), settings.limits.deadlineSeconds * 1000);
+  const channel = new Channel<string>();
+  const state = { settled: false };
+  const started = Date.now();
+  const deadlineAt = started + settings.limits.deadlineSeconds * 1000;
+  const run = { request, signal: controller.signal, onText: (t: string) => channel.push(t), onRetry: streamOptions.onRetry, onSent: streamOptions.onSent, started, deadlineAt };
+  const result = runRequest(env, run).finally(() => {
+    state.settled = true;
+    channel.close();
+  });
+  result.catch(() => undefined); // rethrown below; this only keeps an early return from leaving it unhandled
+  try {
+    for await (const delta of channel) yield delta;
+    return await result;
+  } catch (e) {
+    throw e instanceof GatewayError ? redactError(e, env.connection.lastKey) : e;
+  } finally {
+    clearTimeout(deadline);
+    unlink();
+    if (!state.settled) {
+      // The consumer stopped early: cancel the request and wait for its slot to be released.
+      controller.abort(new AbortReason('cancelled'));
+      await result.catch(() => undefined);
+    }
+  }
+}
+
+/** The gateway's `/models`, within 30 s (or the deadline), cancelled with the caller or the client. */
+async function listModels(env: AttemptEnv, disposed: AbortSignal, listOptions: StreamOptions = {}): Promise<ModelInfo[]> {
+  const { connection, models } = env;
+  const settings = env.options.settings();
+  const key = await connection.readKey(settings.gateway.baseUrl);
+  const signals = [disposed, AbortSignal.timeout(Math.min(30_000, settings.limits.deadlineSeconds * 1000))];
+  if (listOptions.signal) signals.push(listOptions.signal);
+  const signal = AbortSignal.any(signals);
+  const t0 = Date.now();
+  try {
+    const list = await models.fetch(settings, key, signal);
+    connection.log('info', `/models: ${list.length} models`, { latencyMs: Date.now() - t0 }, key);
+    return list;
+  } catch (e) {
+    const error = e instanceof GatewayError ? e : new GatewayError({ code: 'network', message: `/models: ${e instanceof Error ? e.message : String(e)}` });
+    const out = signal.aborted && error.code !== 'cancelled' && listOptions.signal?.aborted ? new GatewayError({ code: 'cancelled', message: '/models: cancelled' }) : error;
+    connection.log('warn', out.message, { code: out.code, status: out.status }, key);
+    throw redactError(out, key);
+  }
 }

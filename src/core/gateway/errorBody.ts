@@ -138,7 +138,7 @@ function readAt(raw: unknown, depth: number): ErrorBody | undefined {
   if (typeof raw === 'string') return messageOf(raw, depth) ?? { message: NO_DETAILS, fields: [] };
   if (Array.isArray(raw)) return messageOf(raw, depth) ?? { message: NO_DETAILS, fields: [] };
   if (isRecord(raw)) return readObject(raw, depth);
-  return { message: String(raw), fields: [] };
+  return { message: typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : NO_DETAILS, fields: [] };
 }
 
 /** Reads an error body (already JSON-decoded, or its text when it was not JSON); undefined for no body at all. */

@@ -74,7 +74,7 @@ function make(code: GatewayErrorCode, info: HttpErrorInfo, what: string, extra: 
  * read for its words (OpenAI's own insufficient_quota wording, Anthropic's credit balance).
  */
 function codesOf(info: HttpErrorInfo): string[] {
-  return [info.type, info.code].filter((c): c is string | number => c !== undefined && c !== null && String(c).trim() !== '').map(String);
+  return [info.type, info.code].filter((c): c is string | number => c !== undefined && String(c).trim() !== '').map(String);
 }
 
 function isQuota(info: HttpErrorInfo): boolean {

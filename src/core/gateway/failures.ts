@@ -42,7 +42,7 @@ export function failureFromSdk(e: unknown, model: string, signal: AbortSignal, s
   }
   if (sdk && e instanceof sdk.APIError && typeof e.status === 'number') {
     const read = body ?? readErrorBody(e.error);
-    const headers: HeaderSource | undefined = e.headers;
+    const headers = e.headers as HeaderSource | undefined;
     return classifyHttp({
       status: e.status,
       message: read?.message ?? e.message,

@@ -15,6 +15,7 @@ export function requestBody(model: string, request: ChatRequest, shape: RequestS
     messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
     stream: true,
     ...(shape.streamOptions ? { stream_options: { include_usage: true } } : {}),
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- OpenAI deprecated it, but Mistral, relays and older servers take only max_tokens (shape.ts learns which)
     ...(max !== undefined && shape.tokens === 'max_tokens' ? { max_tokens: max } : {}),
     ...(max !== undefined && shape.tokens === 'max_completion_tokens' ? { max_completion_tokens: max } : {}),
     ...(request.temperature !== undefined && shape.temperature ? { temperature: request.temperature } : {}),

@@ -84,7 +84,7 @@ export class RequestShapes {
   private readonly learned = new Map<string, Set<ShapeParam>>();
 
   constructor(private readonly store?: ShapeStore) {
-    let saved: Record<string, ShapeParam[]> = {};
+    let saved: Record<string, ShapeParam[]>;
     try {
       saved = store?.load() ?? {};
     } catch {

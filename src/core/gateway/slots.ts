@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { abortError } from '../util/abort';
 
 /**
  * The one concurrency queue of the client: a p-limit queue (first come, first served across all callers) whose
@@ -24,14 +25,17 @@ export class Slots {
         if (settled) return;
         settled = true;
         this.queued--;
-        reject(signal.reason);
+        reject(abortError(signal));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       void this.limit(
         () =>
           new Promise<void>((release) => {
             signal.removeEventListener('abort', onAbort);
-            if (settled) return release();
+            if (settled) {
+              release();
+              return;
+            }
             settled = true;
             this.queued--;
             this.inFlight++;

@@ -211,7 +211,7 @@ export class RegionMemory {
     const entries = Object.entries(this.data.regions);
     if (entries.length > MAX_REGIONS) {
       entries.sort((a, b) => a[1].reviewedAt - b[1].reviewedAt);
-      for (const [key] of entries.slice(0, entries.length - MAX_REGIONS)) delete this.data.regions[key];
+      this.data.regions = Object.fromEntries(entries.slice(entries.length - MAX_REGIONS));
     }
   }
 

@@ -18,11 +18,11 @@ export type OutcomeProblem = { code: 'corrupt'; lines: number; path: string } | 
 export interface OutcomeRecorder {
   store: OutcomeStore;
   /** A repository file's text now (repository-relative path); null: it does not exist; undefined: unreadable. */
-  readFile(file: string): Promise<string | null | undefined>;
+  readFile: (file: string) => Promise<string | null | undefined>;
   now?: () => number;
-  onProblem?(problem: OutcomeProblem): void;
+  onProblem?: (problem: OutcomeProblem) => void;
   /** Told the snapshots written (a view follows the store through it). */
-  onRecorded?(records: readonly OutcomeRecord[]): void;
+  onRecorded?: (records: readonly OutcomeRecord[]) => void;
 }
 
 /** The store's records, its problems told. */
@@ -94,7 +94,7 @@ export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen):
   if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.agent !== 'verifier')) return [];
   const name = (file: string) => (seen.target.kind !== 'changes' && seen.relativeFile !== undefined ? seen.relativeFile : file);
   const records = readOutcomes(recorder.store, recorder.onProblem);
-  const at = (recorder.now ?? Date.now)();
+  const at = (recorder.now ?? (() => Date.now()))();
   const decided = decideOutcomes(records, { at, raised: raisedOf(seen, name), files: await filesOf(seen, name, recorder.readFile), ...(seen.dismissed ? { dismissed: seen.dismissed } : {}) });
   if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
   else if (decided.length > 0) recorder.onRecorded?.(decided);
@@ -107,7 +107,7 @@ export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen):
  */
 export function recordThreads(recorder: OutcomeRecorder, threads: readonly ThreadResolution[]): OutcomeRecord[] {
   if (threads.length === 0) return [];
-  const decided = threadOutcomes(readOutcomes(recorder.store, recorder.onProblem), threads, (recorder.now ?? Date.now)());
+  const decided = threadOutcomes(readOutcomes(recorder.store, recorder.onProblem), threads, (recorder.now ?? (() => Date.now()))());
   if (!recorder.store.append(decided)) recorder.onProblem?.({ code: 'unwritable', path: recorder.store.path });
   else if (decided.length > 0) recorder.onRecorded?.(decided);
   return decided;

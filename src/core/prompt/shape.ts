@@ -131,10 +131,7 @@ export async function shapeReview(target: ReviewTarget, relativeFile: string | u
         files,
         maxRuleTokens: context.maxRuleTokens,
         redacted: secrets.redactions.length > 0,
-        projectAgents: context.repository.agents.map(({ source, ...agent }) => {
-          void source;
-          return agent;
-        }),
+        projectAgents: context.repository.agents.map(({ source: _source, ...agent }) => agent),
       },
       redactions: secrets.redactions,
       vault: secrets.vault,

@@ -116,7 +116,8 @@ export function scrubStrings<T>(value: T, scrub: (text: string) => string): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    const proto: unknown = v && typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
+    if (v && typeof v === 'object' && (proto === Object.prototype || proto === null)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   // The walk keeps every shape: arrays stay arrays, plain objects keep their keys, strings stay strings.

@@ -147,7 +147,7 @@ function privateKeySpans(text: string): SecretSpan[] {
   const out: SecretSpan[] = [];
   for (const m of text.matchAll(PRIVATE_KEY)) {
     const body = m.groups?.body ?? '';
-    const bodyStart = (m.index ?? 0) + m[0].indexOf('-----', 5) + 5;
+    const bodyStart = m.index + m[0].indexOf('-----', 5) + 5;
     const trimmedStart = body.length - body.trimStart().length;
     const inner = body.trim();
     if (inner === '') continue;

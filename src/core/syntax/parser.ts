@@ -32,7 +32,7 @@ function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
     const dir = wasmDir();
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-    const ts: Runtime = require('@vscode/tree-sitter-wasm');
+    const ts = require('@vscode/tree-sitter-wasm') as Runtime;
     await ts.Parser.init({ locateFile: (name: string) => join(dir, name) });
     return ts;
   })();

@@ -43,7 +43,7 @@ function step(): boolean {
     table = readRankTable();
   } else if (!library) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deliberate lazy load (see above)
-    const loaded: typeof import('gpt-tokenizer/GptEncoding') = require('gpt-tokenizer/GptEncoding');
+    const loaded = require('gpt-tokenizer/GptEncoding') as typeof import('gpt-tokenizer/GptEncoding');
     library = loaded.GptEncoding;
   } else {
     const ranks = table;
@@ -77,7 +77,7 @@ export function loadTokenizer(): Promise<number> {
   return new Promise((resolve) => {
     const next = () => {
       const t = performance.now();
-      let more = false;
+      let more: boolean;
       try {
         more = step();
       } catch {

@@ -28,7 +28,7 @@ function level(severity: number): ToolResultLevel {
 }
 
 function ruleOf(code: PlainDiagnostic['code']): string {
-  const value = typeof code === 'object' && code !== null ? code.value : code;
+  const value = typeof code === 'object' ? code.value : code;
   return value === undefined ? '' : String(value).slice(0, 200);
 }
 

@@ -85,7 +85,9 @@ function messageOf(r: SarifResult, rule: SarifRule | undefined): string {
 function cwesOf(...bags: (SarifRule['properties'] | undefined)[]): string[] {
   const out = new Set<string>();
   for (const bag of bags) {
-    const values = [...(bag?.tags ?? []), ...(Array.isArray(bag?.cwe) ? bag.cwe : [bag?.cwe])];
+    const cwe: unknown = bag?.cwe;
+    const listed: readonly unknown[] = Array.isArray(cwe) ? cwe : [cwe];
+    const values = [...(bag?.tags ?? []), ...listed];
     for (const v of values) {
       const m = typeof v === 'string' ? /^(?:external\/cwe\/)?cwe-0*(\d{1,5})\b/i.exec(v.trim()) : typeof v === 'number' ? [String(v), String(v)] : null;
       if (m?.[1]) out.add(`CWE-${Number(m[1])}`);

@@ -3,8 +3,8 @@
  * key store that never answers cannot hold a caller past cancellation. `whenAborted` runs once when the signal
  * wins (e.g. to close the stalled source) and gives the rejection reason (default: the signal's reason).
  */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, whenAborted?: () => unknown): Promise<T> {
-  const reason = () => (whenAborted ? whenAborted() : signal.reason);
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, whenAborted?: () => Error): Promise<T> {
+  const reason = () => (whenAborted ? whenAborted() : abortError(signal));
   if (signal.aborted) return Promise.reject(reason());
   return new Promise<T>((resolve, reject) => {
     // Through `onAbort`: every step of every agent of every batch waits on the review's one signal.
@@ -20,6 +20,15 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, whenAb
       },
     );
   });
+}
+
+/**
+ * Why `signal` aborted, as an Error to reject with: its own reason when that is one (an `AbortReason`, the
+ * DOMException of a plain `abort()` or `AbortSignal.timeout`), else an Error naming it.
+ */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
 }
 
 /** The handlers waiting on each signal through `onAbort`, called by the one listener it has. */

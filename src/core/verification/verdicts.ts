@@ -35,7 +35,6 @@ export function verifierModelFor(f: Finding, checked: readonly Finding[], agents
 /** `f` after the verifier's verdict, by `model`; without a verdict, marked unverified. */
 export function applyVerdict(f: Finding, verdict: { verdict: Verdict; reason: string } | undefined, model: string): Finding {
   const { unverified: _u, ...rest } = f;
-  void _u;
   if (!verdict) return { ...rest, unverified: true };
   const confidence = verdict.verdict === 'confirmed' ? Math.round((1 - (1 - f.confidence) * (1 - CONFIRMATION_WEIGHT)) * 1000) / 1000 : f.confidence;
   return { ...rest, confidence, verification: { verdict: verdict.verdict, by: model, reason: verdict.reason } };
