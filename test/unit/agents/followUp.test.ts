@@ -28,7 +28,7 @@ describe('follow-up requests (core/agents/followUp)', () => {
     assert.equal(req.fallbackModel, 'gpt-4.1-mini');
     assert.deepEqual(req.tag, { agent: 'security', reviewId: 'r1' });
     assert.equal(req.messages[0]?.role, 'system');
-    assert.match(req.messages[0].content, /Korean/);
+    assert.match(req.messages[0]?.content ?? '', /Korean/);
     assert.deepEqual(req.messages.at(-1), { role: 'user', content: 'Why is this exploitable?' });
     const finding = req.messages[1]?.content ?? '';
     assert.match(finding, /SQL injection/);

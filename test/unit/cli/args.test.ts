@@ -85,8 +85,8 @@ describe('CLI output', () => {
     assert.ok(jsonOutputSchema.safeParse(out).success);
     assert.equal(out.agents[0]?.findings.length, 1);
     assert.equal(out.agents[1]?.findings.length, 0);
-    assert.deepEqual(out.agents[1].error, { code: 'quota', message: 'no credit' });
-    assert.equal(out.agents[1].costUsd, 0, 'a NaN from a gateway becomes 0');
+    assert.deepEqual(out.agents[1]?.error, { code: 'quota', message: 'no credit' });
+    assert.equal(out.agents[1]?.costUsd, 0, 'a NaN from a gateway becomes 0');
   });
 
   it('formats text and Markdown, escaping model text in Markdown', () => {
@@ -115,7 +115,7 @@ describe('CLI output', () => {
     const json = toJsonOutput(s);
     assert.ok(jsonOutputSchema.safeParse(json).success);
     assert.equal(json.agents[0]?.findings[0]?.advice, hostile.advice, 'JSON carries the advice as it is (a JSON string escapes it)');
-    assert.equal(json.agents[0].findings[0].suggestion, hostile.suggestion);
+    assert.equal(json.agents[0]?.findings[0]?.suggestion, hostile.suggestion);
     assert.equal(json.totals.estimatedUsd, 0.0004);
   });
 

@@ -145,8 +145,8 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     const out = parseJson(run);
     const security = out.agents.find((a) => a.id === 'security');
     assert.equal(security?.status, 'error');
-    assert.equal(security.error?.code, 'forbidden');
-    assert.equal(security.costSource, 'none', 'a refused request used nothing: not "reported" at $0');
+    assert.equal(security?.error?.code, 'forbidden');
+    assert.equal(security?.costSource, 'none', 'a refused request used nothing: not "reported" at $0');
     assert.equal(out.agents.find((a) => a.id === 'coding')?.status, 'ok');
     assert.match(run.stderr, /\[security\] failed: forbidden/);
   });
@@ -207,14 +207,14 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     assert.equal(run.code, 3, run.stderr);
     const out = parseJson(run);
     for (const a of out.agents) {
-      assert.ok(a.status !== 'error' || (a.error !== undefined && a.error.code.length > 0), JSON.stringify(a));
+      assert.ok(a.status === 'ok' || a.status === 'cancelled' || (a.status === 'error' && a.error && a.error.code.length > 0), JSON.stringify(a));
     }
     const byId = Object.fromEntries(out.agents.map((a) => [a.id, a]));
     assert.equal(byId.analyst?.status, 'error');
-    assert.equal(byId.analyst.error?.code, 'timeout');
+    assert.equal(byId.analyst?.error?.code, 'timeout');
     assert.equal(byId.security?.status, 'ok');
-    assert.equal(byId.security.costSource, 'estimated', 'no usage reported: estimated');
-    assert.deepEqual(byId.security.findings.map((f) => [f.title, f.severity, f.startLine, f.endLine]), [['odd', 'medium', 1, 9]]);
+    assert.equal(byId.security?.costSource, 'estimated', 'no usage reported: estimated');
+    assert.deepEqual(byId.security?.findings.map((f) => [f.title, f.severity, f.startLine, f.endLine]), [['odd', 'medium', 1, 9]]);
   });
 
   it('a second identical run is served from the disk cache: no request, $0, cached; --no-cache asks again', async () => {

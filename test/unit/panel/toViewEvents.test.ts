@@ -30,12 +30,11 @@ describe('panel: pipeline events to view events', () => {
   });
 
   it('a review of changes shows the coding agent\'s proposal for each region, headed by file and lines (so it can be previewed and applied)', () => {
-    const first = { file: 'src/a.ts', startLine: 3, endLine: 4, code: 'fixed();' };
-    const replacements = [first, { file: 'lib/b.py', startLine: 10, endLine: 10, code: 'pass' }];
+    const replacements = [{ file: 'src/a.ts', startLine: 3, endLine: 4, code: 'fixed();' }, { file: 'lib/b.py', startLine: 10, endLine: 10, code: 'pass' }];
     const v = toViewEvent({ type: 'done', reviewId: 'r', agent: 'coding', result: { ...base, agent: 'coding', replacements } });
     assert.ok(v.kind === 'ended');
     assert.equal(v.outcome.improvedCode, '@@ src/a.ts:3–4 @@\nfixed();\n\n@@ lib/b.py:10 @@\npass');
-    const single = toViewEvent({ type: 'done', reviewId: 'r', agent: 'coding', result: { ...base, agent: 'coding', improvedCode: 'only', replacements: [first] } });
+    const single = toViewEvent({ type: 'done', reviewId: 'r', agent: 'coding', result: { ...base, agent: 'coding', improvedCode: 'only', replacements: [replacements[0]!] } });
     assert.ok(single.kind === 'ended');
     assert.equal(single.outcome.improvedCode, 'only');
   });
@@ -43,6 +42,7 @@ describe('panel: pipeline events to view events', () => {
   it('keeps what the panel needs and drops what it must not show', () => {
     const failed = toViewEvent({ type: 'failed', reviewId: 'r', agent: 'security', result: { ...base, status: 'error', error: { code: 'rate-limited', message: 'HTTP 429', retryAfterMs: 2000, partialText: 'p', requestId: 'req-9', status: 429 } } });
     assert.equal(failed.kind, 'ended');
+    if (failed.kind !== 'ended') return;
     assert.equal(failed.outcome.state, 'failed');
     assert.deepEqual(failed.outcome.error, { code: 'rate-limited', message: 'HTTP 429', retryAfterMs: 2000, status: 429 });
     assert.equal(failed.outcome.attempts, 2);
