@@ -1,12 +1,12 @@
 /**
  * `npm run bench:changes`: a changes review of a generated repository through the loopback test gateway.
  *
- * The repository (real git, in a temporary folder) has a `main` branch and a `feature` branch that changes 60
- * files: 46 edited in one to three places (small, medium and large files in eight languages), 10 new files, a
- * renamed file with an edit, a lockfile, a binary file and a deleted file. `--changes --base main` is planned
- * and run by the core changes review (the CLI's path: collect, plan, prompt-shaping, estimate, run) against the
- * test gateway limited to RATE requests a second and CAP in flight (stated waits and x-ratelimit-* headers), with
- * the client allowed CAP requests at once.
+ * The repository (real git, in a temporary folder; bench/changesRepository.ts) has a `main` branch and a `feature`
+ * branch that changes 60 files: 46 edited in one to three places (small, medium and large files in eight languages),
+ * 10 new files, a renamed file with an edit, a lockfile, a binary file and a deleted file. `--changes --base main` is
+ * planned and run as the CLI does (collect, cut into batches, then the review use case, runReview: prompt-shaping,
+ * estimate, run; no verifier) against the test gateway limited to RATE requests a second and CAP in flight (stated
+ * waits and x-ratelimit-* headers), with the client allowed CAP requests at once.
  *
  * Prints one JSON line:
  *   files, skipped           files reviewed / listed as skipped
@@ -38,136 +38,32 @@
  *   load1                    the machine's 1-minute load average at the end
  * `--timeline` also prints, on stderr, when each request reached the gateway (ms after the run started).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { collectChanges } from '../src/core/changes/collect';
 import { GitCliSource } from '../src/core/changes/gitCli';
-import { planChanges, withShapedTarget } from '../src/core/changes/plan';
-import { planBatches, runBatches } from '../src/core/review/batches';
+import { planChanges, type ChangesPlan } from '../src/core/changes/plan';
 import type { ChangeSet } from '../src/core/changes/types';
 import { CostLedger } from '../src/core/cost/ledger';
 import { ListedPrices } from '../src/core/cost/listedPrices';
 import { createGateway } from '../src/core/gateway/client';
 import type { ChatMessage } from '../src/core/domain/chat';
 import { nodeRepoFs } from '../src/core/prompt/repoFs';
-import { loadPromptContext, shapeReview } from '../src/core/prompt/shape';
-import { ReviewPipeline } from '../src/core/review/pipeline';
+import { loadPromptContext, type PromptContext } from '../src/core/prompt/shape';
+import { ReviewPipeline } from '../src/core/pipeline/pipeline';
+import type { PlannedReview } from '../src/core/review/reviewRequest';
+import { runReview } from '../src/core/review/runReview';
 import { parseSettings } from '../src/core/settings/parse';
+import type { QuorumSettings } from '../src/core/settings/schema';
 import { countChatTokens, loadTokenizer } from '../src/core/tokens/count';
 import { startTestGateway, type Reply } from '../test/fixtures/gateway/server';
+import { generateRepository } from './changesRepository';
 
 const KEY = 'sk-bench-changes-not-a-real-key-0000';
 const RATE = 4; // requests per second (bucket size and refill)
 const CAP = 8; // requests in flight
 const TTFT_MS = 300;
 const TOKENS_PER_SECOND = 200;
-
-// ---- the generated repository -------------------------------------------------------------------------------
-
-/** A small seeded generator, so that every run reviews the same repository. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const random = rng(11);
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-
-const LANGS: { ext: string; fn: (name: string, body: string[]) => string[] }[] = [
-  { ext: 'ts', fn: (n, b) => [`export function ${n}(input: string[]): number {`, ...b.map((l) => `  ${l};`), '  return input.length;', '}', ''] },
-  { ext: 'py', fn: (n, b) => [`def ${n}(items):`, ...b.map((l) => `    ${l.replace(/const |let /, '')}`), '    return len(items)', ''] },
-  { ext: 'go', fn: (n, b) => [`func ${n}(items []string) int {`, ...b.map((l) => `\t${l.replace(/const |let /, '')}`), '\treturn len(items)', '}', ''] },
-  { ext: 'java', fn: (n, b) => [`  public int ${n}(List<String> items) {`, ...b.map((l) => `    ${l.replace(/const |let /, 'var ')};`), '    return items.size();', '  }', ''] },
-  { ext: 'rs', fn: (n, b) => [`pub fn ${n}(items: &[String]) -> usize {`, ...b.map((l) => `    ${l.replace(/const |let /, 'let ')};`), '    items.len()', '}', ''] },
-  { ext: 'js', fn: (n, b) => [`function ${n}(items) {`, ...b.map((l) => `  ${l};`), '  return items.length;', '}', ''] },
-  { ext: 'rb', fn: (n, b) => [`def ${n}(items)`, ...b.map((l) => `  ${l.replace(/const |let /, '')}`), '  items.size', 'end', ''] },
-  { ext: 'c', fn: (n, b) => [`int ${n}(const char **items, int n) {`, ...b.map((l) => `  ${l.replace(/const |let /, 'int ')};`), '  return n;', '}', ''] },
-];
-const WORDS = ['total', 'count', 'index', 'value', 'result', 'buffer', 'offset', 'limit', 'price', 'order', 'user', 'token', 'cache', 'retry'];
-const statement = () => `${pick(['const', 'let'])} ${pick(WORDS)}_${between(1, 99)} = ${pick(WORDS)}_${between(1, 99)} ${pick(['+', '-', '*'])} ${between(1, 500)}`;
-
-/** A source file of about `lines` lines in the language of `ext`. */
-function source(ext: string, lines: number): string[] {
-  const lang = LANGS.find((l) => l.ext === ext) ?? LANGS[0]!;
-  const out: string[] = [`// generated for bench:changes (${ext})`, ''];
-  let n = 0;
-  while (out.length < lines) out.push(...lang.fn(`${pick(WORDS)}${n++}`, Array.from({ length: between(3, 12) }, statement)));
-  return out;
-}
-
-/** Edits one to three places of a file: a few lines replaced, added or removed in each. */
-function edit(lines: string[]): string[] {
-  const out = [...lines];
-  const places = between(1, 3);
-  for (let i = 0; i < places; i++) {
-    const at = between(2, Math.max(2, out.length - 8));
-    const kind = between(0, 2);
-    if (kind === 0) out.splice(at, between(1, 4), ...Array.from({ length: between(1, 5) }, statement));
-    else if (kind === 1) out.splice(at, 0, ...Array.from({ length: between(1, 6) }, statement));
-    else out.splice(at, between(1, 3));
-  }
-  return out;
-}
-
-interface Repo {
-  dir: string;
-  changed: number;
-}
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=Bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: dir, encoding: 'utf8' });
-}
-
-function write(dir: string, path: string, content: string | Buffer): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
-
-function generateRepository(): Repo {
-  const dir = mkdtempSync(join(tmpdir(), 'quorum-bench-changes-'));
-  git(dir, 'init', '-q');
-  const files = new Map<string, string[]>();
-  // 46 existing files to edit: 20 small, 18 medium, 8 large; a file to rename, one to delete, a lockfile, a binary.
-  const sizes = [...Array(20).fill([30, 90]), ...Array(18).fill([150, 450]), ...Array(8).fill([1200, 2500])] as [number, number][];
-  sizes.forEach(([lo, hi], i) => {
-    const ext = LANGS[i % LANGS.length]!.ext;
-    files.set(`src/${['core', 'api', 'util', 'jobs'][i % 4]}/module${i}.${ext}`, source(ext, between(lo, hi)));
-  });
-  files.set('src/legacy/old_name.py', source('py', 220));
-  files.set('src/legacy/obsolete.go', source('go', 160));
-  for (const [path, lines] of files) write(dir, path, lines.join('\n') + '\n');
-  write(dir, 'package-lock.json', JSON.stringify({ name: 'bench', lockfileVersion: 3, packages: { '': { version: '1.0.0' } } }, null, 2) + '\n');
-  write(dir, 'assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3, 0, 4, 5]));
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-qm', 'base');
-  git(dir, 'checkout', '-qb', 'feature');
-
-  let changed = 0;
-  for (const [path, lines] of files) {
-    if (path.startsWith('src/legacy/')) continue;
-    write(dir, path, edit(lines).join('\n') + '\n');
-    changed++;
-  }
-  for (let i = 0; i < 10; i++) {
-    const ext = LANGS[i % LANGS.length]!.ext;
-    write(dir, `src/features/new${i}.${ext}`, source(ext, between(25, 120)).join('\n') + '\n');
-    changed++;
-  }
-  git(dir, 'mv', 'src/legacy/old_name.py', 'src/legacy/new_name.py');
-  write(dir, 'src/legacy/new_name.py', edit(files.get('src/legacy/old_name.py')!).join('\n') + '\n');
-  git(dir, 'rm', '-q', 'src/legacy/obsolete.go');
-  write(dir, 'package-lock.json', JSON.stringify({ name: 'bench', lockfileVersion: 3, packages: { '': { version: '1.1.0' } } }, null, 2) + '\n');
-  write(dir, 'assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 9, 9, 9, 0, 4, 5]));
-  changed += 4;
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'feature');
-  return { dir, changed };
-}
 
 // ---- the review ---------------------------------------------------------------------------------------------
 
@@ -190,6 +86,80 @@ function wholeFiles(set: ChangeSet): ChangeSet {
   return { ...set, files: set.files.map((f) => ({ ...f, scopes: undefined, change: { ...f.change, added: [{ start: 1, end: f.lines.length }], removed: [] } })) };
 }
 
+const OPTIONS = { language: 'en', noCache: true };
+
+/** The prompt tokens a review of `changes` would send: the use case's dry run (nothing sent), each message counted. */
+async function plannedTokens(pipeline: ReviewPipeline, changes: ChangesPlan, context: PromptContext): Promise<number> {
+  let tokens = 0;
+  await runReview(pipeline, {
+    work: { target: changes.target, changes },
+    context,
+    options: OPTIONS,
+    dryRun: true,
+    confirm: {
+      planned: (plan) => {
+        tokens = (plan.whatWillBeSent().requests ?? []).flatMap((r) => r.agents).reduce((n, a) => n + countChatTokens(a.messages as ChatMessage[]), 0);
+        return 'cancel';
+      },
+    },
+  });
+  return tokens;
+}
+
+/** When each part of planning ended (performance.now()) and the run started (Date.now()); the CPU time at the start. */
+interface Marks {
+  cpu0: NodeJS.CpuUsage;
+  t0: number;
+  t1: number;
+  t2: number;
+  t3: number;
+  t4: number;
+  runStartedAt: number;
+}
+
+/**
+ * What `quorum review --changes --base main` does, in its order: the changes read (git), cut into regions and
+ * batches, then the review use case (shaped, planned, run, the steps after the run). `marks` says when each part ended.
+ */
+async function reviewChanges(dir: string, settings: QuorumSettings) {
+  const marks: Marks = { cpu0: process.cpuUsage(), t0: performance.now(), t1: 0, t2: 0, t3: 0, t4: 0, runStartedAt: 0 };
+  // As the CLI does: the tokenizer loads in the gaps while git runs (its steps' time summed here).
+  const tokenizerLoad = loadTokenizer();
+  const source = await GitCliSource.open(dir);
+  const set = await collectChanges(source, { kind: 'ref', ref: 'main' }, { maxFileBytes: settings.changes.maxFileKb * 1024 });
+  marks.t1 = performance.now();
+  const changes = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
+  marks.t2 = performance.now();
+  const context = await loadPromptContext({ settings, fs: nodeRepoFs(source.root), trusted: true, useRules: true });
+  const listedPrices = new ListedPrices();
+  const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
+  const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
+  const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger, listedPrices });
+  let planned: PlannedReview | undefined;
+  const outcome = await runReview(pipeline, {
+    work: { target: changes.target, changes },
+    context,
+    options: OPTIONS,
+    confirm: {
+      shaped: () => {
+        marks.t3 = performance.now();
+        return 'proceed';
+      },
+      planned: (plan) => {
+        planned = plan;
+        marks.t4 = performance.now();
+        marks.runStartedAt = Date.now();
+        return 'proceed';
+      },
+    },
+  });
+  const endedAt = Date.now();
+  const runMs = Math.round(performance.now() - marks.t4);
+  gateway.dispose();
+  if (outcome.status !== 'reviewed' || !planned) throw new Error(`the review ended ${outcome.status}`);
+  return { summary: outcome.summary, planned, set, context, pipeline, marks, endedAt, runMs, tokenizerLoad };
+}
+
 async function main(): Promise<void> {
   const repo = generateRepository();
   const gw = await startTestGateway({ apiKey: KEY, ttftMs: TTFT_MS, tokensPerSecond: TOKENS_PER_SECOND, rateLimit: { requests: RATE, perMs: 1000 }, maxConcurrent: CAP, retryAfterStyle: 'ms' });
@@ -200,82 +170,42 @@ async function main(): Promise<void> {
     return q.model ? REPLIES[q.model] : undefined;
   });
   try {
-    const { settings } = parseSettings({ gateway: { baseUrl: gw.url }, limits: { maxConcurrent: CAP } });
-    const request = { kind: 'ref' as const, ref: 'main' };
-
-    // ---- what the CLI does before its first request, in its order ---------------------------------------------
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    // As the CLI does: the tokenizer loads in the gaps while git runs (its steps' time summed here).
-    const tokenizerLoad = loadTokenizer();
-    const source = await GitCliSource.open(repo.dir);
-    const set = await collectChanges(source, request, { maxFileBytes: settings.changes.maxFileKb * 1024 });
-    const t1 = performance.now();
-    const planned0 = planChanges(set, { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
-    const t2 = performance.now();
-    const context = await loadPromptContext({ settings, fs: nodeRepoFs(source.root), trusted: true, useRules: true });
-    const shaped = await shapeReview(planned0.target, undefined, context);
-    if (!shaped.ok) throw new Error(`${shaped.file} is excluded`);
-    const plan = withShapedTarget(planned0, shaped.shaped.target);
-    const t3 = performance.now();
-    const listedPrices = new ListedPrices();
-    const ledger = new CostLedger(() => settings.prices, () => listedPrices.for(settings.gateway.baseUrl));
-    const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
-    const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger, listedPrices });
-    const options = { language: 'en', noCache: true, prompt: shaped.shaped.prompt };
-    let planned = planBatches(pipeline, plan.target, plan.batches, options);
-    if (planned.batches[0] && (await pipeline.learnPrices(planned.batches[0]))) planned = planBatches(pipeline, plan.target, plan.batches, options);
-    const t4 = performance.now();
-
-    // ---- the run ------------------------------------------------------------------------------------------------
-    const runStartedAt = Date.now();
-    const summary = await runBatches(pipeline, planned, () => undefined);
-    const endedAt = Date.now();
-    const runMs = Math.round(performance.now() - t4);
-    gateway.dispose();
+    // The agents' requests are measured: no verifier after them.
+    const { settings } = parseSettings({ gateway: { baseUrl: gw.url }, limits: { maxConcurrent: CAP }, review: { verify: 'off' } });
+    const r = await reviewChanges(repo.dir, settings);
     if (!first) throw new Error('no chat request reached the gateway');
-    const planCpu = { user: first.cpu.user - cpu0.user, system: first.cpu.system - cpu0.system };
-
     // After the run, so that counting the whole files (ten times the tokens) does not load the run.
-    const whole = planChanges(wholeFiles(set), { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
-    const wholeTarget = await shapeReview(whole.target, undefined, context);
-    if (!wholeTarget.ok) throw new Error('whole files: excluded');
-    const wholeShaped = withShapedTarget(whole, wholeTarget.shaped.target);
-    const wholePlanned = planBatches(pipeline, wholeShaped.target, wholeShaped.batches, options);
-    const tokensWholeFiles = wholePlanned.batches.reduce((n, b) => n + b.agents.reduce((m, a) => m + a.promptTokens, 0), 0);
-
+    const whole = planChanges(wholeFiles(r.set), { contextLines: settings.changes.contextLines, batchTokens: settings.changes.batchTokens });
+    const tokensWholeFiles = await plannedTokens(r.pipeline, whole, r.context);
     const chats = gw.requests.filter((q) => q.path.endsWith('/chat/completions'));
-    const firstAt = Math.min(...chats.map((q) => q.at));
-    const makespanMs = endedAt - firstAt;
-    const sent = chats.filter((q) => !q.rateLimited);
-    const tokensSent = sent.reduce((n, q) => n + countChatTokens((q.body?.messages ?? []) as ChatMessage[]), 0);
-    const failed = summary.agents.filter((a) => a.status !== 'ok').map((a) => `${a.agent}: ${a.error?.code ?? a.status}`);
+    const { marks, planned } = r;
+    const planCpu = { user: first.cpu.user - marks.cpu0.user, system: first.cpu.system - marks.cpu0.system };
     const line = {
-      files: plan.files,
-      skipped: (plan.target.skipped ?? []).length,
+      files: planned.changes?.files ?? 0,
+      skipped: (planned.shaped.target.skipped ?? []).length,
       requests: chats.length,
-      tokensSent,
+      tokensSent: chats.filter((q) => !q.rateLimited).reduce((n, q) => n + countChatTokens((q.body?.messages ?? []) as ChatMessage[]), 0),
       tokensWholeFiles,
-      planMs: Math.round(first.at - t0),
-      planReadyMs: Math.round(t4 - t0),
-      makespanMs,
+      planMs: Math.round(first.at - marks.t0),
+      planReadyMs: Math.round(marks.t4 - marks.t0),
+      makespanMs: r.endedAt - Math.min(...chats.map((q) => q.at)),
       idealMakespanMs: idealMs(planned.batches.length),
-      runMs,
+      runMs: r.runMs,
       changedFiles: repo.changed,
       batches: planned.batches.length,
       http429: gw.rateLimited,
       planCpuMs: Math.round((planCpu.user + planCpu.system) / 1000),
-      planDiffMs: Math.round(t1 - t0),
-      planSplitMs: Math.round(t2 - t1),
-      planShapeMs: Math.round(t3 - t2),
-      planEstimateMs: Math.round(t4 - t3),
-      planSendMs: Math.round(first.at - t4),
-      tokenizerLoadMs: Math.round(await tokenizerLoad),
-      failed,
+      planDiffMs: Math.round(marks.t1 - marks.t0),
+      planSplitMs: Math.round(marks.t2 - marks.t1),
+      planShapeMs: Math.round(marks.t3 - marks.t2),
+      planEstimateMs: Math.round(marks.t4 - marks.t3),
+      planSendMs: Math.round(first.at - marks.t4),
+      tokenizerLoadMs: Math.round(await r.tokenizerLoad),
+      failed: r.summary.agents.filter((a) => a.status !== 'ok').map((a) => `${a.agent}: ${a.error?.code ?? a.status}`),
       load1: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
-    if (process.argv.includes('--timeline')) for (const q of chats) process.stderr.write(`${q.at - runStartedAt} ${q.model} ${q.rateLimited ? '429' : ''}\n`);
+    if (process.argv.includes('--timeline')) for (const q of chats) process.stderr.write(`${q.at - marks.runStartedAt} ${q.model} ${q.rateLimited ? '429' : ''}\n`);
   } finally {
     await gw.close();
     rmSync(repo.dir, { recursive: true, force: true });

@@ -3,7 +3,9 @@
 // Prints one JSON line per mode: {"mode","makespanMs","criticalPathMs","sumMs","overheadPct"}.
 import { CostLedger } from '../src/core/cost/ledger';
 import { createGateway } from '../src/core/gateway/client';
-import { ReviewPipeline } from '../src/core/review/pipeline';
+import { ReviewPipeline } from '../src/core/pipeline/pipeline';
+import { loadPromptContext } from '../src/core/prompt/shape';
+import { runReview } from '../src/core/review/runReview';
 import { type ReviewTarget, singleTarget } from '../src/core/domain/target';
 import { parseSettings } from '../src/core/settings/parse';
 import { BUILTIN_AGENTS } from '../src/shared/builtinAgents';
@@ -34,15 +36,18 @@ async function main(): Promise<void> {
   const sumMs = Object.values(latency).reduce((a, b) => a + b, 0);
   try {
     for (const mode of ['parallel', 'sequential'] as const) {
-      const settings = parseSettings({ gateway: { baseUrl: tg.url }, review: { mode }, limits: { maxConcurrent: 4 } }).settings;
+      // The agents' DAG is measured: no verifier after it.
+      const settings = parseSettings({ gateway: { baseUrl: tg.url }, review: { mode, verify: 'off' }, limits: { maxConcurrent: 4 } }).settings;
       const ledger = new CostLedger();
       const gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger });
       const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger });
+      // The review use case, as every face runs it: a file outside any repository, sent as soon as it is planned.
+      const context = await loadPromptContext({ settings, fs: undefined, trusted: true, useRules: false });
       const started = performance.now();
-      const summary = await pipeline.run(pipeline.estimate(target, { language: 'en', noCache: true }), () => undefined);
+      const outcome = await runReview(pipeline, { work: { target }, context, options: { language: 'en', noCache: true }, confirm: { planned: () => 'proceed' } });
       const makespanMs = Math.round(performance.now() - started);
       gateway.dispose();
-      const failed = summary.agents.filter((a) => a.status !== 'ok').map((a) => a.agent);
+      const failed = outcome.status === 'reviewed' ? outcome.summary.agents.filter((a) => a.status !== 'ok').map((a) => a.agent) : [outcome.status];
       const expected = mode === 'parallel' ? criticalPathMs : sumMs;
       console.log(JSON.stringify({ mode, makespanMs, criticalPathMs, sumMs, overheadPct: Math.round(((makespanMs - expected) / expected) * 1000) / 10, ...(failed.length ? { failed } : {}) }));
     }

@@ -9,7 +9,7 @@ import { pricedGateway } from '../core/gateway/pricedGateway';
 import { RequestShapes } from '../core/gateway/shape';
 import { shapeFile } from '../core/gateway/shapeFile';
 import { DiskCache, urlSecrets } from '../core/pipeline/diskCache';
-import { ReviewPipeline } from '../core/review/pipeline';
+import { ReviewPipeline } from '../core/pipeline/pipeline';
 import type { QuorumSettings } from '../core/settings/schema';
 import { loadTokenizer } from '../core/tokens/count';
 import type { ReviewArgs } from './args';

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { scrubStrings, type Redaction } from '../core/redaction/redactor';
 import type { DiskCache } from '../core/pipeline/diskCache';
 import { readDismissed } from '../core/memory/dismissed';
-import type { ReviewPipeline } from '../core/review/pipeline';
+import type { ReviewPipeline } from '../core/pipeline/pipeline';
 import type { NoiseSettings, PlannedReview, ReviewConfirm, ReviewDecision, ReviewRequest, ReviewResult } from '../core/review/reviewRequest';
 import { runReview } from '../core/review/runReview';
 import type { QuorumSettings } from '../core/settings/schema';

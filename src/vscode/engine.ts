@@ -3,7 +3,7 @@ import type { GatewayLogger } from '../core/gateway/client';
 import type { EngineApi } from './api';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewCache } from '../core/pipeline/cache';
-import { ReviewPipeline } from '../core/review/pipeline';
+import { ReviewPipeline } from '../core/pipeline/pipeline';
 import { ApiKeyStore } from './apiKeys';
 import { Commands, InternalCommands, type CommandCallback, type QuorumCommandId } from './commands';
 import { CostController } from './cost/costController';

@@ -4,7 +4,7 @@ import { nodeRepoFs } from '../../core/prompt/repoFs';
 import { loadPromptContext } from '../../core/prompt/shape';
 import { readDismissed } from '../../core/memory/dismissed';
 import { ReviewConfigError } from '../../core/pipeline/errors';
-import type { BatchesEstimate } from '../../core/review/batches';
+import type { BatchesEstimate } from '../../core/pipeline/batches';
 import type { CodeContextSource, ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent } from '../../core/domain/events';

@@ -2,7 +2,7 @@ import { languageFromLocale, resolveOutputLanguage } from '../../core/agents/lan
 import type { CostLedger } from '../../core/cost/ledger';
 import type { GatewayClient } from '../../core/gateway/client';
 import type { DiskCache } from '../../core/pipeline/diskCache';
-import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { ReviewPipeline } from '../../core/pipeline/pipeline';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { scrubKey } from '../../core/redaction/redactor';
 import { terminalText } from '../../shared/untrustedText';

@@ -1,6 +1,6 @@
 import type { AgentOutputKind, GatewayErrorCode, RetryKind } from '../../shared/reviewCodes';
 import type { Finding } from './finding';
-import type { AgentResult, ReviewSummary } from './result';
+import type { AgentResult, NoiseSplit, ReviewSummary } from './result';
 
 /** What a running review tells whoever listens: each agent queued, started, streaming, retrying, each finding, each end, and the review's end. */
 export type ReviewEvent =
@@ -13,4 +13,5 @@ export type ReviewEvent =
   | { type: 'done'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'failed'; reviewId: string; agent: string; result: AgentResult }
   | { type: 'cancelled'; reviewId: string; agent: string; result: AgentResult }
-  | { type: 'review-done'; reviewId: string; summary: ReviewSummary };
+  /** The review's end, after every step that follows the run: its summary, and what the noise controls hid of it (none: nothing ran them). */
+  | { type: 'review-done'; reviewId: string; summary: ReviewSummary; noise?: NoiseSplit };

@@ -1,11 +1,18 @@
 import { type ReviewTarget, singleTarget } from '../domain/target';
+import type { Finding } from '../domain/finding';
+import type { ReviewSummary } from '../domain/result';
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { CostLedger } from '../cost/ledger';
 import type { ListedPrices } from '../cost/listedPrices';
-import type { Gateway, StreamOptions } from '../gateway/types';
-import { ReviewPipeline } from '../review/pipeline';
+import type { Gateway } from '../gateway/types';
+import { ReviewPipeline } from '../pipeline/pipeline';
+import type { ReviewOptions } from '../pipeline/options';
+import { createExcluder } from '../prompt/exclude';
+import { EMPTY_REPOSITORY_RULES } from '../prompt/repository';
+import { runReview } from '../review/runReview';
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
+import { TimedGateway } from './timedGateway';
 import { VERIFIER_ID } from '../agents/roles';
 import type { VerifiedFigures } from './verification';
 import { withoutRepeats, type ToolFilteredFigures } from './toolComparison';
@@ -15,9 +22,9 @@ import { scoreRun, type CaseOutcome, type RunFigures } from './score';
 import { BUILTIN_AGENT_IDS } from '../../shared/builtinAgents';
 
 /**
- * Runs agents over a corpus through the review pipeline and the one shared gateway client (its rate limits,
- * retries and ledger), and scores them. Eval never reads or writes the review cache, and uses no fallback
- * model: a run's figures are those of the model it names.
+ * Runs agents over a corpus through the review use case (runReview: shaped, planned, run, verified as a review
+ * is) and the one shared gateway client (its rate limits, retries and ledger), and scores them. Eval never reads
+ * or writes the review cache, and uses no fallback model: a run's figures are those of the model it names.
  */
 
 export interface EvalDeps {
@@ -91,45 +98,6 @@ function evalSettings(s: QuorumSettings, verify: VerifyMode): QuorumSettings {
   return { ...s, agents, customAgents: s.customAgents.map((c) => ({ ...c, fallbackModel: '' })), review: { ...s.review, verify } };
 }
 
-/**
- * The shared gateway, seen by one eval: notes when each request was first sent (after any queueing) and when
- * its last byte arrived, by the request's review id.
- */
-class TimedGateway implements Gateway {
-  readonly spans = new Map<string, { sent?: number; ended?: number }>();
-  constructor(
-    private readonly inner: Gateway,
-    private readonly now: () => number,
-  ) {}
-
-  async *stream(request: Parameters<Gateway['stream']>[0], options: StreamOptions = {}): ReturnType<Gateway['stream']> {
-    const id = request.tag?.reviewId ?? '';
-    const span: { sent?: number; ended?: number } = {};
-    this.spans.set(id, span);
-    const inner = this.inner.stream(request, {
-      ...options,
-      onSent: () => {
-        span.sent ??= this.now();
-        options.onSent?.();
-      },
-    });
-    try {
-      let step = await inner.next();
-      while (!step.done) {
-        yield step.value;
-        step = await inner.next();
-      }
-      return step.value;
-    } finally {
-      span.ended = this.now();
-    }
-  }
-
-  listModels(options?: StreamOptions): ReturnType<Gateway['listModels']> {
-    return this.inner.listModels(options);
-  }
-}
-
 function pipelineFor(deps: EvalDeps, gateway: Gateway, verify: VerifyMode = 'off'): ReviewPipeline {
   // No cache: eval neither reads nor writes the review cache.
   return new ReviewPipeline({ gateway, settings: () => evalSettings(deps.settings(), verify), ledger: deps.ledger, ...(deps.listedPrices ? { listedPrices: deps.listedPrices } : {}), ...(deps.now ? { now: deps.now } : {}) });
@@ -175,81 +143,131 @@ export function estimateEval(corpus: Corpus, deps: EvalDeps, runs: readonly Eval
   return { costUsd: perRun.reduce((s, r) => s + r.costUsd, 0), likelyUsd: perRun.reduce((s, r) => s + r.likelyUsd, 0), requests: runs.length * corpus.cases.length, perRun };
 }
 
+/**
+ * One case through the review use case: shaped as a file outside any repository (its secrets redacted as the
+ * settings say; no rules, nothing excluded), planned, run and verified as the eval's settings say.
+ */
+async function reviewCase(pipeline: ReviewPipeline, c: EvalCase, options: Omit<ReviewOptions, 'prompt'>): Promise<ReviewSummary> {
+  const settings = pipeline.currentSettings();
+  const outcome = await runReview(pipeline, {
+    work: { target: caseTarget(c) },
+    context: { repository: EMPTY_REPOSITORY_RULES, excluder: createExcluder({ globs: [] }), redactSecrets: settings.privacy.redactSecrets, maxRuleTokens: settings.rules.maxTokens, rulesOff: 'no-repository' },
+    options,
+    confirm: { planned: () => 'proceed' },
+  });
+  if (outcome.status !== 'reviewed') throw new Error(`eval case ${c.id} was not reviewed (${outcome.status})`);
+  return outcome.summary;
+}
+
+/** What one case gave the agent of a run: its result, what it cost (every billed attempt) and took, and the verifier's part. */
+interface CaseAnswer {
+  ok: boolean;
+  /** The agent's own findings (not merged); none when it failed. */
+  findings: Finding[];
+  latencyMs: number;
+  costUsd: number;
+  /** Stopped by a cancel: not scored. */
+  stopped: boolean;
+  errorCode?: string;
+  /** With verification: the ids the verifier refuted (merged findings name the agents' ids they came from), and what it cost. */
+  checked?: { refuted: Set<string>; costUsd: number };
+}
+
+async function answerCase(pipeline: ReviewPipeline, timed: TimedGateway, deps: EvalDeps, run: EvalRunSpec, c: EvalCase, options: EvalOptions): Promise<CaseAnswer> {
+  const reviewId = `eval-${randomUUID()}`;
+  const signal = options.signal;
+  const summary = await reviewCase(pipeline, c, { reviewId, ...runOptions(run, options.language), ...(signal ? { signal } : {}) });
+  const result = summary.agents.find((a) => a.agent === run.agent);
+  const costOf = (agent: string) => deps.ledger.entries({ reviewId, agent }).reduce((s, e) => s + e.costUsd, 0);
+  const span = timed.spans.get(reviewId);
+  timed.spans.delete(reviewId);
+  const ok = result?.status === 'ok';
+  const answer: CaseAnswer = {
+    ok,
+    findings: ok ? result.findings : [],
+    latencyMs: span?.sent !== undefined && span.ended !== undefined ? Math.max(0, span.ended - span.sent) : (result?.latencyMs ?? 0),
+    costUsd: costOf(run.agent),
+    stopped: result?.status === 'cancelled' || (signal?.aborted === true && !ok),
+    ...(ok ? {} : { errorCode: result?.error?.code ?? 'no-result' }),
+  };
+  if ((options.verify ?? 'off') === 'off') return answer;
+  const refuted = new Set(summary.findings.filter((f) => f.verification?.verdict === 'refuted').flatMap((f) => [f.id, ...(f.mergedFrom ?? [])]));
+  return { ...answer, checked: { refuted, costUsd: costOf(VERIFIER_ID) } };
+}
+
+/** What an eval gathers of one run: its cases' outcomes scored each way, the repeats hidden, the verifier's cost, the failures by code. */
+interface RunTally {
+  outcomes: Map<string, CaseOutcome>;
+  tools: Map<string, CaseOutcome>;
+  repeats: number;
+  verified: Map<string, CaseOutcome>;
+  verifierUsd: number;
+  failureCodes: Record<string, number>;
+}
+
+const emptyTally = (): RunTally => ({ outcomes: new Map(), tools: new Map(), repeats: 0, verified: new Map(), verifierUsd: 0, failureCodes: {} });
+
+/** Adds a case's answer to its run's tally. */
+function tally(t: RunTally, c: EvalCase, a: CaseAnswer, tooled: boolean): void {
+  const { ok, latencyMs, costUsd } = a;
+  t.outcomes.set(c.id, { caseId: c.id, ok, findings: a.findings, latencyMs, costUsd });
+  if (tooled) {
+    const kept = withoutRepeats(a.findings, c.toolResults ?? []);
+    t.tools.set(c.id, { caseId: c.id, ok, findings: kept.findings, latencyMs, costUsd });
+    t.repeats += kept.hidden;
+  }
+  if (a.checked) {
+    // The same answer, less what the verifier refuted (a verifier that failed refutes nothing).
+    const { refuted } = a.checked;
+    t.verified.set(c.id, { caseId: c.id, ok, findings: a.findings.filter((f) => !refuted.has(f.id)), latencyMs, costUsd: costUsd + a.checked.costUsd });
+    t.verifierUsd += a.checked.costUsd;
+  }
+  if (a.errorCode !== undefined) t.failureCodes[a.errorCode] = (t.failureCodes[a.errorCode] ?? 0) + 1;
+}
+
 /** Runs every case of every run (cases in parallel, up to the gateway's concurrency) and scores each run. */
 export async function runEval(corpus: Corpus, deps: EvalDeps, options: EvalOptions): Promise<EvalReport> {
-  const now = deps.now ?? Date.now;
-  const timed = new TimedGateway(deps.gateway, now);
-  const verify = options.verify ?? 'off';
-  const pipeline = pipelineFor(deps, timed, verify);
-  const outcomes = options.runs.map(() => new Map<string, CaseOutcome>());
-  const verifiedOutcomes = options.runs.map(() => new Map<string, CaseOutcome>());
-  const verifierUsd = options.runs.map(() => 0);
-  const toolOutcomes = options.runs.map(() => new Map<string, CaseOutcome>());
-  const repeats = options.runs.map(() => 0);
+  const timed = new TimedGateway(deps.gateway, deps.now ?? Date.now);
+  const pipeline = pipelineFor(deps, timed, options.verify ?? 'off');
+  const tallies = options.runs.map(emptyTally);
   const tooled = corpus.cases.some((c) => (c.toolResults ?? []).length > 0);
-  const failureCodes = options.runs.map((): Record<string, number> => ({}));
   const limit = pLimit(Math.max(1, deps.settings().limits.maxConcurrent));
-  const total = options.runs.length * corpus.cases.length;
-  const progress: EvalProgress = { done: 0, total, failures: 0, costUsd: 0 };
+  const progress: EvalProgress = { done: 0, total: options.runs.length * corpus.cases.length, failures: 0, costUsd: 0 };
   const signal = options.signal;
   let spentUsd = 0;
 
-  const one = async (runIndex: number, run: EvalRunSpec, c: EvalCase): Promise<void> => {
+  const one = async (t: RunTally, run: EvalRunSpec, c: EvalCase): Promise<void> => {
     if (signal?.aborted) return;
-    const reviewId = `eval-${randomUUID()}`;
-    const plan = pipeline.estimate(caseTarget(c), { reviewId, ...runOptions(run, options.language), ...(signal ? { signal } : {}) });
-    const summary = await pipeline.run(plan, () => undefined, { verify: verify !== 'off' });
-    const result = summary.agents.find((a) => a.agent === run.agent);
-    const costUsd = deps.ledger.entries({ reviewId, agent: run.agent }).reduce((s, e) => s + e.costUsd, 0);
-    const span = timed.spans.get(reviewId);
-    const ok = result?.status === 'ok';
-    const latencyMs = span?.sent !== undefined && span.ended !== undefined ? Math.max(0, span.ended - span.sent) : (result?.latencyMs ?? 0);
-    timed.spans.delete(reviewId);
-    spentUsd += costUsd;
-    if (result?.status === 'cancelled' || (signal?.aborted && !ok)) return;
-    outcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []) : [], latencyMs, costUsd });
-    if (tooled) {
-      const kept = withoutRepeats(ok ? (result?.findings ?? []) : [], c.toolResults ?? []);
-      toolOutcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: kept.findings, latencyMs, costUsd });
-      repeats[runIndex] = (repeats[runIndex] ?? 0) + kept.hidden;
-    }
-    if (verify !== 'off') {
-      // The same answer, less what the verifier refuted (a verifier that failed refutes nothing).
-      const checkedUsd = deps.ledger.entries({ reviewId, agent: VERIFIER_ID }).reduce((s, e) => s + e.costUsd, 0);
-      const refuted = new Set(summary.findings.filter((f) => f.verification?.verdict === 'refuted').flatMap((f) => [f.id, ...(f.mergedFrom ?? [])]));
-      verifiedOutcomes[runIndex]?.set(c.id, { caseId: c.id, ok, findings: ok ? (result?.findings ?? []).filter((f) => !refuted.has(f.id)) : [], latencyMs, costUsd: costUsd + checkedUsd });
-      verifierUsd[runIndex] = (verifierUsd[runIndex] ?? 0) + checkedUsd;
-      spentUsd += checkedUsd;
-      progress.costUsd += checkedUsd;
+    const answer = await answerCase(pipeline, timed, deps, run, c, options);
+    spentUsd += answer.costUsd;
+    if (answer.stopped) return;
+    tally(t, c, answer, tooled);
+    if (answer.checked) {
+      spentUsd += answer.checked.costUsd;
+      progress.costUsd += answer.checked.costUsd;
     }
     progress.done += 1;
-    progress.costUsd += costUsd;
-    if (!ok) {
-      progress.failures += 1;
-      const codes = failureCodes[runIndex];
-      const code = result?.error?.code ?? 'no-result';
-      if (codes) codes[code] = (codes[code] ?? 0) + 1;
-    }
-    progress.last = { agent: run.agent, model: run.model, caseId: c.id, ok };
+    progress.costUsd += answer.costUsd;
+    if (!answer.ok) progress.failures += 1;
+    progress.last = { agent: run.agent, model: run.model, caseId: c.id, ok: answer.ok };
     options.onProgress?.({ ...progress });
   };
 
-  await Promise.all(options.runs.flatMap((run, i) => corpus.cases.map((c) => limit(() => one(i, run, c)))));
-  if (signal?.aborted) {
-    // The cases a cancel left unfinished count as failures (scoreRun); say why, beside the real error codes.
-    options.runs.forEach((_, i) => {
-      const unfinished = corpus.cases.length - (outcomes[i]?.size ?? 0);
-      const codes = failureCodes[i];
-      if (unfinished > 0 && codes) codes.cancelled = unfinished;
-    });
-  }
+  await Promise.all(options.runs.flatMap((run, i) => corpus.cases.map((c) => limit(() => one(tallies[i] ?? emptyTally(), run, c)))));
+  // The cases a cancel left unfinished count as failures (scoreRun); say why, beside the real error codes.
+  if (signal?.aborted) for (const t of tallies) if (corpus.cases.length > t.outcomes.size) t.failureCodes.cancelled = corpus.cases.length - t.outcomes.size;
+  return reportOf(corpus, options, tallies, { cancelled: signal?.aborted === true, spentUsd, tooled });
+}
+
+function reportOf(corpus: Corpus, options: EvalOptions, tallies: readonly RunTally[], how: { cancelled: boolean; spentUsd: number; tooled: boolean }): EvalReport {
+  const score = (pick: (t: RunTally) => Map<string, CaseOutcome>) => options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, pick(tallies[i] ?? emptyTally())));
   return {
-    runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, outcomes[i] ?? new Map())),
-    failureCodes,
-    cancelled: signal?.aborted === true,
-    finished: outcomes.map((o) => o.size),
-    spentUsd,
-    ...(tooled ? { withTools: { runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, toolOutcomes[i] ?? new Map())), hidden: repeats } } : {}),
-    ...(verify !== 'off' ? { verified: { runs: options.runs.map((run, i) => scoreRun(run.agent, run.model, corpus.cases, verifiedOutcomes[i] ?? new Map())), verifierUsd } } : {}),
+    runs: score((t) => t.outcomes),
+    failureCodes: tallies.map((t) => t.failureCodes),
+    cancelled: how.cancelled,
+    finished: tallies.map((t) => t.outcomes.size),
+    spentUsd: how.spentUsd,
+    ...(how.tooled ? { withTools: { runs: score((t) => t.tools), hidden: tallies.map((t) => t.repeats) } } : {}),
+    ...((options.verify ?? 'off') !== 'off' ? { verified: { runs: score((t) => t.verified), verifierUsd: tallies.map((t) => t.verifierUsd) } } : {}),
   };
 }

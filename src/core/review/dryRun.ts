@@ -1,4 +1,4 @@
-import type { PlannedBatches } from './batches';
+import type { PlannedBatches } from '../pipeline/batches';
 import type { ReviewPlan } from '../pipeline/plan';
 import type { SentAgent, WhatWillBeSent } from '../../shared/whatWillBeSent';
 import { rulesReport, type RulesOff, type ShapedReview } from '../prompt/shape';

@@ -3,7 +3,7 @@ import type { ContextCandidate } from '../context/candidates';
 import type { ExclusionRule } from '../prompt/exclude';
 import type { PromptContext, ShapedReview } from '../prompt/shape';
 import type { WhatWillBeSent } from '../../shared/whatWillBeSent';
-import type { BatchesEstimate } from './batches';
+import type { BatchesEstimate } from '../pipeline/batches';
 import type { DismissedEntry } from '../memory/dismissed';
 import type { NoiseSplit, ReviewSummary } from '../domain/result';
 import type { RegionMemory } from '../memory/regionMemory';
@@ -86,7 +86,7 @@ export interface ReviewRequest {
   /** Plan without asking the gateway anything (no listed prices): "what will be sent" only; the face's confirm declines. */
   dryRun?: boolean;
   confirm: ReviewConfirm;
-  /** Every event of the run, in order; `review-done` carries the summary after the steps that follow the merge. */
+  /** Every event of the run, in order; the one `review-done`, last, carries the summary and noise split the steps after the run made. */
   onEvent?: (event: ReviewEvent) => void;
   /**
    * A review of changes on this machine: the regions reviewed before with the same content are not sent, their

@@ -4,7 +4,7 @@ import type { ChangeRequest } from '../../core/changes/types';
 import type { SkipReason } from '../../shared/reviewCodes';
 import { formatUsd } from '../../shared/format';
 import { estimateLabel } from '../../shared/panelStrings';
-import type { BatchesEstimate } from '../../core/review/batches';
+import type { BatchesEstimate } from '../../core/pipeline/batches';
 
 /** The words a review of changes is described with: why a file is skipped, what a request is called, a plan in one line. */
 

@@ -2,7 +2,7 @@ import { editorContext } from '../context/editorContext';
 import { toolResultsOf } from '../toolResults/editorToolResults';
 import * as vscode from 'vscode';
 import type { ExclusionRule } from '../../core/prompt/exclude';
-import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { ReviewPipeline } from '../../core/pipeline/pipeline';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewTarget } from '../../core/domain/target';
 import { renderWhatWillBeSent, WHAT_WILL_BE_SENT_EN, type WhatWillBeSent, type WhatWillBeSentStrings } from '../../shared/whatWillBeSent';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { resolveOutputLanguage } from '../../core/agents/language';
 import type { CostLedger } from '../../core/cost/ledger';
 import type { DismissedEntry } from '../../core/memory/dismissed';
-import type { ReviewPipeline } from '../../core/review/pipeline';
+import type { ReviewPipeline } from '../../core/pipeline/pipeline';
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent } from '../../core/domain/events';

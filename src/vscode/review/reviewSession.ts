@@ -110,8 +110,8 @@ export class ReviewSession implements ReviewSessionHandle, vscode.Disposable {
   }
 
   /**
-   * Applies the noise controls to an event before it is pushed, with the CLI's functions: a streamed finding is
-   * judged on its own, the merged list at the end replaces those judgements. True when `hidden` changed.
+   * Applies the noise controls to an event before it is pushed: a streamed finding is judged on its own, and the
+   * review's own split of the merged findings (on `review-done`) replaces those judgements. True when `hidden` changed.
    */
   noteNoise(event: ReviewEvent): boolean {
     return this.noise !== undefined && !this.done && judgeNoise(this.hidden, this.noise, event);

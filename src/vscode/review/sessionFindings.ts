@@ -1,4 +1,4 @@
-import { hiddenReason, splitByNoise, type NoiseFilter } from '../../core/review/noise';
+import { hiddenReason, type NoiseFilter } from '../../core/review/noise';
 import type { HiddenReason } from '../../shared/reviewCodes';
 import type { Region } from '../../core/domain/target';
 import type { ReviewEvent } from '../../core/domain/events';
@@ -23,8 +23,9 @@ export function originalLinesOf(region: Pick<Region, 'text' | 'startLine'> | und
 }
 
 /**
- * Applies the noise controls to an event before it is pushed, with the CLI's functions: a streamed finding is
- * judged on its own, the merged list at the end replaces those judgements. True when `hidden` changed.
+ * Applies the noise controls to an event before it is pushed: a streamed finding is judged on its own, by the
+ * function the review's noise step uses (`hiddenReason`); at the end, the split the review's noise step made of
+ * the merged findings (carried by `review-done`) replaces those judgements. True when `hidden` changed.
  */
 export function judgeNoise(hidden: Map<string, HiddenReason>, noise: NoiseFilter, event: ReviewEvent): boolean {
   if (event.type === 'finding') {
@@ -35,6 +36,6 @@ export function judgeNoise(hidden: Map<string, HiddenReason>, noise: NoiseFilter
   if (event.type !== 'review-done') return false;
   const before = JSON.stringify([...hidden]);
   hidden.clear();
-  for (const h of splitByNoise(event.summary.findings, noise).hidden) hidden.set(h.finding.id, h.reason);
+  for (const h of event.noise?.hidden ?? []) hidden.set(h.finding.id, h.reason);
   return JSON.stringify([...hidden]) !== before;
 }

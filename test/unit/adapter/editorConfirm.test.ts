@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { loadPromptContext, type PromptContext } from '../../../src/core/prompt/shape';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import type { ReviewOutcome } from '../../../src/core/review/reviewRequest';
 import { runReview } from '../../../src/core/review/runReview';
 import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
@@ -41,12 +41,16 @@ describe('the editor\'s confirm over runReview (the controller\'s order, without
   /** Steps that record their calls and answer as told. */
   function steps(answers: { key?: boolean; confirm?: boolean; budget?: boolean } = {}) {
     const calls: string[] = [];
+    const called = <T>(call: string, answer: T): Promise<T> => {
+      calls.push(call);
+      return Promise.resolve(answer);
+    };
     const s: EditorConfirmSteps = {
-      ensureKey: async () => (calls.push('key'), answers.key ?? true),
-      tooLargeForEveryModel: async () => void calls.push('too-large'),
-      confirmPlan: async () => (calls.push('confirm'), answers.confirm ?? true),
-      budgetAllows: async () => (calls.push('budget'), answers.budget ?? true),
-      proceeding: async () => void calls.push('session'),
+      ensureKey: () => called('key', answers.key ?? true),
+      tooLargeForEveryModel: () => called('too-large', undefined),
+      confirmPlan: () => called('confirm', answers.confirm ?? true),
+      budgetAllows: () => called('budget', answers.budget ?? true),
+      proceeding: () => called('session', undefined),
     };
     return { s, calls };
   }

@@ -52,12 +52,22 @@ describe('a review session\'s findings bookkeeping, without VS Code', () => {
       assert.deepEqual([...hidden], [['low', 'severity'], ['unsure', 'confidence']]);
     });
 
-    it('replace the streamed judgements with the merged list\'s at the end, and say whether that changed anything', () => {
+    it('replace the streamed judgements with the review\'s split of the merged list at the end, and say whether that changed anything', () => {
       const hidden = new Map<string, HiddenReason>([['low', 'severity'], ['gone', 'confidence']]);
-      const done = { type: 'review-done' as const, reviewId: 'r1', summary: summary([low, kept]) };
+      const done = { type: 'review-done' as const, reviewId: 'r1', summary: summary([low, kept]), noise: { shown: [kept], hidden: [{ finding: low, reason: 'severity' as const }] } };
       assert.equal(judgeNoise(hidden, noise, done), true);
       assert.deepEqual([...hidden], [['low', 'severity']]);
       assert.equal(judgeNoise(hidden, noise, done), false, 'the same list again changes nothing');
+    });
+
+    it('take the merged list\'s split from the review, without judging it again', () => {
+      const hidden = new Map<string, HiddenReason>();
+      // The review's noise step hid `kept` (dismissed in the project): the editor's own controls would have shown it.
+      const done = { type: 'review-done' as const, reviewId: 'r1', summary: summary([low, kept]), noise: { shown: [low], hidden: [{ finding: kept, reason: 'dismissed' as const }] } };
+      assert.equal(judgeNoise(hidden, noise, done), true);
+      assert.deepEqual([...hidden], [['kept', 'dismissed']]);
+      assert.equal(judgeNoise(hidden, noise, { type: 'review-done', reviewId: 'r1', summary: summary([]) }), true, 'an end without a split (a review that could not run) hides nothing');
+      assert.deepEqual([...hidden], []);
     });
 
     it('hide what the verifier refuted', () => {

@@ -4,7 +4,7 @@ import { CostLedger } from '../../../src/core/cost/ledger';
 import { ListedPrices } from '../../../src/core/cost/listedPrices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { loadPromptContext } from '../../../src/core/prompt/shape';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import type { PlannedReview } from '../../../src/core/review/reviewRequest';
 import { runReview } from '../../../src/core/review/runReview';
 import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
@@ -28,7 +28,7 @@ describe('context from a language server: core ranks, filters and redacts its ca
       .commit();
   });
   afterEach(() => {
-    gateway?.dispose();
+    gateway.dispose();
     repo.dispose();
   });
 
@@ -71,7 +71,7 @@ describe('context from a language server: core ranks, filters and redacts its ca
     definitionCandidate({ file, language: 'typescript', startLine: 1, endLine: 4, signatureEnd: 1, symbol: 'helper (from the server)', kind, forFile: 'src/a.ts', called: true, ambiguous: false });
 
   it('sends the definition the server pointed at, redacted, and never one from an excluded file', async () => {
-    const { plan: p, asked } = await plan(async () => [candidate('keys/private.ts'), candidate('src/helper.ts')]);
+    const { plan: p, asked } = await plan(() => Promise.resolve([candidate('keys/private.ts'), candidate('src/helper.ts')]));
     assert.deepEqual(asked.map((b) => b.regions.map((r) => [r.file, r.startLine])), [[['src/a.ts', 2]]]);
     const context = p?.shaped.target.context ?? [];
     assert.deepEqual(context.map((c) => [c.file, c.startLine, c.endLine, c.symbol, c.kind]), [['src/helper.ts', 1, 4, 'helper (from the server)', 'definition']]);
@@ -81,7 +81,7 @@ describe('context from a language server: core ranks, filters and redacts its ca
 
   it('a server that gives nothing in time (or only excluded files) leaves the batch to the tree-sitter index', async () => {
     for (const answer of [undefined, [candidate('keys/private.ts')]]) {
-      const { plan: p } = await plan(async () => answer);
+      const { plan: p } = await plan(() => Promise.resolve(answer));
       const context = p?.shaped.target.context ?? [];
       assert.deepEqual(context.map((c) => [c.file, c.symbol, c.kind]), [['src/helper.ts', 'helper', 'definition']], JSON.stringify(answer));
       assert.ok(!context[0]?.text.includes(SECRET));

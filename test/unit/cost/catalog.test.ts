@@ -6,7 +6,7 @@ import { ListedPrices } from '../../../src/core/cost/listedPrices';
 import { costOf, priceFor } from '../../../src/core/cost/prices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseModels } from '../../../src/core/gateway/models';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
@@ -31,7 +31,7 @@ describe('the price and context-window catalogue', () => {
     assert.deepEqual(catalogPrice('gpt-5-2025-08-07'), gpt5);
     const sonnet = catalogEntry('claude-sonnet-4.5');
     assert.equal(sonnet?.matched, 'claude-sonnet-4-5');
-    assert.deepEqual(sonnet?.price, { input: 3, cachedInput: 0.3, output: 15 }, 'the base tier of a tiered price');
+    assert.deepEqual(sonnet.price, { input: 3, cachedInput: 0.3, output: 15 }, 'the base tier of a tiered price');
     for (const spelling of ['anthropic/claude-sonnet-4.5', 'claude-sonnet-4-5-20250929', 'claude-sonnet-4-5@20250929']) {
       assert.equal(catalogEntry(spelling)?.matched, 'claude-sonnet-4-5', spelling);
     }
@@ -69,8 +69,9 @@ describe('the price and context-window catalogue', () => {
     }) ?? [];
     assert.deepEqual(listedGpt5?.price, { input: 1.5, cachedInput: 0.15, output: 12 });
     assert.equal(router?.price, undefined);
+    assert.ok(router);
     const listed = new ListedPrices();
-    listed.learn('https://openrouter.ai/api/v1', [listedGpt5!, router!]);
+    listed.learn('https://openrouter.ai/api/v1', [listedGpt5, router]);
     const table = listed.for('https://openrouter.ai/api/v1');
     assert.deepEqual(priceFor('openai/gpt-5', {}, table), { matched: 'openai/gpt-5', price: { input: 1.5, cachedInput: 0.15, output: 12 }, source: 'listed' });
     assert.equal(priceFor('openai/gpt-5', { 'openai/gpt-5': { input: 1, output: 2 } }, table)?.source, 'settings');
@@ -94,12 +95,13 @@ describe('the price and context-window catalogue', () => {
   });
 
   it('prices reasoning tokens as output: they are part of the completion tokens', () => {
-    const price = catalogPrice('o3')!;
+    const price = catalogPrice('o3');
+    assert.ok(price);
     const usage = { promptTokens: 1000, completionTokens: 3000, cachedTokens: 0, reasoningTokens: 2500 };
     const ledger = new CostLedger();
     const entry = ledger.record({ model: 'o3', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
     assert.equal(entry?.costUsd, costOf(price, usage));
-    assert.equal(entry?.costUsd, (1000 * 2 + 3000 * 8) / 1e6);
+    assert.equal(entry.costUsd, (1000 * 2 + 3000 * 8) / 1e6);
   });
 
   describe('LiteLLM: prices and context windows from /model/info (loopback gateway)', () => {
@@ -163,10 +165,10 @@ describe('the price and context-window catalogue', () => {
       assert.equal(await pipeline.learnPrices(plan), true);
       plan = pipeline.estimate(target, options);
       assert.equal(plan.estimate.perAgent.analyst?.contextWindow, 4096);
-      assert.ok(plan.estimate.perAgent.analyst?.tooLarge);
+      assert.ok(plan.estimate.perAgent.analyst.tooLarge);
       const summary = await pipeline.run(plan, () => undefined);
       assert.equal(summary.agents[0]?.error?.code, 'too-large');
-      assert.match(summary.agents[0]?.error?.message ?? '', /4096-token context window of local-coder/);
+      assert.match(summary.agents[0].error.message, /4096-token context window of local-coder/);
       assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);
     });
   });

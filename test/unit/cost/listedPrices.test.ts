@@ -5,7 +5,7 @@ import { buildModelChoices } from '../../../src/core/cost/modelChoices';
 import { costOf, priceFor } from '../../../src/core/cost/prices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseModels } from '../../../src/core/gateway/models';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
@@ -76,11 +76,11 @@ describe('prices listed by the gateway (/models)', () => {
       const usage = { promptTokens: 1000, completionTokens: 500, cachedTokens: 200, reasoningTokens: 0 };
       const entry = ledger.record({ model: 'acme/coder-7', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
       assert.equal(entry?.pricedBy, 'list');
-      assert.equal(entry?.costSource, 'usage');
-      assert.equal(entry?.costUsd, costOf(listed['acme/coder-7'], usage));
+      assert.equal(entry.costSource, 'usage');
+      assert.equal(entry.costUsd, costOf(listed['acme/coder-7'], usage));
       ledger.record({ model: 'gpt-4o', attempt: 1, usage, usageSource: 'reported', outcome: 'ok' });
       const t = ledger.totals().session;
-      assert.equal(t.listedUsd, entry?.costUsd);
+      assert.equal(t.listedUsd, entry.costUsd);
       assert.equal(t.unpriced, 0);
     });
   });
@@ -129,7 +129,7 @@ describe('prices listed by the gateway (/models)', () => {
       const [entry] = ledger.entries();
       assert.equal(entry?.pricedBy, 'list');
       assert.ok(summary.totals.costUsd > 0);
-      assert.equal(summary.totals.costUsd, costOf({ input: 1, cachedInput: 1, output: 2 }, entry!.usage));
+      assert.equal(summary.totals.costUsd, costOf({ input: 1, cachedInput: 1, output: 2 }, entry.usage));
       assert.deepEqual(listedPrices.for(tg.url)['acme/coder-7'], { input: 1, cachedInput: 1, output: 2 });
     });
 
@@ -139,6 +139,20 @@ describe('prices listed by the gateway (/models)', () => {
       const { ledger } = await review('acme/router');
       assert.equal(ledger.entries()[0]?.pricedBy, 'none');
       assert.equal(ledger.totals().session.unpriced, 1);
+    });
+
+    it('reviews that start together (eval\'s cases) share one read of /models', async () => {
+      settings = parseSettings({ gateway: { baseUrl: tg.url }, limits: { maxRetries: 0 }, review: { verify: 'off' } }).settings;
+      const listedPrices = new ListedPrices();
+      gateway = createGateway({ settings: () => settings, apiKey: () => KEY, listedPrices });
+      const pipeline = new ReviewPipeline({ gateway, settings: () => settings, listedPrices });
+      const target = singleTarget({ file: 'a.ts', language: 'typescript', text: 'const a = 1;\n', startLine: 1, endLine: 1 });
+      const plan = pipeline.estimate(target, { language: 'en', agents: ['analyst'], modelOverrides: { analyst: 'acme/coder-7' } });
+      tg.requests.length = 0;
+      assert.deepEqual(await Promise.all([1, 2, 3].map(() => pipeline.learnPrices(plan))), [true, true, true]);
+      assert.equal(tg.requests.filter((r) => r.path.endsWith('/models')).length, 1);
+      assert.equal(await pipeline.learnPrices(plan), false, 'read a moment ago: not again');
+      assert.deepEqual(listedPrices.for(tg.url)['acme/coder-7'], { input: 1, cachedInput: 1, output: 2 });
     });
   });
 });

@@ -22,6 +22,7 @@ function fakeGateway(clock: { t: number }, ledger: CostLedger, requests: ChatReq
   return {
     async *stream(request: ChatRequest, options: StreamOptions = {}): AsyncGenerator<string, StreamResult, void> {
       requests.push(request);
+      await Promise.resolve(); // the first send waits its turn
       clock.t += 1000;
       options.onSent?.();
       clock.t += 30;
@@ -48,12 +49,28 @@ describe('eval runner', () => {
     const report = await runEval(corpus, { gateway: fakeGateway(clock, ledger, requests), settings: () => settings, ledger, now: () => clock.t }, { runs: [{ agent: 'security', model: 'm-1' }], language: 'en' });
     const run = report.runs[0];
     assert.equal(run?.p50Ms, 280);
-    assert.equal(run?.p95Ms, 280);
-    assert.equal(run?.costUsd, 1.5);
-    assert.equal(run?.costPerTruePositiveUsd, 1.5);
-    assert.deepEqual([run?.precision, run?.recall, run?.falsePositivesPerCleanCase], [1, 1, 0]);
+    assert.equal(run.p95Ms, 280);
+    assert.equal(run.costUsd, 1.5);
+    assert.equal(run.costPerTruePositiveUsd, 1.5);
+    assert.deepEqual([run.precision, run.recall, run.falsePositivesPerCleanCase], [1, 1, 0]);
     assert.equal(requests.length, 2);
     assert.ok(requests.every((r) => r.model === 'm-1' && r.fallbackModel === undefined), 'no fallback model in an eval');
+  });
+});
+
+describe('eval through the review use case', () => {
+  it('sends a case as a review sends it: its secret redacted before anything goes out', async () => {
+    const clock = { t: 0 };
+    const ledger = new CostLedger();
+    const requests: ChatRequest[] = [];
+    const secret = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    const withSecret: Corpus = { dir: '/virtual', cases: [{ id: 'a', language: 'python', file: 'a.py', text: `token = "${secret}"\n` + 'x = 1\n'.repeat(11), lines: 12, expected: [] }] };
+    const settings = parseSettings({ limits: { maxConcurrent: 1 } }).settings;
+    const report = await runEval(withSecret, { gateway: fakeGateway(clock, ledger, requests), settings: () => settings, ledger, now: () => clock.t }, { runs: [{ agent: 'security', model: 'm-1' }], language: 'en' });
+    assert.equal(report.finished[0], 1);
+    const sent = JSON.stringify(requests.map((r) => r.messages));
+    assert.ok(!sent.includes(secret), 'the secret never left the machine');
+    assert.match(sent, /\[REDACTED:github-token\]/);
   });
 });
 

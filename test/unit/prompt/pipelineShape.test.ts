@@ -3,10 +3,11 @@ import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import type { PromptShape } from '../../../src/core/prompt/shape';
 import { ReviewCache } from '../../../src/core/pipeline/cache';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 import { parseSettings } from '../../../src/core/settings/parse';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
+import { reviewThrough } from '../../fixtures/review';
 
 const KEY = 'sk-test-shape-0123456789';
 const target: ReviewTarget = singleTarget({ file: 'src/a.ts', language: 'typescript', text: 'const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";\nexport {};', startLine: 1, endLine: 2 });
@@ -38,9 +39,9 @@ describe('the pipeline with the prompt-shaping step', () => {
   });
   afterEach(() => gateway.dispose());
 
-  it('redacts secrets itself when a caller did not shape the review', async () => {
+  it('never sends a secret: a review goes through the use case, whose shaping step redacts it', async () => {
     const pipeline = new ReviewPipeline({ gateway, settings });
-    await pipeline.run(pipeline.estimate(target, { language: 'en', agents: ['analyst'] }), () => undefined);
+    await reviewThrough(pipeline, target, { language: 'en', agents: ['analyst'] });
     const sent = tg.requests.map((r) => r.raw).join('');
     assert.ok(!sent.includes('ghp_0123456789abcdefghijABCDEFGHIJ012345'));
     assert.match(sent, /\[REDACTED:github-token\]/);

@@ -3,7 +3,7 @@ import { CostLedger } from '../../../src/core/cost/ledger';
 import { ListedPrices } from '../../../src/core/cost/listedPrices';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { parseSettings } from '../../../src/core/settings/parse';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { singleTarget } from '../../../src/core/domain/target';
 import type { Finding } from '../../../src/core/domain/finding';
 import type { ReviewEvent } from '../../../src/core/domain/events';
@@ -13,6 +13,7 @@ import { jsonOutputSchema, toJsonOutput } from '../../../src/core/report/json';
 import { formatText } from '../../../src/core/report/readable';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
 import { isVerifierRequest, verifierPersona } from '../../fixtures/gateway/verifier';
+import { reviewThrough } from '../../fixtures/review';
 
 /**
  * Issue 30, item 5: the verifier runs on a model the gateway has. Against the loopback gateway: one that lists
@@ -64,9 +65,8 @@ describe('the verifier on a model the gateway has (loopback gateway)', function 
     gateway = createGateway({ settings: () => settings, apiKey: () => KEY, ledger, listedPrices });
     const pipeline = new ReviewPipeline({ gateway, settings: () => settings, ledger, listedPrices });
     const target = singleTarget({ file: 'app.py', language: 'python', text: CODE, startLine: 1, endLine: 2 });
-    const plan = pipeline.estimate(target, { language: 'en', agents: Object.keys(agents), modelOverrides: agents, noCache: true });
     const events: ReviewEvent[] = [];
-    const summary = await pipeline.run(plan, (e) => events.push(e), { verify: true });
+    const summary = await reviewThrough(pipeline, target, { language: 'en', agents: Object.keys(agents), modelOverrides: agents, noCache: true }, (e) => events.push(e));
     const verifierModels = tg.requests.filter((r) => r.path.endsWith('/chat/completions') && isVerifierRequest(r)).map((r) => r.model);
     return { summary, events, verifierModels };
   }

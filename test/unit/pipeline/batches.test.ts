@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { planChanges } from '../../../src/core/changes/plan';
-import { planBatches, runBatches } from '../../../src/core/review/batches';
+import { planBatches, runBatches } from '../../../src/core/pipeline/batches';
 import type { ChangedFileText, ChangeSet } from '../../../src/core/changes/types';
 import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
-import { ReviewPipeline } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import type { ReviewEvent } from '../../../src/core/domain/events';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
@@ -63,10 +63,9 @@ describe('changes review: batches told as one review', function () {
       assert.equal(analyst?.requests, files > 1 ? files : undefined);
       assert.equal(analyst?.attempts, files);
       // What the panel's cards and the CLI's progress get: one end per agent, its whole result.
-      const ends = events.filter((e) => e.type === 'done' || e.type === 'failed' || e.type === 'cancelled');
-      assert.deepEqual(ends.map((e) => ('agent' in e ? e.agent : '')).sort(), ['analyst', 'architecture', 'coding', 'security']);
+      const ends = events.filter((e): e is Extract<ReviewEvent, { type: 'done' | 'failed' | 'cancelled' }> => e.type === 'done' || e.type === 'failed' || e.type === 'cancelled');
+      assert.deepEqual(ends.map((e) => e.agent).sort(), ['analyst', 'architecture', 'coding', 'security']);
       for (const e of ends) {
-        if (e.type !== 'done' && e.type !== 'failed' && e.type !== 'cancelled') continue;
         const inSummary = summary.agents.find((a) => a.agent === e.agent);
         assert.deepEqual([e.result.costUsd, e.result.costSource, e.result.usage, e.result.status], [inSummary?.costUsd, inSummary?.costSource, inSummary?.usage, inSummary?.status], e.agent);
         const view = toViewEvent(e);

@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { sumUsage } from '../domain/usage';
-import { combinedSource } from '../pipeline/agentResult';
-import { BatchEvents } from '../pipeline/batchEvents';
-import { mergeFindings } from '../domain/merge';
-import type { ReviewPipeline, RunOptions } from './pipeline';
-import type { ReviewPlan } from '../pipeline/plan';
+import { combinedSource } from './agentResult';
+import { BatchEvents } from './batchEvents';
+import type { AgentsRun, ReviewPipeline, RunOptions } from './pipeline';
+import type { ReviewPlan } from './plan';
 import { type ReviewTarget, targetInfo } from '../domain/target';
 import { addTotals, estimatedPart, zeroTotals } from '../domain/totals';
 import type { AgentEstimate, ReviewEstimate } from '../domain/estimate';
-import type { AgentResult, ReviewSummary } from '../domain/result';
+import type { AgentResult } from '../domain/result';
 import type { Finding } from '../domain/finding';
 import type { ReviewEvent } from '../domain/events';
-import type { ReviewOptions } from '../pipeline/options';
+import type { ReviewOptions } from './options';
 
 /**
- * A review's target in batches: each batch is one review by the pipeline (one request per agent); the batches
+ * A review's target in batches: each batch is one run of the pipeline (one request per agent); the batches
  * run at once and the shared gateway client paces them. A selection or a file is the one batch of itself; a
- * review of changes has its regions cut into batches (core/changes/plan). Results come back as ONE summary of
- * the whole target: per agent, the batches' findings, code and spending together; findings merged across
- * agents and files.
+ * review of changes has its regions cut into batches (core/changes/plan). The agents' results come back as ONE
+ * run of the whole target: per agent, the batches' findings, code and spending together (merging the findings
+ * across agents and files is the use case's step after the run).
  */
 
 /** Finding ids are `agent-n` within a batch; the batches after the first are told apart by a suffix. */
@@ -29,7 +28,6 @@ function renamed(f: Finding, batch: number): Finding {
 function rewrite(e: ReviewEvent, batch: number, reviewId: string): ReviewEvent {
   if (e.type === 'finding') return { ...e, reviewId, finding: renamed(e.finding, batch) };
   if (e.type === 'done' || e.type === 'failed' || e.type === 'cancelled') return { ...e, reviewId, result: { ...e.result, findings: e.result.findings.map((f) => renamed(f, batch)) } };
-  if (e.type === 'review-done') return e;
   return { ...e, reviewId };
 }
 
@@ -108,37 +106,34 @@ export function planBatches(pipeline: ReviewPipeline, target: ReviewTarget, part
 }
 
 /**
- * Sends every planned batch at once; one summary of the whole target. `at` gives the run its id and signal.
- * A target that is its own one batch (a selection, a file) is the pipeline's review as it is. With several batches, each agent is told as one (BatchEvents): queued and started once, its text one batch at a
- * time, never interleaved, and its end once, when its last batch ends: its result over every batch (the same as in the summary), so
- * that the panel's card and the command line's progress show the whole review's findings, tokens, cost and its
+ * Sends every planned batch at once; one run of the whole target. `at` gives the run its id and signal.
+ * A target that is its own one batch (a selection, a file) is the pipeline's run as it is. With several batches,
+ * each agent is told as one (BatchEvents): queued and started once, its text one batch at a time, never
+ * interleaved, and its end once, when its last batch ends: its result over every batch (the same as in the run),
+ * so that the panel's card and the command line's progress show the whole review's findings, tokens, cost and its
  * label, not the last batch's.
  */
-export async function runBatches(pipeline: ReviewPipeline, planned: PlannedBatches, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
+export async function runBatches(pipeline: ReviewPipeline, planned: PlannedBatches, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<AgentsRun> {
   const { batches, target } = planned;
   const [only] = batches;
   if (only && batches.length === 1 && only.target === target) return pipeline.run(only, onEvent, at);
   const reviewId = at.reviewId ?? batches[0]?.options.reviewId ?? randomUUID();
   const started = Date.now();
   const events = new BatchEvents(batches.length, reviewId, onEvent, (results) => combineAgent(results)[0]);
-  const summaries = await Promise.all(
+  const runs = await Promise.all(
     batches.map((batch, i) =>
       pipeline.run(batch, (e) => events.take(rewrite(e, i, reviewId), i), { ...at, reviewId: batches.length > 1 ? `${reviewId}#${i + 1}` : reviewId }),
     ),
   );
-  const agentIds = summaries[0]?.agents.map((a) => a.agent) ?? [];
-  const agents = agentIds.flatMap((id) => combineAgent(summaries.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
+  const agentIds = runs[0]?.agents.map((a) => a.agent) ?? [];
+  const agents = agentIds.flatMap((id) => combineAgent(runs.flatMap((s, i) => s.agents.filter((a) => a.agent === id).map((a) => ({ ...a, findings: a.findings.map((f) => renamed(f, i)) })))));
   events.endUntold(agents);
-  const zero = zeroTotals();
-  const summary: ReviewSummary = {
+  return {
     reviewId,
     target: targetInfo(target),
     agents,
-    findings: mergeFindings(agents.flatMap((a) => a.findings)),
-    totals: summaries.reduce((t, s) => addTotals(t, s.totals), zero),
-    cancelled: summaries.some((s) => s.cancelled),
+    totals: runs.reduce((t, s) => addTotals(t, s.totals), zeroTotals()),
+    cancelled: runs.some((s) => s.cancelled),
     elapsedMs: Date.now() - started,
   };
-  onEvent({ type: 'review-done', reviewId, summary });
-  return summary;
 }

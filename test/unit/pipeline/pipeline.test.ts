@@ -3,7 +3,7 @@ import { CostLedger } from '../../../src/core/cost/ledger';
 import { createGateway, type GatewayClient } from '../../../src/core/gateway/client';
 import { ReviewCache } from '../../../src/core/pipeline/cache';
 import { ReviewConfigError } from '../../../src/core/pipeline/errors';
-import { ReviewPipeline, type RunOptions } from '../../../src/core/review/pipeline';
+import { ReviewPipeline } from '../../../src/core/pipeline/pipeline';
 import { type ReviewTarget, singleTarget } from '../../../src/core/domain/target';
 import { likelyOutputTokens, TYPICAL_FINDINGS_TOKENS } from '../../../src/core/pipeline/likelyOutput';
 import { countTokens } from '../../../src/core/tokens/count';
@@ -12,6 +12,7 @@ import type { ReviewOptions } from '../../../src/core/pipeline/options';
 import { parseSettings } from '../../../src/core/settings/parse';
 import type { QuorumSettings } from '../../../src/core/settings/schema';
 import { startTestGateway, type RecordedRequest, type Reply, type TestGateway } from '../../fixtures/gateway/server';
+import { reviewThrough } from '../../fixtures/review';
 
 const KEY = 'sk-test-pipeline-0123456789';
 
@@ -49,11 +50,10 @@ function systemPrompt(r: RecordedRequest | undefined): string {
   return messages.find((m) => m.role === 'system')?.content ?? '';
 }
 
-/** Plans `t` with `options` and runs the plan: what every caller does. */
-const review = async (pipeline: ReviewPipeline, t: ReviewTarget, options: ReviewOptions, onEvent: (e: ReviewEvent) => void, at?: RunOptions) =>
-  pipeline.run(pipeline.estimate(t, options), onEvent, at);
+/** Reviews `t` with `options` through the use case (runReview), which plans and runs it with `pipeline`: what every face does. */
+const review = (pipeline: ReviewPipeline, t: ReviewTarget, options: Omit<ReviewOptions, 'prompt'>, onEvent: (e: ReviewEvent) => void) => reviewThrough(pipeline, t, options, onEvent);
 
-describe('review pipeline (against the loopback test gateway)', () => {
+describe('review pipeline, and the review use case on it (against the loopback test gateway)', () => {
   let tg: TestGateway;
   let gateway: GatewayClient;
   let ledger: CostLedger;
@@ -99,9 +99,9 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const coding = tg.requests.find((r) => r.model === 'deepseek-v3.2');
     assert.match(userPrompt(coding), /### Security \(security\)[\s\S]*"cwe": "CWE-89"/);
     assert.match(userPrompt(coding), /Returns undefined for no match/);
-    assert.match(userPrompt(coding), /21 \|   const rows = await db\.query/);
+    assert.match(userPrompt(coding), /21 \| {3}const rows = await db\.query/);
     const codingResult = summary.agents.find((a) => a.agent === 'coding');
-    assert.match(codingResult?.improvedCode ?? '', /^export async function findUser[\s\S]*\[name\]\);\n  return rows\[0\];\n\}$/);
+    assert.match(codingResult?.improvedCode ?? '', /^export async function findUser[\s\S]*\[name\]\);\n {2}return rows\[0\];\n\}$/);
     assert.equal(codingResult?.rationale, 'Parameterised the query.');
     assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 4);
   });
@@ -113,7 +113,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     assert.equal(merged.length, 1);
     assert.deepEqual(new Set(merged[0]?.agents), new Set(['analyst', 'security']));
     assert.equal(merged[0]?.severity, 'critical');
-    assert.equal(merged[0]?.confidence, 0.8);
+    assert.equal(merged[0].confidence, 0.8);
     assert.equal(summary.findings.length, 3);
     assert.equal(events.filter((e) => e.type === 'finding').length, 4, 'every agent finding is announced');
     const served = tg.servedTotals();
@@ -153,7 +153,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const { events, summary } = await run(make());
     const security = summary.agents.find((a) => a.agent === 'security');
     assert.equal(security?.status, 'error');
-    assert.equal(security?.error?.code, 'server');
+    assert.equal(security.error?.code, 'server');
     assert.ok(events.some((e) => e.type === 'failed' && e.agent === 'security'));
     const coding = summary.agents.find((a) => a.agent === 'coding');
     assert.equal(coding?.status, 'ok');
@@ -170,12 +170,12 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const { summary } = await run(make());
     const byId = Object.fromEntries(summary.agents.map((a) => [a.agent, a]));
     assert.equal(byId.analyst?.status, 'error');
-    assert.equal(byId.analyst?.error?.code, 'empty-answer');
-    assert.match(byId.analyst?.error?.message ?? '', /content_filter/);
-    assert.ok((byId.analyst?.usage.promptTokens ?? 0) > 0, 'what the empty answer cost is kept');
+    assert.equal(byId.analyst.error?.code, 'empty-answer');
+    assert.match(byId.analyst.error.message, /content_filter/);
+    assert.ok(byId.analyst.usage.promptTokens > 0, 'what the empty answer cost is kept');
     assert.equal(byId.coding?.status, 'error');
-    assert.equal(byId.coding?.error?.code, 'inputs-failed');
-    assert.match(byId.coding?.error?.message ?? '', /analyst: empty-answer, architecture: forbidden, security: forbidden/);
+    assert.equal(byId.coding.error?.code, 'inputs-failed');
+    assert.match(byId.coding.error.message, /analyst: empty-answer, architecture: forbidden, security: forbidden/);
     assert.equal(tg.requests.filter((r) => r.model === 'deepseek-v3.2').length, 0);
   });
 
@@ -204,12 +204,12 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const events: ReviewEvent[] = [];
     let securityDone = false;
     let analystStreamed = false;
-    const summary = await review(make(), target, { language: 'en' }, (e) => {
+    const summary = await review(make(), target, { language: 'en', signal: controller.signal }, (e) => {
       events.push(e);
       if (e.type === 'done' && e.agent === 'security') securityDone = true;
       if (e.type === 'delta' && e.agent === 'analyst') analystStreamed = true;
       if (securityDone && analystStreamed && !controller.signal.aborted) controller.abort();
-    }, { signal: controller.signal });
+    });
     assert.equal(summary.cancelled, true);
     const status = Object.fromEntries(summary.agents.map((a) => [a.agent, a.status]));
     assert.deepEqual(status, { analyst: 'cancelled', architecture: 'cancelled', security: 'ok', coding: 'cancelled' });
@@ -239,8 +239,8 @@ describe('review pipeline (against the loopback test gateway)', () => {
     // The closed streams reported no usage: their tokens were counted locally, and that part is labelled.
     const analyst = summary.agents.find((a) => a.agent === 'analyst');
     assert.equal(analyst?.status, 'cancelled');
-    assert.equal(analyst?.costSource, 'estimated');
-    assert.ok((analyst?.costUsd ?? 0) > 0, 'a stream that produced tokens is not "nothing billed"');
+    assert.equal(analyst.costSource, 'estimated');
+    assert.ok(analyst.costUsd > 0, 'a stream that produced tokens is not "nothing billed"');
     for (const a of summary.agents) {
       assert.ok(Math.abs(a.costUsd - (ledgerNow.byAgent[a.agent]?.costUsd ?? 0)) < 1e-12, `${a.agent}: result ${a.costUsd} vs ledger ${ledgerNow.byAgent[a.agent]?.costUsd}`);
     }
@@ -324,7 +324,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     tg.script((req) => (req.model ? REPLIES[req.model] : undefined));
     const { summary } = await run(make({ cache }), { agents: ['analyst'] });
     assert.equal(summary.agents[0]?.status, 'ok');
-    assert.equal(summary.agents[0]?.cached, false);
+    assert.equal(summary.agents[0].cached, false);
   });
 
   it('keeps an unparsable answer as text, clamps lines outside the range, and asks for JSON', async () => {
@@ -336,8 +336,8 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const { summary } = await run(make(), { agents: ['analyst', 'security'] });
     const analyst = summary.agents.find((a) => a.agent === 'analyst');
     assert.equal(analyst?.status, 'ok');
-    assert.equal(analyst?.unparsed, true);
-    assert.equal(analyst?.text, 'Looks fine to me, nothing to report.');
+    assert.equal(analyst.unparsed, true);
+    assert.equal(analyst.text, 'Looks fine to me, nothing to report.');
     const f = summary.findings[0];
     assert.deepEqual([f?.startLine, f?.endLine, f?.clamped, f?.suggestion], [20, 23, true, undefined]);
     assert.deepEqual(tg.requests[0]?.body?.response_format, { type: 'json_object' });
@@ -352,15 +352,15 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const big: ReviewTarget = singleTarget({ file: 'src/users.ts', language: 'typescript', text: Array.from({ length: 800 }, (_, i) => `const value${i} = compute(${i}, "some text to make the line longer");`).join('\n'), startLine: 1, endLine: 800 });
     const { estimate } = make().estimate(big, { language: 'en', modelOverrides: { analyst: 'gpt-4' } });
     assert.equal(estimate.perAgent.analyst?.contextWindow, 8192);
-    assert.ok((estimate.perAgent.analyst?.tooLarge?.size ?? 0) > 8192);
+    assert.ok((estimate.perAgent.analyst.tooLarge?.size ?? 0) > 8192);
     assert.equal(estimate.perAgent.security?.tooLarge, undefined);
     const events: ReviewEvent[] = [];
     const summary = await review(make(), big, { language: 'en', agents: ['analyst'], modelOverrides: { analyst: 'gpt-4' } }, (e) => events.push(e));
     const analyst = summary.agents[0];
     assert.equal(analyst?.status, 'error');
-    assert.equal(analyst?.error?.code, 'too-large');
-    assert.match(analyst?.error?.message ?? '', /8192-token context window of gpt-4/);
-    assert.match(analyst?.error?.message ?? '', new RegExp(`\\(${estimate.perAgent.analyst?.tooLarge?.size} in all\\)`));
+    assert.equal(analyst.error?.code, 'too-large');
+    assert.match(analyst.error.message, /8192-token context window of gpt-4/);
+    assert.match(analyst.error.message, new RegExp(`\\(${estimate.perAgent.analyst.tooLarge?.size} in all\\)`));
     assert.equal(tg.requests.length, 0);
   });
 
@@ -370,7 +370,7 @@ describe('review pipeline (against the loopback test gateway)', () => {
     for (const id of estimate.order) {
       const a = estimate.perAgent[id];
       assert.ok(a && a.promptTokens > 100 && a.costUsd > 0, id);
-      assert.equal(a?.maxCompletionTokens, 4096);
+      assert.equal(a.maxCompletionTokens, 4096);
     }
     assert.ok((estimate.perAgent.coding?.promptTokens ?? 0) > (estimate.perAgent.analyst?.promptTokens ?? 0), 'coding reads the others');
     const sum = Object.values(estimate.perAgent).reduce((n, a) => n + a.costUsd, 0);
@@ -385,9 +385,22 @@ describe('review pipeline (against the loopback test gateway)', () => {
     const summary = await pipeline.run(plan, () => undefined);
     assert.equal(summary.agents[0]?.model, 'gpt-4.1');
     assert.equal(tg.requests[0]?.model, 'gpt-4.1');
-    assert.deepEqual(tg.requests[0]?.body?.messages, plan.agents[0]?.messages);
+    assert.deepEqual(tg.requests[0].body?.messages, plan.agents[0]?.messages);
     await pipeline.run(pipeline.estimate(target, { language: 'en', agents: ['analyst'] }), () => undefined);
     assert.equal(tg.requests[1]?.model, 'gpt-4.1-mini');
+  });
+
+  it('runs the agents and nothing after: each agent\'s findings as it reported them, no merge, no verifier, no review-done', async () => {
+    settings = parseSettings({ ...raw, review: { verify: 'cross-model' } }).settings;
+    const pipeline = make();
+    const events: ReviewEvent[] = [];
+    const run = await pipeline.run(pipeline.estimate(target, { language: 'en' }), (e) => events.push(e));
+    assert.equal('findings' in run, false, 'merging is the use case\'s step after the run');
+    assert.deepEqual(run.agents.map((a) => [a.agent, a.findings.length]), [['analyst', 2], ['architecture', 1], ['security', 1], ['coding', 0]]);
+    assert.deepEqual(run.agents.map((a) => a.agent), ['analyst', 'architecture', 'security', 'coding'], 'no verifier among them');
+    assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 4);
+    assert.ok(!events.some((e) => e.type === 'review-done' || ('agent' in e && e.agent === 'verifier')));
+    assert.equal(run.totals.requests, 4);
   });
 
   it('estimates a likely cost from typical answer lengths, under the ceiling that assumes maxOutputTokens', () => {

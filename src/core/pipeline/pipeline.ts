@@ -2,19 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { CostLedger } from '../cost/ledger';
 import type { ListedPrices } from '../cost/listedPrices';
 import { priceFor } from '../cost/prices';
-import type { Gateway } from '../gateway/types';
-import { SecretRedactor } from '../redaction/redactor';
+import type { Gateway, ModelInfo } from '../gateway/types';
 import type { QuorumSettings } from '../settings/schema';
-import { runAgent, type AgentRunDeps, type ReviewRun } from '../pipeline/agentRun';
-import type { AnswerStore, CachedAnswer } from '../pipeline/cache';
-import { mergeFindings } from '../domain/merge';
-import { planReview, type ReviewPlan } from '../pipeline/plan';
-import { type ReviewTarget, targetInfo } from '../domain/target';
+import { runAgent, type AgentRunDeps, type ReviewRun } from './agentRun';
+import type { AnswerStore, CachedAnswer } from './cache';
+import { planReview, type ReviewPlan } from './plan';
+import { type ReviewTarget, type TargetInfo, targetInfo } from '../domain/target';
 import { totalsOf } from '../domain/totals';
-import { verifySummary } from '../verification/verify';
-import type { AgentResult, ReviewSummary } from '../domain/result';
+import type { AgentResult, ReviewTotals } from '../domain/result';
 import type { ReviewEvent } from '../domain/events';
-import type { ReviewOptions } from '../pipeline/options';
+import type { ReviewOptions } from './options';
 
 interface ReviewPipelineDeps {
   /** The one shared gateway client. */
@@ -37,20 +34,35 @@ const LISTED_PRICES_MS = 30 * 60_000;
 /** How long a review waits for `/models` when it needs a listed price. */
 const LISTED_PRICES_TIMEOUT_MS = 5_000;
 
-/**
- * What may differ between the plan and the run: the run's own id and its cancellation; `verify: true` also runs
- * the verification step on the run's merged findings (eval does; runReview verifies once, after every batch).
- */
-export type RunOptions = Pick<ReviewOptions, 'reviewId' | 'signal'> & { verify?: boolean };
+/** What may differ between the plan and the run: the run's own id and its cancellation. */
+export type RunOptions = Pick<ReviewOptions, 'reviewId' | 'signal'>;
 
 /**
- * Runs a review: the agents as a DAG over the shared gateway. `estimate` plans the review once (messages, token
+ * What running a review's agents gives: each agent's result, in plan order, with the findings as that agent
+ * reported them (not merged), and what the run spent. The steps after the run (core/review: merge, carry over,
+ * verify, noise, remember) make the review's summary of it.
+ */
+export interface AgentsRun {
+  reviewId: string;
+  target: TargetInfo;
+  agents: AgentResult[];
+  totals: ReviewTotals;
+  /** The run's signal was aborted, or an agent was cancelled. */
+  cancelled: boolean;
+  elapsedMs: number;
+}
+
+/**
+ * Runs a review's agents: a DAG over the shared gateway, and nothing after (the use case, core/review/runReview,
+ * shapes what is sent and does every step after the run). `estimate` plans the review once (messages, token
  * counts, cache keys, cost); `run` sends that plan. Independent agents start together (the gateway limits
  * concurrency); a dependent agent starts once all its inputs have settled, and runs with whatever succeeded.
  * Agent failures become `failed` events and results; `estimate` and `run` throw only a `ReviewConfigError`.
  */
 export class ReviewPipeline {
   private readonly now: () => number;
+  /** The reads of `/models` under way, by gateway. */
+  private readonly reading = new Map<string, Promise<readonly ModelInfo[] | undefined>>();
 
   constructor(private readonly deps: ReviewPipelineDeps) {
     this.now = deps.now ?? Date.now;
@@ -81,21 +93,16 @@ export class ReviewPipeline {
     if (models.every((m) => priceFor(m, plan.settings.prices, listed.for(baseUrl)) !== undefined)) return false;
     const at = listed.learnedAt(baseUrl);
     if (at !== undefined && this.now() - at < LISTED_PRICES_MS) return false;
-    try {
-      const signal = plan.options.signal;
-      await this.deps.gateway.listModels({ signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS)]) : AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS) });
-      return true;
-    } catch {
-      listed.unlisted(baseUrl); // no list from this gateway: not asked again for a while
-      return false;
-    }
+    return (await this.readList(baseUrl, plan.options.signal)) !== undefined;
   }
 
-  /** Sends `plan`; `at` gives the run its id and signal when they were not known as it was planned. */
-  async run(plan: ReviewPlan, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<ReviewSummary> {
-    const sent = await this.redacted(plan);
-    const reviewId = at.reviewId ?? sent.options.reviewId ?? randomUUID();
-    const signal = at.signal ?? sent.options.signal;
+  /**
+   * Sends `plan` as it was shaped and planned; `at` gives the run its id and signal when they were not known as it
+   * was planned. Tells each agent's events (queued, started, delta, retrying, finding, its end), not the review's end.
+   */
+  async run(plan: ReviewPlan, onEvent: (e: ReviewEvent) => void, at: RunOptions = {}): Promise<AgentsRun> {
+    const reviewId = at.reviewId ?? plan.options.reviewId ?? randomUUID();
+    const signal = at.signal ?? plan.options.signal;
     const startedAt = this.now();
     const emit = (e: ReviewEvent) => {
       try {
@@ -104,37 +111,17 @@ export class ReviewPipeline {
         // A listener's failure must not break the review.
       }
     };
-    const run: ReviewRun = { plan: sent, reviewId, emit, ...(signal ? { signal } : {}) };
-    for (const { spec } of sent.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model, output: spec.output });
-    const results = await this.runAgents(run);
-    const merged: ReviewSummary = {
+    const run: ReviewRun = { plan, reviewId, emit, ...(signal ? { signal } : {}) };
+    for (const { spec } of plan.agents) emit({ type: 'queued', reviewId, agent: spec.id, title: spec.title, model: spec.model, output: spec.output });
+    const agents = await this.runAgents(run);
+    return {
       reviewId,
-      target: targetInfo(sent.target),
-      agents: results,
-      findings: mergeFindings(results.flatMap((r) => r.findings)),
-      totals: totalsOf(results),
-      cancelled: signal?.aborted === true || results.some((r) => r.status === 'cancelled'),
+      target: targetInfo(plan.target),
+      agents,
+      totals: totalsOf(agents),
+      cancelled: signal?.aborted === true || agents.some((r) => r.status === 'cancelled'),
       elapsedMs: Math.max(0, this.now() - startedAt),
     };
-    const summary = at.verify !== true ? merged : await this.verify(sent, merged, emit, { reviewId, ...(signal ? { signal } : {}) });
-    emit({ type: 'review-done', reviewId, summary: { ...summary, elapsedMs: Math.max(0, this.now() - startedAt) } });
-    return { ...summary, elapsedMs: Math.max(0, this.now() - startedAt) };
-  }
-
-  /**
-   * The verification step (core/verification/verify.ts) on a merged summary of `plan`: its findings with the verifier's
-   * verdicts and its result among the agents; unchanged when quorum.review.verify is off or nothing is checked.
-   */
-  verify(plan: Pick<ReviewPlan, 'settings' | 'language' | 'target' | 'options'>, summary: ReviewSummary, onEvent: (e: ReviewEvent) => void, at: Pick<RunOptions, 'reviewId' | 'signal'> = {}): Promise<ReviewSummary> {
-    const emit = (e: ReviewEvent) => {
-      try {
-        onEvent(e);
-      } catch {
-        // A listener's failure must not break the review.
-      }
-    };
-    const signal = at.signal ?? plan.options.signal;
-    return verifySummary(this.agentDeps(plan.settings), { plan, reviewId: at.reviewId ?? summary.reviewId, emit, ...(signal ? { signal } : {}) }, summary);
   }
 
   /** Every agent of the plan, each once the agents it reads have settled; results in plan order. */
@@ -148,26 +135,16 @@ export class ReviewPipeline {
     return Promise.all(run.plan.agents.map((a) => settledOf(a.spec.id)));
   }
 
-  /**
-   * A plan whose caller did not shape the review (core/prompt) still never sends a secret: its target's secrets
-   * are redacted here, and only then, because the text changed, is the review planned again.
-   */
-  private async redacted(plan: ReviewPlan): Promise<ReviewPlan> {
-    if (plan.options.prompt || !plan.settings.privacy.redactSecrets) return plan;
-    const secrets = new SecretRedactor();
-    const regions = [];
-    for (const r of plan.target.regions) regions.push(await secrets.redactRegion(r));
-    if (secrets.redactions.length === 0) return plan;
-    const target = { ...plan.target, regions };
-    return this.estimate(target, { ...plan.options, prompt: { rules: [], files: [], maxRuleTokens: 0, redacted: true, projectAgents: [] } });
-  }
-
   /** The settings as they are now (read at the start of every review): what a review's version is made of. */
   currentSettings(): QuorumSettings {
     return this.deps.settings();
   }
 
-  private agentDeps(settings: QuorumSettings): AgentRunDeps {
+  /**
+   * What running an agent needs under `settings`: the gateway, the answer cache, the ledger and the gateway's
+   * models. The verification step (core/verification) runs the verifier with it.
+   */
+  agentDeps(settings: QuorumSettings): AgentRunDeps {
     return {
       gateway: this.deps.gateway,
       ...(this.deps.cache ? { cache: this.deps.cache } : {}),
@@ -189,14 +166,27 @@ export class ReviewPipeline {
     const baseUrl = settings.gateway.baseUrl;
     const at = listed.learnedAt(baseUrl);
     if (at !== undefined && this.now() - at < LISTED_PRICES_MS) return listed.idsFor(baseUrl);
-    try {
-      const timeout = AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS);
-      const models = await this.deps.gateway.listModels({ signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      return listed.idsFor(baseUrl) ?? models.map((m) => m.id);
-    } catch {
-      listed.unlisted(baseUrl);
-      return undefined;
-    }
+    const models = await this.readList(baseUrl, signal);
+    return models ? (listed.idsFor(baseUrl) ?? models.map((m) => m.id)) : undefined;
+  }
+
+  /**
+   * Reads the gateway's `/models` (waiting at most LISTED_PRICES_TIMEOUT_MS), once at a time: reviews that start
+   * together share the read. Undefined when the gateway gives no list (then it is not asked again for a while).
+   */
+  private readList(baseUrl: string, signal: AbortSignal | undefined): Promise<readonly ModelInfo[] | undefined> {
+    const reading = this.reading.get(baseUrl);
+    if (reading) return reading;
+    const timeout = AbortSignal.timeout(LISTED_PRICES_TIMEOUT_MS);
+    const read = this.deps.gateway
+      .listModels({ signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+      .catch(() => {
+        this.deps.listedPrices?.unlisted(baseUrl);
+        return undefined;
+      })
+      .finally(() => this.reading.delete(baseUrl));
+    this.reading.set(baseUrl, read);
+    return read;
   }
 
   private cacheTtlMs(settings: QuorumSettings): number {
