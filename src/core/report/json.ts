@@ -6,6 +6,7 @@ import type { AgentResult, ReviewSummary } from '../domain/result';
 import type { Finding } from '../domain/finding';
 import { toolResultSchema } from '../domain/toolResult';
 import { repeatsCount } from '../toolResults/repeats';
+import { reportStatus } from './agentStatus';
 import type { ContextStatus } from '../domain/context';
 import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
 
@@ -161,10 +162,6 @@ function jsonMergedFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>
 /** Numbers from a gateway are not trusted to be finite and non-negative. */
 export const nonNegative = (n: number): number => (Number.isFinite(n) && n > 0 ? n : 0);
 
-/** An agent's end as reports say it: ok, cancelled, or error (a failure of any kind). */
-export function reportStatus(r: Pick<AgentResult, 'status'>): 'ok' | 'cancelled' | 'error' {
-  return r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
-}
 const count = (n: number) => Math.floor(nonNegative(n));
 
 function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonAgentSchema> {

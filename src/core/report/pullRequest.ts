@@ -4,7 +4,9 @@ import { SEVERITIES, type Severity } from '../../shared/severity';
 import { CWE_ID } from '../../shared/finding';
 import { formatUsd } from '../../shared/format';
 import { lineLabel } from '../../shared/lineLabel';
+import { SEVERITY_LABEL } from '../../shared/labels';
 import { SEVERITY_ICON } from './levels';
+import { reportWords } from './reportStrings';
 import { codeSpan, commentLine, commentText, fence } from '../../shared/untrustedText';
 import { findingMarker, resolvedMarker, summaryMarker } from './pullRequestMarkers';
 
@@ -14,7 +16,7 @@ import { findingMarker, resolvedMarker, summaryMarker } from './pullRequestMarke
 const MAX_LISTED = 50;
 
 /** `🔴 Critical`: a severity's mark and name. */
-const severityLabel = (s: Severity): string => `${SEVERITY_ICON[s]} ${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+const severityLabel = (s: Severity): string => `${SEVERITY_ICON[s]} ${reportWords(SEVERITY_LABEL[s])}`;
 
 /** Severity, agents, rule and title on one line. */
 function headline(f: Finding): string {

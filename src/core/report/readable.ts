@@ -6,11 +6,11 @@ import { filesOf } from '../domain/target';
 import type { Finding } from '../domain/finding';
 import { formatUsd } from '../../shared/format';
 import { summaryView } from './viewEvents';
-import { REPORT_STRINGS } from './reportStrings';
+import { REPORT_STRINGS, reportWords } from './reportStrings';
+import { statusWords } from './agentStatus';
 import { VERIFIER_ID } from '../agents/roles';
 import { findingMarks, hiddenWhy, verifierNotice } from '../../shared/labels';
 import { lineLabel, lineSpan } from '../../shared/lineLabel';
-import { translator } from '../../shared/panelStrings';
 import { reviewMarkdown } from '../../shared/reviewMarkdown';
 import { codeSpan, escapeInline, terminalText } from '../../shared/untrustedText';
 
@@ -20,16 +20,15 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** The panel's words as the command line says them (REPORT_STRINGS). */
-const t = translator(REPORT_STRINGS);
+/** The panel's words as the command line says them. */
+const t = reportWords;
 
 function agentLine(r: AgentResult, s: ReviewSummary): string {
-  const state = r.status === 'ok' ? (r.cached ? 'ok (cached)' : 'ok') : r.status === 'cancelled' ? 'cancelled' : `failed: ${r.error?.code ?? 'error'}`;
   const n = r.agent === VERIFIER_ID ? s.findings.filter((f) => f.verification).length : r.findings.length;
   const found = r.agent === VERIFIER_ID ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
   const notice = r.notice ? ` - ${tt(verifierNotice(t, r.notice))}` : '';
-  return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
+  return `${r.agent} (${tt(r.model)}): ${statusWords(r)}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
 }
 
 /** Model output, gateway messages and file names in a terminal: no escape sequences, bidi controls shown. */

@@ -1,4 +1,4 @@
-import { PANEL_STRINGS } from '../../shared/panelStrings';
+import { PANEL_STRINGS, translator } from '../../shared/panelStrings';
 
 /**
  * The panel's English strings, with the agent states in the CLI's words (as its text output and JSON say them),
@@ -12,3 +12,6 @@ export const REPORT_STRINGS = {
   exportHiddenListed: '{0} hidden ({1}); listed under Hidden findings, never counted for --fail-on',
   verifierNoOtherModel: 'not checked: the gateway has no model but {0}, which raised these findings (--verify same-model checks them on it)',
 };
+
+/** A string of REPORT_STRINGS by its key, filled in: the panel's words as the command line says them. */
+export const reportWords = translator(REPORT_STRINGS);

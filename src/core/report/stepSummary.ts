@@ -3,6 +3,7 @@ import type { ReviewSummary } from '../domain/result';
 import { formatUsd } from '../../shared/format';
 import { lineLabel, lineSpan } from '../../shared/lineLabel';
 import { codeSpan, escapeInline } from '../../shared/untrustedText';
+import { statusWords } from './agentStatus';
 import { findingFile } from './findingFile';
 import { SEVERITY_ICON } from './levels';
 
@@ -47,8 +48,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
   }
   out.push('| Agent | Model | Status | Tokens in/out | Cost |', '| --- | --- | --- | ---: | ---: |');
   for (const a of summary.agents) {
-    const status = a.status === 'ok' ? (a.cached ? 'ok (cached)' : 'ok') : a.status === 'error' ? `failed: ${a.error?.code ?? 'error'}` : a.status;
-    out.push(`| ${escapeInline(a.agent)} | ${escapeInline(a.model)} | ${escapeInline(status)} | ${a.usage.promptTokens}/${a.usage.completionTokens} | ${formatUsd(a.costUsd)}${a.costSource === 'estimated' && a.costUsd > 0 ? ' (estimated)' : ''} |`);
+    out.push(`| ${escapeInline(a.agent)} | ${escapeInline(a.model)} | ${escapeInline(statusWords(a))} | ${a.usage.promptTokens}/${a.usage.completionTokens} | ${formatUsd(a.costUsd)}${a.costSource === 'estimated' && a.costUsd > 0 ? ' (estimated)' : ''} |`);
   }
   out.push(`| **Total** | | | ${t.promptTokens}/${t.completionTokens} | **${formatUsd(t.costUsd)}** |`, '');
   return out.join('\n') + '\n';
