@@ -23,7 +23,7 @@ export const REVIEW_STATE_LABEL: Record<ReviewState, PanelStringKey> = {
   running: 'statusRunning', done: 'statusDone', failed: 'statusFailed', cancelled: 'statusCancelled',
 };
 
-export const HIDDEN_REASON_LABEL: Record<HiddenReason, PanelStringKey> = {
+const HIDDEN_REASON_LABEL: Record<HiddenReason, PanelStringKey> = {
   confidence: 'hiddenConfidence', severity: 'hiddenSeverity', dismissed: 'hiddenDismissed', refuted: 'hiddenRefuted', 'reported-by-tool': 'hiddenReportedByTool', learned: 'hiddenLearned',
 };
 
