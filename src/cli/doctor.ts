@@ -1,11 +1,10 @@
-import * as z from 'zod';
 import { needsKey } from '../core/gateway/localKey';
 import { diagnoseGateway, type DoctorReport, type ProbeResult } from '../core/doctor/doctor';
-import { parseSettings } from '../core/settings/parse';
-import { DEFAULT_BASE_URL, modelIdSchema } from '../core/settings/schema';
 import { formatCount, formatMs } from '../shared/format';
 import { terminalText } from '../shared/untrustedText';
-import { baseUrlOption, UsageError } from './args';
+import { byAgent, checked, commandArgs, readFlags, UsageError, type FlagKinds } from './flags';
+import { oneOf, sharedFlags } from './options';
+import { cliBaseUrl, cliSettings } from './settings';
 import { EXIT, missingKeyNote, type CliIo } from './exit';
 import { cliPipeline } from './reviewSetup';
 
@@ -19,35 +18,16 @@ folder). Then each agent's model with its price and context window as Quorum kno
 Environment: QUORUM_API_KEY (not needed for a gateway on this machine), QUORUM_BASE_URL.
 Exit codes: 0 every request answered, 2 usage error, 3 the gateway refused or failed a request.`;
 
-const argsSchema = z.object({
-  baseUrl: baseUrlOption,
-  models: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,39}$/), modelIdSchema),
-  format: z.enum(['text', 'json']),
-  cacheDir: z.string().min(1).optional(),
-});
-type DoctorArgs = z.infer<typeof argsSchema>;
+const DOCTOR_FLAGS: FlagKinds = { 'base-url': 'value', model: 'list', format: 'value', 'cache-dir': 'value' };
 
-function parseDoctorArgs(argv: readonly string[]): DoctorArgs {
-  const raw: { baseUrl?: string; models: Record<string, string>; format: string; cacheDir?: string } = { models: {}, format: 'text' };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag ?? ''} needs a value`);
-    i++;
-    if (flag === '--base-url') raw.baseUrl = value;
-    else if (flag === '--format') raw.format = value;
-    else if (flag === '--cache-dir') raw.cacheDir = value;
-    else if (flag === '--model') {
-      const eq = value.indexOf('=');
-      if (eq <= 0) throw new UsageError('--model takes agent=model');
-      raw.models[value.slice(0, eq)] = value.slice(eq + 1);
-    } else throw new UsageError(`unknown option ${flag ?? ''}`);
-  }
-  const parsed = argsSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'option'}: ${i.message}`).join('; '));
-  return parsed.data;
+const argsSchema = sharedFlags.pick({ baseUrl: true, model: true, cacheDir: true }).extend({ format: oneOf(['text', 'json'], '--format is text or json').default('text') });
+
+/** The flags after `doctor`; `--model agent=id` names any agent's model, the verifier's too. Throws `UsageError`. */
+function parseDoctorArgs(argv: readonly string[]) {
+  const { values } = readFlags(argv, DOCTOR_FLAGS, { command: 'doctor', positional: (word) => `quorum doctor takes no "${word}"` });
+  const { model, ...args } = checked(argsSchema, values);
+  return { ...args, models: byAgent('--model', model) };
 }
-
 const t = (s: string) => terminalText(s);
 
 function usageLine(p: ProbeResult): string {
@@ -103,26 +83,20 @@ function renderDoctor(r: DoctorReport): string {
 
 /** `quorum doctor`: the exit code; the report to stdout. */
 export async function runDoctor(io: CliIo, fail: (message: string, code?: number) => number, scrub: (s: string) => string): Promise<number> {
-  const rest = io.argv.slice(1);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout.write(DOCTOR_USAGE + '\n');
-    return EXIT.ok;
-  }
-  let args: DoctorArgs;
+  const args = commandArgs(io, 'doctor', DOCTOR_USAGE, parseDoctorArgs, fail);
+  if (typeof args === 'number') return args;
+  const key = io.env.QUORUM_API_KEY?.trim() ?? '';
+  const baseUrl = cliBaseUrl(args.baseUrl, io.env);
+  if (!key && (await needsKey(baseUrl, { signal: io.signal }))) return fail(`QUORUM_API_KEY is not set; export the gateway API key first${missingKeyNote(baseUrl)}`);
+  let configured: ReturnType<typeof cliSettings>;
   try {
-    args = parseDoctorArgs(rest);
+    // `--model agent=id` sets that agent's model (a built-in's or the verifier's), as in settings.
+    configured = cliSettings({ baseUrl }, io.env, args.models);
   } catch (e) {
-    if (e instanceof UsageError) return fail(`${e.message} (see quorum doctor --help)`);
+    if (e instanceof UsageError) return fail(e.message);
     throw e;
   }
-  const key = io.env.QUORUM_API_KEY?.trim() ?? '';
-  const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
-  if (!key && (await needsKey(baseUrl, { signal: io.signal }))) return fail(`QUORUM_API_KEY is not set; export the gateway API key first${missingKeyNote(baseUrl)}`);
-  // `--model agent=id` sets that agent's model (a built-in's or the verifier's), as in settings.
-  const agents = Object.fromEntries(Object.entries(args.models).map(([agent, model]) => [agent, { model }]));
-  const { settings: withModels, issues } = parseSettings({ gateway: { baseUrl }, agents });
-  const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
-  if (badUrl) return fail(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
+  const { settings: withModels, issues } = configured;
   const badAgent = issues.find((i) => i.path.startsWith('agents'));
   if (badAgent) return fail(`--model: ${badAgent.message} (${badAgent.path})`);
   const { gateway, listedPrices } = cliPipeline({ noCache: true, cacheDir: args.cacheDir, cacheTtl: 0 }, io.env, key, baseUrl, withModels);

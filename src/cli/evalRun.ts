@@ -10,14 +10,14 @@ import { planRuns, type EvalRunSpec } from '../core/eval/plan';
 import { toEvalJson } from '../core/eval/report';
 import { estimateEval, learnEvalPrices, runEval, type EvalProgress, type EvalReport } from '../core/eval/runner';
 import { formatVerificationTable, verificationJson } from '../core/eval/verification';
-import { splitModelOverrides } from '../core/agents/roles';
 import { formatDollars, formatEvalTable } from '../core/eval/table';
 import { pricedGateway } from '../core/gateway/pricedGateway';
 import { ReviewConfigError } from '../core/pipeline/errors';
-import { DEFAULT_BASE_URL } from '../core/settings/schema';
+import type { QuorumSettings } from '../core/settings/schema';
 import type { EvalArgs } from './evalArgs';
 import type { ProgressStream } from './progress';
 import { cliSettings } from './settings';
+import { UsageError } from './flags';
 import { scrubStrings } from '../core/redaction/redactor';
 
 /** `quorum eval`: loads the corpus (exit 2 before any request when it is malformed), estimates, runs, reports. */
@@ -59,43 +59,54 @@ class EvalProgressBar {
   }
 }
 
-export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub: (t: string) => string): Promise<number> {
-  const say = (text: string) => io.stderr.write(scrub(`quorum: ${text}\n`));
-  const baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
-  const { settings, issues } = cliSettings(args, baseUrl);
-  const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
-  if (badUrl) {
-    say(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
-    return EXIT_USAGE;
-  }
+/** What an eval runs on, checked before anything is sent. */
+interface PreparedEval {
+  settings: QuorumSettings;
+  baseUrl: string;
+  corpus: Corpus;
+  runs: EvalRunSpec[];
+  /** `--output`, resolved; its folder is writable. */
+  outFile: string | undefined;
+}
 
+/** The settings, the corpus (with each case's context), the runs and the output file; a `UsageError` for what the user must fix. */
+async function prepareEval(args: EvalArgs, io: EvalIo): Promise<PreparedEval> {
+  const { settings, baseUrl } = cliSettings(args, io.env);
   const dir = args.corpus !== undefined ? resolve(io.cwd, args.corpus) : shippedCorpusDir();
   let corpus: Corpus;
   let runs: EvalRunSpec[];
   try {
     corpus = await loadCorpus(dir);
-    if (args.context && args.contextTokens > 0) corpus = await withCaseContext(corpus, args.contextTokens);
+    const contextTokens = args.contextTokens ?? settings.context.maxTokens;
+    if (args.context && contextTokens > 0) corpus = await withCaseContext(corpus, contextTokens);
     // `--model verifier=…` is the verifier's model (cliSettings put it in the settings), not an agent to score.
-    const models = splitModelOverrides(args.models).agents;
-    runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models, compare: args.compare });
+    runs = planRuns(settings, { ...(args.agents ? { agents: args.agents } : {}), models: args.models, compare: args.compare });
   } catch (e) {
-    if (e instanceof CorpusError || e instanceof ReviewConfigError) {
-      say(e.message);
-      return EXIT_USAGE;
-    }
+    if (e instanceof CorpusError || e instanceof ReviewConfigError) throw new UsageError(e.message);
     throw e;
   }
-
   const outFile = args.output !== undefined ? resolve(io.cwd, args.output) : undefined;
   if (outFile !== undefined) {
     try {
       await access(dirname(outFile), constants.W_OK);
     } catch {
-      say(`cannot write ${outFile}: its folder does not exist or is not writable`);
-      return EXIT_USAGE;
+      throw new UsageError(`cannot write ${outFile}: its folder does not exist or is not writable`);
     }
   }
+  return { settings, baseUrl, corpus, runs, outFile };
+}
 
+export async function runEvalCli(args: EvalArgs, io: EvalIo, key: string, scrub: (t: string) => string): Promise<number> {
+  const say = (text: string) => io.stderr.write(scrub(`quorum: ${text}\n`));
+  let prepared: PreparedEval;
+  try {
+    prepared = await prepareEval(args, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    say(e.message);
+    return EXIT_USAGE;
+  }
+  const { settings, baseUrl, corpus, runs, outFile } = prepared;
   const language = resolveOutputLanguage(args.language, languageFromLocale(io.env));
   // Prices the gateway lists in `/models` price what `quorum.prices` and the table do not, as in a review.
   const { gateway, ledger, listedPrices } = pricedGateway({ settings: () => settings, apiKey: () => key, keyOptionalOnLoopback: true });

@@ -2,7 +2,6 @@ import type { FailOn } from './args';
 import type { ProgressStream } from './progress';
 import type { ReviewSummary } from '../core/domain/result';
 import { atLeast } from '../shared/severity';
-import { reviewerResults } from '../core/agents/roles';
 import { isLoopbackUrl } from '../core/gateway/baseUrl';
 
 /** The CLI's exit codes and its input and output streams. */
@@ -40,7 +39,7 @@ export function exitCodeOf(summary: ReviewSummary, failOn: FailOn, interrupted: 
   if (summary.agents.some((a) => a.status === 'error' && a.error !== undefined && ACCOUNT_FAILURES.has(a.error.code))) return EXIT.agentFailed;
   if (failsOn(summary, failOn)) return EXIT.findings;
   // A verifier that failed left the findings unverified: the review itself succeeded.
-  if (reviewerResults(summary.agents).some((a) => a.status === 'error')) return EXIT.agentFailed;
+  if (summary.agents.some((a) => a.role !== 'verifier' && a.status === 'error')) return EXIT.agentFailed;
   return EXIT.ok;
 }
 

@@ -6,7 +6,8 @@ import { addressedRate, outcomeStats, refutedRate, usdPerAddressed, type Outcome
 import { OutcomeStore } from '../core/outcomes/store';
 import { formatUsd } from '../shared/format';
 import { terminalText } from '../shared/untrustedText';
-import { UsageError } from './args';
+import { checked, commandArgs, readFlags, type FlagKinds } from './flags';
+import { oneOf, sharedFlags } from './options';
 import { defaultCacheDir } from '../core/util/cacheDir';
 import { EXIT, type CliIo } from './exit';
 import { findRepositoryRoot } from './repository';
@@ -28,38 +29,23 @@ what they cost, per agent, per model and per severity.
   --repo DIR         the repository (default: the current folder's)
   --cache-dir DIR    the cache folder (default: $XDG_CACHE_HOME/quorum, else ~/.cache/quorum)`;
 
-const statsSchema = z.object({
+const STATS_FLAGS: FlagKinds = { since: 'value', format: 'value', repo: 'value', 'cache-dir': 'value' };
+
+const statsSchema = sharedFlags.pick({ repo: true, cacheDir: true }).extend({
   since: z
     .string()
     .trim()
     .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), '--since takes a date such as 2026-11-30')
     .transform((s) => Date.parse(s))
     .optional(),
-  format: z.enum(['text', 'json'], { message: '--format is text or json' }).default('text'),
-  repo: z.string().min(1, '--repo needs a folder').optional(),
-  cacheDir: z.string().min(1, '--cache-dir needs a folder').optional(),
+  format: oneOf(['text', 'json'], '--format is text or json').default('text'),
 });
 type StatsArgs = z.infer<typeof statsSchema>;
 
-const FLAGS: Record<string, keyof StatsArgs> = { '--since': 'since', '--format': 'format', '--repo': 'repo', '--cache-dir': 'cacheDir' };
-
 /** Parses the arguments after `stats`; throws `UsageError`. */
 function parseStatsArgs(argv: readonly string[]): StatsArgs {
-  const raw: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const key = FLAGS[name];
-    if (!key) throw new UsageError(arg.startsWith('-') ? `unknown option "${name}"` : `quorum stats takes no "${arg}"`);
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined) throw new UsageError(`${name} needs a value`);
-    if (raw[key] !== undefined) throw new UsageError(`${name} was given twice`);
-    raw[key] = value;
-  }
-  const parsed = statsSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments');
-  return parsed.data;
+  const { values } = readFlags(argv, STATS_FLAGS, { command: 'stats', positional: (word) => `quorum stats takes no "${word}"` });
+  return checked(statsSchema, values);
 }
 
 const percent = (r: number | undefined) => (r === undefined ? '–' : `${Math.round(r * 100)}%`);
@@ -82,18 +68,8 @@ function renderStatsText(stats: OutcomeStats): string {
 
 /** `quorum stats …`: the exit code. */
 export function runStatsCommand(io: CliIo, fail: (message: string) => number): number {
-  const rest = io.argv.slice(1);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout.write(STATS_USAGE + '\n');
-    return EXIT.ok;
-  }
-  let args: StatsArgs;
-  try {
-    args = parseStatsArgs(rest);
-  } catch (e) {
-    if (e instanceof UsageError) return fail(`${e.message} (see quorum stats --help)`);
-    throw e;
-  }
+  const args = commandArgs(io, 'stats', STATS_USAGE, parseStatsArgs, fail);
+  if (typeof args === 'number') return args;
   const dir = resolve(io.cwd ?? process.cwd(), args.repo ?? '.');
   // The repository of the folder: findRepositoryRoot looks from a file's folder up.
   const root = findRepositoryRoot(join(dir, 'any-file'));

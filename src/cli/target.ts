@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { type ReviewTarget, singleTarget } from '../core/domain/target';
 import { languageOfFile } from '../core/domain/fileLanguage';
-import { UsageError } from './args';
+import { UsageError } from './flags';
 import { errorCode } from '../shared/guards';
 
 /** Reading the reviewed file and range for the CLI; every problem is a `UsageError` (exit code 2). */

@@ -37,7 +37,7 @@ class ScriptedSession implements ReviewSessionHandle {
 
 function result(agent: string, text: string): AgentResult {
   return {
-    agent, title: agent, model: 'gpt-4.1', status: 'ok', text, findings: [],
+    agent, title: agent, role: 'reviewer', model: 'gpt-4.1', status: 'ok', text, findings: [],
     usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 },
     costUsd: 0.001, costSource: 'reported', latencyMs: 50, attempts: 1, cached: false,
   };

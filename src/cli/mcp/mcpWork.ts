@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { ChangesError } from '../../core/changes/types';
 import type { ReviewWork } from '../../core/review/reviewRequest';
 import type { ReviewTarget } from '../../core/domain/target';
-import { UsageError } from '../args';
+import { UsageError } from '../flags';
 import { findRepositoryRoot, relativeToRoot } from '../repository';
 import { readChanges } from '../reviewSetup';
 import { readTarget } from '../target';

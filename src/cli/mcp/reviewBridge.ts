@@ -1,17 +1,13 @@
 import { needsKey } from '../../core/gateway/localKey';
 import type { ChangeRequest } from '../../core/changes/types';
-import { nodeRepoFs } from '../../core/prompt/repoFs';
-import { loadPromptContext } from '../../core/prompt/shape';
 import { readDismissed } from '../../core/memory/dismissed';
 import { ReviewConfigError } from '../../core/pipeline/errors';
 import type { BatchesEstimate } from '../../core/pipeline/batches';
-import type { CodeContextSource, ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
+import type { ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent } from '../../core/domain/events';
 import type { Severity } from '../../shared/severity';
-import { defaultCacheDir } from '../../core/util/cacheDir';
-import { cliOutcomes } from '../outcomes';
-import { urlSecrets } from '../../core/pipeline/diskCache';
+import { buildRequest } from '../request';
 import { mcpOutcome } from './mcpResult';
 import { readMcpWork, type McpWork } from './mcpWork';
 import type { McpResult } from './schemas';
@@ -69,22 +65,17 @@ async function runForMcp(s: McpSession, request: ReviewRequest): Promise<ReviewO
   }
 }
 
-/** The review request of a call: the work, the repository's rules, the session's options, an estimate's dry run. */
+/** The review request of a call: built as `quorum review` builds it, with the call's agents, noise floor, confirm and events. */
 async function requestFor(s: McpSession, t: McpTarget, read: McpWork, mode: Mode, call: McpCall, notes: string[]): Promise<ReviewRequest> {
-  const context = await loadPromptContext({ settings: s.settings, fs: read.root ? nodeRepoFs(read.root) : undefined, trusted: true, useRules: !s.args.noRules });
-  for (const issue of context.repository.issues) s.log(`warning: ${issue.message}`);
-  const codeContext = codeContextFor(s, read, notes);
-  return {
-    work: read.work,
-    context,
-    options: {
-      language: s.language,
-      noCache: s.args.noCache,
-      signal: call.signal,
-      ...(t.agents ? { agents: t.agents } : {}),
-      ...(Object.keys(s.args.models).length > 0 ? { modelOverrides: s.args.models } : {}),
-      ...(!s.settings.changes.onlyChangedLines ? { keepOutsideChanges: true } : {}),
+  const base = await buildRequest(
+    {
+      flags: s.args, settings: s.settings, env: s.env, key: s.key, baseUrl: s.baseUrl, language: s.language, signal: call.signal,
+      agents: t.agents, root: read.root, say: s.log, noContext: (message) => notes.push(`no context is sent: ${message}`),
     },
+    read.work,
+  );
+  return {
+    ...base,
     noise: {
       minConfidence: 0,
       minSeverity: t.kind === 'changes' ? t.minSeverity : 'info',
@@ -103,21 +94,5 @@ async function requestFor(s: McpSession, t: McpTarget, read: McpWork, mode: Mode
       },
     },
     ...(call.onEvent ? { onEvent: call.onEvent } : {}),
-    ...(codeContext ? { codeContext } : {}),
-    // What became of each finding shown before, kept in the cache folder as `quorum review` keeps it.
-    ...(read.root ? { outcomes: cliOutcomes(read.root, s.args.cacheDir ?? defaultCacheDir(s.env), [s.key, ...urlSecrets(s.baseUrl)], s.log) } : {}),
-  };
-}
-
-/** Definitions, callers and enclosing signatures from the repository's tree-sitter index, as quorum review sends them. */
-function codeContextFor(s: McpSession, read: McpWork, notes: string[]): CodeContextSource | undefined {
-  if (!read.root || !s.settings.context.enabled || !s.args.context) return undefined;
-  return {
-    root: read.root,
-    cacheDir: s.args.cacheDir ?? defaultCacheDir(s.env),
-    maxTokens: s.args.contextTokens ?? s.settings.context.maxTokens,
-    maxFileBytes: s.settings.changes.maxFileKb * 1024,
-    timeBudgetMs: s.settings.context.timeBudgetSeconds * 1000,
-    onError: (message) => notes.push(`no context is sent: ${message}`),
   };
 }

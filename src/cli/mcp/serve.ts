@@ -1,12 +1,12 @@
 import { isLoopbackUrl } from '../../core/gateway/baseUrl';
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { DEFAULT_BASE_URL } from '../../core/settings/schema';
-import { UsageError } from '../args';
+import { commandArgs } from '../flags';
+import { MCP_USAGE } from '../usage';
 import { EXIT, type CliIo } from '../exit';
-import { MCP_USAGE, parseMcpArgs } from './mcpArgs';
+import { parseMcpArgs } from './mcpArgs';
 import { createMcpServer } from './server';
-import { openSession, type McpSession } from './session';
+import { openSession } from './session';
 
 /**
  * `quorum mcp`: the server on this process's stdin and stdout. Stdout carries nothing but protocol: the
@@ -28,23 +28,11 @@ function guardStdout(onError: (e: Error) => void): Writable {
 }
 
 export async function runMcpCommand(io: CliIo, fail: (message: string) => number): Promise<number> {
-  const rest = io.argv.slice(1);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout.write(MCP_USAGE + '\n');
-    return EXIT.ok;
-  }
   const log = (line: string) => void io.stderr.write(`quorum mcp: ${line.replace(/\s*\n\s*/g, ' ')}\n`);
-  let session: McpSession;
-  let baseUrl: string;
-  try {
-    const args = parseMcpArgs(rest);
-    baseUrl = args.baseUrl ?? (io.env.QUORUM_BASE_URL?.trim() || DEFAULT_BASE_URL);
-    session = openSession(args, io.env, io.cwd ?? process.cwd(), log, baseUrl);
-  } catch (e) {
-    if (e instanceof UsageError) return fail(`${e.message} (see quorum mcp --help)`);
-    throw e;
-  }
-  if (!session.key && !isLoopbackUrl(baseUrl)) log('QUORUM_API_KEY is not set: review_changes and review_file will refuse; estimate works');
+  // A base URL that is not valid is a usage error too.
+  const session = commandArgs(io, 'mcp', MCP_USAGE, (argv) => openSession(parseMcpArgs(argv), io.env, io.cwd ?? process.cwd(), log), fail);
+  if (typeof session === 'number') return session;
+  if (!session.key && !isLoopbackUrl(session.baseUrl)) log('QUORUM_API_KEY is not set: review_changes and review_file will refuse; estimate works');
   const server = createMcpServer(session, io.version);
   const transport = new StdioServerTransport(process.stdin, guardStdout((e) => {
     log(`stdout: ${e.message}; closing`);
@@ -55,7 +43,7 @@ export async function runMcpCommand(io: CliIo, fail: (message: string) => number
   });
   transport.onerror = (e) => log(`transport: ${e.message}`);
   await server.connect(transport);
-  log(`ready (gateway ${new URL(baseUrl).host})`);
+  log(`ready (gateway ${new URL(session.baseUrl).host})`);
   // The client ends the session by closing our stdin (or by a signal).
   const close = () => void server.close();
   process.stdin.once('end', close);

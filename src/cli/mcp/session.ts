@@ -6,7 +6,7 @@ import type { ReviewPipeline } from '../../core/pipeline/pipeline';
 import type { QuorumSettings } from '../../core/settings/schema';
 import { scrubKey } from '../../core/redaction/redactor';
 import { terminalText } from '../../shared/untrustedText';
-import { UsageError, type ReviewArgs } from '../args';
+import type { McpArgs } from './mcpArgs';
 import { cliPipeline } from '../reviewSetup';
 import { cliSettings } from '../settings';
 
@@ -25,7 +25,7 @@ export interface McpSession {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly language: string;
-  readonly args: ReviewArgs;
+  readonly args: McpArgs;
   readonly pipeline: ReviewPipeline;
   readonly gateway: GatewayClient;
   readonly ledger: CostLedger;
@@ -35,12 +35,10 @@ export interface McpSession {
 }
 
 /** Throws `UsageError` when the gateway's URL is not valid. */
-export function openSession(args: ReviewArgs, env: Readonly<Record<string, string | undefined>>, cwd: string, log: (line: string) => void, baseUrl: string): McpSession {
+export function openSession(args: McpArgs, env: Readonly<Record<string, string | undefined>>, cwd: string, log: (line: string) => void): McpSession {
   const key = env.QUORUM_API_KEY?.trim() ?? '';
   const scrub = (text: string) => scrubKey(text, key || undefined);
-  const { settings, issues } = cliSettings(args, baseUrl);
-  const badUrl = issues.find((i) => i.path.startsWith('gateway.baseUrl'));
-  if (badUrl) throw new UsageError(`the base URL "${baseUrl}" is not valid: ${badUrl.message}`);
+  const { settings, baseUrl } = cliSettings(args, env);
   const { gateway, ledger, cache, pipeline } = cliPipeline(args, env, key, baseUrl, settings);
   const language = resolveOutputLanguage(args.language, languageFromLocale(env));
   return { settings, baseUrl, key, scrub, cwd, env, language, args, pipeline, gateway, ledger, cache, log: (line) => log(terminalText(scrub(line))) };

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { BUILTIN_AGENT_IDS, BUILTIN_AGENTS, BUILTIN_REVIEWERS } from '../../shared/builtinAgents';
-import type { QuorumSettings } from '../settings/schema';
+import { BUILTIN_AGENT_IDS, BUILTIN_AGENTS, BUILTIN_REVIEWERS, builtinAgent, builtinRole, ROLE_OUTPUT } from '../../shared/builtinAgents';
+import { customAgentRole, type QuorumSettings } from '../settings/schema';
 import { BUILTIN_PROMPTS, PROMPT_VERSION } from './prompts';
 import type { AgentSpec } from './spec';
-import { VERIFIER_ID } from './roles';
 
 type AgentIssueCode = 'duplicate-id' | 'unknown-dependency' | 'cycle';
 
@@ -29,43 +28,40 @@ function promptVersionOf(prompt: string): string {
   return 'custom-' + createHash('sha256').update(prompt).digest('hex').slice(0, 16);
 }
 
-/**
- * The agents a review runs: the enabled built-ins with the user's overrides, then the custom agents.
- * Dependencies on disabled built-ins are dropped (the dependent agent runs with what it has); unknown
- * dependencies and cycles are fatal issues; a custom agent that reuses an id is dropped.
- */
-export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
-  const issues: AgentIssue[] = [];
-  const agents: AgentSpec[] = [];
-  const disabled = new Set<string>();
-  for (const id of BUILTIN_AGENT_IDS) {
+/** The enabled built-ins with the user's prompts and models. */
+function builtinSpecs(settings: QuorumSettings): AgentSpec[] {
+  return BUILTIN_AGENT_IDS.filter((id) => settings.agents[id].enabled).map((id): AgentSpec => {
     const s = settings.agents[id];
-    if (!s.enabled) {
-      disabled.add(id);
-      continue;
-    }
     const custom = s.systemPrompt.trim();
-    agents.push({
+    const { title, role } = BUILTIN_AGENTS[id];
+    return {
       id,
-      title: BUILTIN_AGENTS[id].title,
+      title,
       systemPrompt: custom || BUILTIN_PROMPTS[id],
       model: s.model,
       fallbackModel: s.fallbackModel,
-      // The agent that writes code reads every built-in reviewer.
-      dependsOn: BUILTIN_AGENTS[id].output === 'code' ? [...BUILTIN_REVIEWERS] : [],
-      output: BUILTIN_AGENTS[id].output,
+      // The coder reads every built-in reviewer.
+      dependsOn: role === 'coder' ? [...BUILTIN_REVIEWERS] : [],
+      role,
+      output: ROLE_OUTPUT[role],
       builtin: true,
       promptVersion: custom ? promptVersionOf(custom) : PROMPT_VERSION,
-    });
-  }
+    };
+  });
+}
+
+/** The custom agents; one that reuses an id of the table (a disabled built-in's, the verifier's) or of an earlier one is dropped. */
+function customSpecs(settings: QuorumSettings, issues: AgentIssue[]): AgentSpec[] {
+  const agents: AgentSpec[] = [];
   settings.customAgents.forEach((c, index) => {
-    if (agents.some((a) => a.id === c.id) || disabled.has(c.id) || c.id === VERIFIER_ID) {
+    if (builtinRole(c.id) !== undefined || agents.some((a) => a.id === c.id)) {
       issues.push({
         code: 'duplicate-id', agent: c.id, path: `customAgents.${index}.id`, related: [c.id], fatal: false,
         message: `custom agent "${c.id}" reuses an agent id that is already taken; it was ignored`,
       });
       return;
     }
+    const role = customAgentRole(c);
     agents.push({
       id: c.id,
       title: c.title,
@@ -73,14 +69,20 @@ export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
       model: c.model,
       fallbackModel: c.fallbackModel,
       dependsOn: [...new Set(c.dependsOn)],
-      output: c.output,
+      role,
+      output: ROLE_OUTPUT[role],
       builtin: false,
       promptVersion: promptVersionOf(c.systemPrompt),
     });
   });
+  return agents;
+}
+
+/** Drops dependencies on disabled built-ins; an unknown dependency is a fatal issue. */
+function checkDependencies(agents: AgentSpec[], settings: QuorumSettings, issues: AgentIssue[]): void {
   const known = new Set(agents.map((a) => a.id));
   for (const agent of agents) {
-    agent.dependsOn = agent.dependsOn.filter((d) => !disabled.has(d));
+    agent.dependsOn = agent.dependsOn.filter((d) => known.has(d) || builtinAgent(d) === undefined);
     const unknown = agent.dependsOn.filter((d) => !known.has(d));
     if (unknown.length > 0) {
       const index = settings.customAgents.findIndex((c) => c.id === agent.id);
@@ -90,6 +92,17 @@ export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
       });
     }
   }
+}
+
+/**
+ * The agents a review runs: the enabled built-ins with the user's overrides, then the custom agents.
+ * Dependencies on disabled built-ins are dropped (the dependent agent runs with what it has); unknown
+ * dependencies and cycles are fatal issues; a custom agent that reuses an id is dropped.
+ */
+export function resolveAgents(settings: QuorumSettings): ResolvedAgents {
+  const issues: AgentIssue[] = [];
+  const agents = [...builtinSpecs(settings), ...customSpecs(settings, issues)];
+  checkDependencies(agents, settings, issues);
   const cycle = findCycle(agents);
   const first = cycle?.[0];
   if (cycle && first !== undefined) {

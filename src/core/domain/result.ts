@@ -1,4 +1,5 @@
 import type { Usage } from './usage';
+import type { AgentRole } from '../../shared/builtinAgents';
 import type { AgentErrorCode, CostSource, HiddenReason, VerifierNoticeCode } from '../../shared/reviewCodes';
 import type { TargetInfo } from './target';
 import type { Finding } from './finding';
@@ -46,6 +47,8 @@ export type AgentStatus = 'queued' | 'running' | 'ok' | 'error' | 'cancelled';
 export interface AgentResult {
   agent: string;
   title: string;
+  /** What the agent did: reviewed, wrote code, or verified the others' findings (core/agents' table of roles). */
+  role: AgentRole;
   model: string;
   status: AgentStatus;
   text: string;

@@ -22,15 +22,15 @@ interface EvalSelection {
 }
 
 /**
- * The runs of an eval, in order. Throws `ReviewConfigError` for an unknown agent, an agent that gives code
- * (the coding agent is not scored), an invalid model id, or more than 5 models for one agent.
+ * The runs of an eval, in order: reviewers only. Throws `ReviewConfigError` for an unknown agent, a coder (it
+ * proposes code and is not scored), an invalid model id, or more than 5 models for one agent.
  */
 export function planRuns(settings: QuorumSettings, selection: EvalSelection): EvalRunSpec[] {
   const { agents } = resolveAgents(settings);
   const specOf = (id: string) => {
     const spec = agents.find((a) => a.id === id);
-    if (!spec) throw new ReviewConfigError('unknown-agent', `unknown agent "${id}" (known: ${agents.filter((a) => a.output === 'findings').map((a) => a.id).join(', ')})`, { related: [id] });
-    if (spec.output !== 'findings') throw new ReviewConfigError('unknown-agent', `agent "${id}" proposes code and is not scored; choose an agent that reports findings`, { related: [id] });
+    if (!spec) throw new ReviewConfigError('unknown-agent', `unknown agent "${id}" (known: ${agents.filter((a) => a.role === 'reviewer').map((a) => a.id).join(', ')})`, { related: [id] });
+    if (spec.role !== 'reviewer') throw new ReviewConfigError('unknown-agent', `agent "${id}" proposes code and is not scored; choose an agent that reports findings`, { related: [id] });
     return spec;
   };
   const model = (agent: string, id: string) => {

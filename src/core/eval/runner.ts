@@ -13,13 +13,12 @@ import { EMPTY_REPOSITORY_RULES } from '../prompt/repository';
 import { runReview } from '../review/runReview';
 import type { QuorumSettings, VerifyMode } from '../settings/schema';
 import { TimedGateway } from './timedGateway';
-import { VERIFIER_ID } from '../agents/roles';
 import type { VerifiedFigures } from './verification';
 import { withoutRepeats, type ToolFilteredFigures } from './toolComparison';
 import type { Corpus, EvalCase } from './corpus';
 import type { EvalRunSpec } from './plan';
 import { scoreRun, type CaseOutcome, type RunFigures } from './score';
-import { BUILTIN_AGENT_IDS } from '../../shared/builtinAgents';
+import { BUILTIN_AGENT_IDS, VERIFIER } from '../../shared/builtinAgents';
 
 /**
  * Runs agents over a corpus through the review use case (runReview: shaped, planned, run, verified as a review
@@ -192,7 +191,7 @@ async function answerCase(pipeline: ReviewPipeline, timed: TimedGateway, deps: E
   };
   if ((options.verify ?? 'off') === 'off') return answer;
   const refuted = new Set(summary.findings.filter((f) => f.verification?.verdict === 'refuted').flatMap((f) => [f.id, ...(f.mergedFrom ?? [])]));
-  return { ...answer, checked: { refuted, costUsd: costOf(VERIFIER_ID) } };
+  return { ...answer, checked: { refuted, costUsd: costOf(VERIFIER.id) } };
 }
 
 /** What an eval gathers of one run: its cases' outcomes scored each way, the repeats hidden, the verifier's cost, the failures by code. */

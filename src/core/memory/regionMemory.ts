@@ -191,7 +191,7 @@ export class RegionMemory {
 
   /** Remembers the regions of a finished review: each reviewed region's findings (carried ones are already known). */
   remember(plan: ChangesPlan, carry: CarryOver, summary: ReviewSummary): void {
-    if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.agent !== 'verifier')) return;
+    if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.role !== 'verifier')) return;
     const at = this.now();
     const fresh = summary.findings.filter((f) => !f.carried);
     plan.target.regions.forEach((region, i) => {

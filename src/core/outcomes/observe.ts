@@ -91,7 +91,7 @@ async function filesOf(seen: ReviewSeen, name: (file: string) => string, read: O
  */
 export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen): Promise<OutcomeRecord[]> {
   const { summary } = seen;
-  if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.agent !== 'verifier')) return [];
+  if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.role !== 'verifier')) return [];
   const name = (file: string) => (seen.target.kind !== 'changes' && seen.relativeFile !== undefined ? seen.relativeFile : file);
   const records = readOutcomes(recorder.store, recorder.onProblem);
   const at = (recorder.now ?? (() => Date.now()))();

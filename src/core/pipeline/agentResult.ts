@@ -16,10 +16,11 @@ import type { ReviewOptions } from './options';
 /** Pieces of an agent's result: its answer parsed, the model that answered, its error, what a cache keeps of it. */
 
 /** A result before the agent has run: nothing spent, nothing found. */
-export function emptyResult(spec: Pick<AgentSpec, 'id' | 'title' | 'model'>): AgentResult {
+export function emptyResult(spec: Pick<AgentSpec, 'id' | 'title' | 'model' | 'role'>): AgentResult {
   return {
     agent: spec.id,
     title: spec.title,
+    role: spec.role,
     model: spec.model,
     status: 'queued',
     text: '',

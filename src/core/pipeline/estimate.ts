@@ -1,8 +1,7 @@
 import { contextWindowFor, type ListedContextWindows } from '../cost/contextWindows';
 import { estimateCost, type ListedPriceTable } from '../cost/prices';
-import { VERIFIER_ID } from '../agents/roles';
 import type { QuorumSettings } from '../settings/schema';
-import { BUILTIN_AGENTS } from '../../shared/builtinAgents';
+import { BUILTIN_AGENTS, VERIFIER } from '../../shared/builtinAgents';
 import { countTokens } from '../tokens/count';
 import { likelyOutputTokens } from './likelyOutput';
 import type { PlannedAgent } from './plan';
@@ -26,7 +25,7 @@ export function estimateOf(agents: readonly PlannedAgent[], target: ReviewTarget
   }
   const verifier = estimateVerifier(agents, reviewedTokens, settings, agents.every(cached), listed, windows);
   if (verifier) {
-    perAgent[VERIFIER_ID] = verifier;
+    perAgent[VERIFIER.id] = verifier;
     costUsd += verifier.costUsd;
     likelyUsd += verifier.likelyUsd;
   }
@@ -49,7 +48,7 @@ const VERDICT_TOKENS = 50;
  */
 function estimateVerifier(agents: readonly PlannedAgent[], reviewedTokens: number, settings: QuorumSettings, cached: boolean, listed: ListedPriceTable, windows: ListedContextWindows): AgentEstimate | undefined {
   const mode = settings.review.verify;
-  const reviewers = agents.filter((a) => a.spec.output === 'findings');
+  const reviewers = agents.filter((a) => a.spec.role === 'reviewer');
   if (mode === 'off' || reviewers.length === 0) return undefined;
   const used = new Set(reviewers.map((a) => a.spec.model.toLowerCase()));
   const configured = settings.agents.verifier.model;

@@ -1,4 +1,5 @@
 import type { PromptShape } from '../prompt/shape';
+import type { QuorumSettings } from '../settings/schema';
 
 /** How one review is run. */
 export interface ReviewOptions {
@@ -21,4 +22,12 @@ export interface ReviewOptions {
    * Without it, `run` redacts the target's secrets itself (when the setting is on) and uses no rules.
    */
   prompt?: PromptShape;
+}
+
+/**
+ * The one rule for `keepOutsideChanges`: a face asked for every finding (`--all-findings`), or
+ * quorum.changes.onlyChangedLines is off.
+ */
+export function keepsOutsideChanges(settings: { changes: Pick<QuorumSettings['changes'], 'onlyChangedLines'> }, asked = false): boolean {
+  return asked || !settings.changes.onlyChangedLines;
 }

@@ -59,7 +59,7 @@ export const EMPTY_REPOSITORY_RULES: RepositoryRules = { rules: [], agents: [], 
 const SPECIFICITY = { agentsMd: 0, instructions: 1, path: 2, agent: 3 } as const;
 
 /** Front-matter keys that make `.quorum/agents/<id>.md` define a new agent rather than hold rules for one. */
-const AGENT_KEYS = ['title', 'model', 'dependsOn', 'output', 'fallbackModel'];
+const AGENT_KEYS = ['title', 'model', 'dependsOn', 'role', 'output', 'fallbackModel'];
 
 function list(v: FrontMatterValue | undefined): string[] | undefined {
   if (v === undefined) return undefined;

@@ -8,7 +8,6 @@ import { formatUsd } from '../../shared/format';
 import { summaryView } from './viewEvents';
 import { REPORT_STRINGS, reportWords } from './reportStrings';
 import { statusWords } from './agentStatus';
-import { VERIFIER_ID } from '../agents/roles';
 import { findingMarks, hiddenWhy, verifierNotice } from '../../shared/labels';
 import { lineLabel, lineSpan } from '../../shared/lineLabel';
 import { reviewMarkdown } from '../../shared/reviewMarkdown';
@@ -24,8 +23,8 @@ function seconds(ms: number): string {
 const t = reportWords;
 
 function agentLine(r: AgentResult, s: ReviewSummary): string {
-  const n = r.agent === VERIFIER_ID ? s.findings.filter((f) => f.verification).length : r.findings.length;
-  const found = r.agent === VERIFIER_ID ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
+  const n = r.role === 'verifier' ? s.findings.filter((f) => f.verification).length : r.findings.length;
+  const found = r.role === 'verifier' ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
   const notice = r.notice ? ` - ${tt(verifierNotice(t, r.notice))}` : '';
   return `${r.agent} (${tt(r.model)}): ${statusWords(r)}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;

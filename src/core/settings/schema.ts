@@ -1,4 +1,4 @@
-import { BUILTIN_AGENTS, type BuiltinAgentId } from '../../shared/builtinAgents';
+import { BUILTIN_AGENTS, ROLE_OUTPUT, type AgentRole, type BuiltinAgentId } from '../../shared/builtinAgents';
 import { SEVERITIES } from '../../shared/severity';
 import { AGENT_OUTPUTS } from '../../shared/reviewCodes';
 import * as z from 'zod';
@@ -51,9 +51,13 @@ export const modelIdSchema = z
   .max(200)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'model ids contain letters, digits and . _ : / @ + - only');
 
-const agentIdSchema = z
+export const agentIdSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes, starting with a letter');
+
+/** The roles a custom agent may play: the verifier is built in. */
+const CUSTOM_ROLES = ['reviewer', 'coder'] as const satisfies readonly AgentRole[];
+type CustomRole = (typeof CUSTOM_ROLES)[number];
 
 const optionalModel = z.union([z.literal(''), modelIdSchema]).default('');
 
@@ -68,16 +72,31 @@ function builtinAgentSchema(id: BuiltinAgentId) {
     .prefault({});
 }
 
-export const customAgentSchema = z.object({
-  id: agentIdSchema,
-  title: z.string().trim().min(1).max(80),
-  systemPrompt: z.string().trim().min(1).max(20_000),
-  model: modelIdSchema,
-  fallbackModel: optionalModel,
-  dependsOn: z.array(agentIdSchema).max(16).default([]),
-  output: z.enum(AGENT_OUTPUTS).default('findings'),
-});
+/**
+ * A custom agent plays a reviewer (findings) or a coder (code); it says which by `role`, or by the answer it gives
+ * (`output`, the older key). Neither: a reviewer. Both: they agree.
+ */
+export const customAgentSchema = z
+  .object({
+    id: agentIdSchema,
+    title: z.string().trim().min(1).max(80),
+    systemPrompt: z.string().trim().min(1).max(20_000),
+    model: modelIdSchema,
+    fallbackModel: optionalModel,
+    dependsOn: z.array(agentIdSchema).max(16).default([]),
+    role: z.enum(CUSTOM_ROLES).optional(),
+    output: z.enum(AGENT_OUTPUTS).optional(),
+  })
+  .refine((c) => c.role === undefined || c.output === undefined || ROLE_OUTPUT[c.role] === c.output, {
+    path: ['output'],
+    error: 'a reviewer answers with findings and a coder with code: output does not go with role',
+  });
 export type CustomAgentSettings = z.infer<typeof customAgentSchema>;
+
+/** The role a custom agent plays: its `role`, else the one its `output` gives, else a reviewer. */
+export function customAgentRole(c: Pick<CustomAgentSettings, 'role' | 'output'>): CustomRole {
+  return c.role ?? (c.output === 'code' ? 'coder' : 'reviewer');
+}
 
 export const priceSchema = z.object({
   input: z.number().nonnegative().max(10_000),
@@ -92,8 +111,6 @@ export const settingsSchema = z.object({
   gateway: z
     .object({
       baseUrl: z
-        .string()
-        .trim()
         .url()
         .refine((u) => /^https?:\/\//i.test(u), 'the base URL must start with http:// or https://')
         .default(DEFAULT_BASE_URL),
@@ -192,6 +209,7 @@ export const settingsSchema = z.object({
         .string()
         .trim()
         .max(1024)
+        // eslint-disable-next-line no-control-regex -- a path with a control character is refused; this finds them
         .refine((p) => !/[\u0000-\u001f\u007f]/.test(p), 'the corpus path has a control character')
         .default(''),
     })

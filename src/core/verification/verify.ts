@@ -1,5 +1,5 @@
 import { parseVerdicts, VERIFIER_PROMPT_VERSION, verifierMessages, type VerifierItem } from './verifier';
-import { reviewerResults, VERIFIER_ID, VERIFIER_TITLE } from '../agents/roles';
+import { ROLE_OUTPUT, VERIFIER } from '../../shared/builtinAgents';
 import type { ContextSnippet } from '../domain/context';
 import { sumUsage } from '../domain/usage';
 import type { StreamResult } from '../gateway/types';
@@ -91,7 +91,7 @@ function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: V
   const mode = settings.review.verify;
   const planned: Planned = { requests: [], skipped: { findings: [] }, sameModel: false };
   if (mode === 'off') return planned;
-  const reviewers = reviewerResults(summary.agents);
+  const reviewers = summary.agents.filter((a) => a.role !== 'verifier');
   const byModel = new Map<string, VerifierItem[]>();
   for (const f of checked) {
     const choice = verifierChoice(f, checked, reviewers, mode, settings.agents.verifier.model, listed);
@@ -122,7 +122,7 @@ async function ask(deps: AgentRunDeps, run: VerifyRun, request: Request): Promis
   const messages = verifierMessages(request.items, language);
   const ids = request.items.map((i) => i.id);
   const key = cacheKey({
-    agent: VERIFIER_ID,
+    agent: VERIFIER.id,
     model: request.model,
     fallbackModel: '',
     promptVersion: VERIFIER_PROMPT_VERSION,
@@ -145,13 +145,13 @@ async function ask(deps: AgentRunDeps, run: VerifyRun, request: Request): Promis
         promptTokens: countChatTokens(messages),
         maxTokens: settings.review.maxOutputTokens,
         ...(settings.gateway.useResponseFormat ? { responseFormat: 'json_object' as const } : {}),
-        tag: { agent: VERIFIER_ID, reviewId: run.reviewId },
+        tag: { agent: VERIFIER.id, reviewId: run.reviewId },
       },
       run.signal ? { signal: run.signal } : {},
     );
     let step = await stream.next();
     while (!step.done) {
-      if (step.value) run.emit({ type: 'delta', reviewId: run.reviewId, agent: VERIFIER_ID, text: step.value });
+      if (step.value) run.emit({ type: 'delta', reviewId: run.reviewId, agent: VERIFIER.id, text: step.value });
       step = await stream.next();
     }
     const answer = step.value;
@@ -186,11 +186,11 @@ function noticeOf(planned: Planned, answered: readonly Answered[], reviewers: re
 /** The verifier's result over every request: its spending, time and the first failure. */
 function resultOf(deps: AgentRunDeps, run: VerifyRun, answered: readonly Answered[], started: number, notice: VerifierNotice | undefined): AgentResult {
   const models = [...new Set(answered.map((a) => a.model))];
-  const base = emptyResult({ id: VERIFIER_ID, title: VERIFIER_TITLE, model: models.join(', ') || (notice?.model ?? '') });
+  const base = emptyResult({ ...VERIFIER, model: models.join(', ') || (notice?.model ?? '') });
   const failed = answered.find((a) => a.error);
   const withAnswer = answered.flatMap((a) => (a.answer ? [a.answer] : []));
   // What failed requests spent is in the ledger only (the gateway client prices every attempt there).
-  const spent = failed ? spentOn(deps.ledger, VERIFIER_ID, run.reviewId) : undefined;
+  const spent = failed ? spentOn(deps.ledger, VERIFIER.id, run.reviewId) : undefined;
   const cancelled = run.signal?.aborted === true;
   return {
     ...base,
@@ -241,14 +241,15 @@ export async function verifySummary(deps: AgentRunDeps, run: VerifyRun, summary:
   if (requests.length === 0 && planned.skipped.findings.length === 0) return summary;
   const started = deps.now();
   const model = [...new Set(requests.map((r) => r.model))].join(', ');
-  run.emit({ type: 'queued', reviewId: run.reviewId, agent: VERIFIER_ID, title: VERIFIER_TITLE, model, output: 'findings' });
-  run.emit({ type: 'started', reviewId: run.reviewId, agent: VERIFIER_ID, model });
+  run.emit({ type: 'queued', reviewId: run.reviewId, agent: VERIFIER.id, title: VERIFIER.title, model, output: ROLE_OUTPUT.verifier });
+  run.emit({ type: 'started', reviewId: run.reviewId, agent: VERIFIER.id, model });
   const answered = await Promise.all(requests.map((r) => ask(deps, run, r)));
   const verdictOf = new Map<Finding, Finding>();
   for (const a of answered) {
     for (const item of a.request.items) verdictOf.set(item.finding, applyVerdict(item.finding, a.verdicts?.get(item.id), a.model));
   }
-  const reviewers = reviewerResults(summary.agents);
+  // A verifier's result from before (a re-verified summary) gives way to this one; a failed verifier leaves the findings as raised.
+  const reviewers = summary.agents.filter((a) => a.role !== 'verifier');
   const result = resultOf(deps, run, answered, started, noticeOf(planned, answered, reviewers));
   run.emit(endEvent(run.reviewId, result));
   return { ...summary, agents: [...reviewers, result], findings: summary.findings.map((f) => verdictOf.get(f) ?? f), totals: addTotals(summary.totals, totalsOfVerifier(result, answered)) };

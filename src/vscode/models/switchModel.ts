@@ -1,4 +1,3 @@
-import { VERIFIER_ID } from '../../core/agents/roles';
 import * as vscode from 'vscode';
 import type { Gateway } from '../../core/gateway/types';
 import { modelIdSchema, type QuorumSettings } from '../../core/settings/schema';
@@ -11,7 +10,7 @@ import { errorData } from '../gateway/gatewayErrors';
 import { buildModelChoices, priceLabel } from '../../core/cost/modelChoices';
 import type { ModelPrice } from '../../core/cost/prices';
 import { isOneOf, isRecord } from '../../shared/guards';
-import { BUILTIN_AGENT_IDS, type BuiltinAgentId } from '../../shared/builtinAgents';
+import { BUILTIN_AGENT_IDS, builtinRole, type BuiltinAgentId } from '../../shared/builtinAgents';
 
 const ALL_AGENTS = '*';
 
@@ -103,7 +102,7 @@ export class ModelSwitcher {
       agent = picked.agent;
     }
     // "All agents" are the reviewers: one model for the verifier too would leave cross-model verification no other model.
-    const chosen = agent === ALL_AGENTS ? rows.filter((r) => r.id !== VERIFIER_ID) : rows.filter((r) => r.id === agent);
+    const chosen = agent === ALL_AGENTS ? rows.filter((r) => builtinRole(r.id) !== 'verifier') : rows.filter((r) => r.id === agent);
     // Which of the chosen agents use each current model ("All agents" may mix several).
     const usedBy = new Map<string, string[]>();
     for (const r of chosen) usedBy.set(r.model, [...(usedBy.get(r.model) ?? []), r.title]);
@@ -212,15 +211,9 @@ export class ModelSwitcher {
     ];
     for (const [scope, list] of scopes) {
       if (!Array.isArray(list)) continue;
-      let changed = false;
-      const next = list.map((entry) => {
-        if (isRecord(entry) && custom.has(String(entry.id))) {
-          changed = true;
-          return { ...entry, model };
-        }
-        return entry;
-      });
-      if (changed) await config.update('customAgents', next, scope);
+      const mine = (entry: unknown): entry is Record<string, unknown> => isRecord(entry) && custom.has(String(entry.id));
+      if (!list.some(mine)) continue;
+      await config.update('customAgents', list.map((entry: unknown) => (mine(entry) ? { ...entry, model } : entry)), scope);
     }
   }
 }

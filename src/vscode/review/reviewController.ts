@@ -43,6 +43,7 @@ import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
 import type { OutcomeService } from '../outcomes/outcomeService';
 import type { LearningOffer } from '../outcomes/learningOffer';
 import { learningsForWork } from '../../core/prompt/learnings';
+import { keepsOutsideChanges } from '../../core/pipeline/options';
 
 interface ReviewControllerDeps {
   pipeline: ReviewPipeline;
@@ -145,9 +146,8 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
     const codeContext = editorContext(settings, prepared.root, prepared.uri);
     const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
-    const keepOutside = prepared.plan !== undefined && !settings.changes.onlyChangedLines;
     const abort = new AbortController();
-    const options = { reviewId: randomUUID(), language, noCache: opts.noCache, signal: abort.signal, ...(keepOutside ? { keepOutsideChanges: true } : {}) };
+    const options = { reviewId: randomUUID(), language, noCache: opts.noCache, signal: abort.signal, ...(keepsOutsideChanges(settings) ? { keepOutsideChanges: true } : {}) };
     const { minConfidence, minSeverity } = settings.review;
     const toolResults = editorToolResults(prepared);
     let dismissed: readonly DismissedEntry[] = [];

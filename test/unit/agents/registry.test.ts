@@ -73,6 +73,45 @@ describe('agent registry', () => {
     assert.deepEqual(issues.map((i) => [i.code, i.fatal]), [['duplicate-id', false]]);
   });
 
+  it('gives each agent its role: the table\'s for the built-ins, a custom agent\'s from its role or its output', () => {
+    const { agents, issues } = resolveAgents(settingsOf({
+      customAgents: [
+        { id: 'perf', title: 'Perf', systemPrompt: 'x', model: 'm' },
+        { id: 'fixer', title: 'Fixer', systemPrompt: 'x', model: 'm', role: 'coder' },
+        { id: 'old-fixer', title: 'Old', systemPrompt: 'x', model: 'm', output: 'code' },
+        { id: 'docs', title: 'Docs', systemPrompt: 'x', model: 'm', role: 'reviewer', output: 'findings' },
+      ],
+    }));
+    assert.deepEqual(issues, []);
+    assert.deepEqual(agents.map((a) => [a.id, a.role, a.output]), [
+      ['analyst', 'reviewer', 'findings'],
+      ['architecture', 'reviewer', 'findings'],
+      ['security', 'reviewer', 'findings'],
+      ['coding', 'coder', 'code'],
+      ['perf', 'reviewer', 'findings'],
+      ['fixer', 'coder', 'code'],
+      ['old-fixer', 'coder', 'code'],
+      ['docs', 'reviewer', 'findings'],
+    ]);
+  });
+
+  it('refuses a custom agent whose role and output disagree, or that plays the verifier', () => {
+    const { settings, issues } = parseSettings({
+      customAgents: [
+        { id: 'odd', title: 'Odd', systemPrompt: 'x', model: 'm', role: 'coder', output: 'findings' },
+        { id: 'judge', title: 'Judge', systemPrompt: 'x', model: 'm', role: 'verifier' },
+      ],
+    });
+    assert.deepEqual(settings.customAgents, []);
+    assert.deepEqual(issues.map((i) => i.path).sort(), ['customAgents.0.output', 'customAgents.1.role']);
+  });
+
+  it('keeps the verifier\'s id for the verifier: a custom agent named so is ignored', () => {
+    const { agents, issues } = resolveAgents(settingsOf({ customAgents: [{ id: 'verifier', title: 'Mine', systemPrompt: 'x', model: 'm' }] }));
+    assert.equal(agents.some((a) => a.id === 'verifier'), false);
+    assert.deepEqual(issues.map((i) => [i.code, i.path]), [['duplicate-id', 'customAgents.0.id']]);
+  });
+
   it('finds self-dependencies and orders agents after their dependencies', () => {
     assert.deepEqual(findCycle([{ id: 'x', dependsOn: ['x'] }]), ['x']);
     assert.equal(findCycle([{ id: 'x', dependsOn: ['y'] }, { id: 'y', dependsOn: [] }]), undefined);

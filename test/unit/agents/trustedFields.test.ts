@@ -41,7 +41,7 @@ describe('the panel shows bidi controls in model output visibly', () => {
     const RLO = '\u202E';
     const usage = { promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0 };
     const result = {
-      agent: 'coding', title: 'Coding', model: 'm', status: 'ok' as const, text: `a${RLO}b`, findings: [], usage, costUsd: 0, costSource: 'reported' as const,
+      agent: 'coding', title: 'Coding', role: 'coder' as const, model: 'm', status: 'ok' as const, text: `a${RLO}b`, findings: [], usage, costUsd: 0, costSource: 'reported' as const,
       latencyMs: 1, attempts: 1, cached: false, improvedCode: `x = 1 ${RLO}`, rationale: `why${RLO}`, error: { code: 'empty-answer' as const, message: `m${RLO}` },
     };
     const views = [

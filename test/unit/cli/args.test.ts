@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { parseArgs, UsageError } from '../../../src/cli/args';
+import { parseArgs } from '../../../src/cli/args';
+import { UsageError } from '../../../src/cli/flags';
+import { parseEvalArgs } from '../../../src/cli/evalArgs';
+import { parseMcpArgs } from '../../../src/cli/mcp/mcpArgs';
+import { keepsOutsideChanges } from '../../../src/core/pipeline/options';
 import { formatMarkdown, formatText } from '../../../src/core/report/readable';
 import { formatUsd } from '../../../src/shared/format';
 import { jsonOutputSchema, toJsonOutput } from '../../../src/core/report/json';
@@ -10,7 +14,7 @@ import type { AgentResult, ReviewSummary } from '../../../src/core/domain/result
 
 const usage = { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 };
 function result(agent: string, over: Partial<AgentResult> = {}): AgentResult {
-  return { agent, title: agent, model: 'm', status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 1200, attempts: 1, cached: false, ...over };
+  return { agent, title: agent, role: 'reviewer', model: 'm', status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 1200, attempts: 1, cached: false, ...over };
 }
 function summary(over: Partial<ReviewSummary> = {}): ReviewSummary {
   return {
@@ -67,6 +71,43 @@ describe('CLI arguments', () => {
   });
 });
 
+describe('one reader of every command line', () => {
+  it('--model verifier=MODEL is the verifier\'s model, not an agent of the review (review, eval and mcp alike)', () => {
+    const review = parseArgs(['review', 'f.py', '--model', 'verifier=checker', '--model', 'analyst=gpt-4o']);
+    assert.ok(review.command === 'review');
+    assert.deepEqual([review.models, review.verifierModel], [{ analyst: 'gpt-4o' }, 'checker']);
+    const evalArgs = parseEvalArgs(['--model=verifier=checker', '--compare', 'security=a,b']);
+    assert.deepEqual([evalArgs.models, evalArgs.verifierModel, evalArgs.compare], [{}, 'checker', { security: ['a', 'b'] }]);
+    const mcp = parseMcpArgs(['--model', 'verifier=checker', '--context', 'off']);
+    assert.deepEqual([mcp.models, mcp.verifierModel, mcp.context, mcp.cacheTtl], [{}, 'checker', false, 10080]);
+    assert.equal(parseEvalArgs([]).contextTokens, undefined, 'eval\'s context budget defaults to quorum.context.maxTokens, not a copy of it');
+  });
+
+  it('says in one line what is wrong with a word, whichever command reads it', () => {
+    for (const [parse, argv, message] of [
+      [parseArgs, ['review', 'f', '--no-cache=yes'], '--no-cache takes no value'],
+      [parseArgs, ['review', 'f', '-abc'], 'unknown option "-abc"'],
+      [parseArgs, ['review', 'f', '--lines', '--format', 'json'], '--lines needs a value'],
+      [parseEvalArgs, ['--corpus', 'a', '--corpus=b'], '--corpus was given twice'],
+      [parseEvalArgs, ['--colour'], 'unknown option "--colour" for quorum eval'],
+      [parseMcpArgs, ['--format', 'json'], 'unknown option "--format" for quorum mcp'],
+      [parseMcpArgs, ['src/a.ts'], 'quorum mcp takes no "src/a.ts"'],
+      [parseMcpArgs, ['--model', 'a=x', '--model', 'a=y'], '--model was given twice for "a"'],
+    ] as [(argv: string[]) => unknown, string[], string][]) {
+      assert.throws(() => parse(argv), (e: unknown) => e instanceof UsageError && e.message === message, argv.join(' '));
+    }
+    const afterDashes = parseArgs(['review', '--', '-odd-name.ts']);
+    assert.ok(afterDashes.command === 'review' && afterDashes.file === '-odd-name.ts', 'after --, a word is the file');
+  });
+
+  it('keeps findings outside the changed lines when asked (--all-findings) or when quorum.changes.onlyChangedLines is off: one rule', () => {
+    const only = { changes: { onlyChangedLines: true } } as const;
+    assert.equal(keepsOutsideChanges(only), false);
+    assert.equal(keepsOutsideChanges(only, true), true);
+    assert.equal(keepsOutsideChanges({ changes: { onlyChangedLines: false } }), true);
+  });
+});
+
 describe('CLI output', () => {
   it('maps a summary to exit codes: interrupted, then --fail-on, then failed agents', () => {
     const withFinding = summary({ findings: [finding] });
@@ -78,6 +119,12 @@ describe('CLI output', () => {
     assert.equal(exitCodeOf(failed, 'none', false), 3);
     assert.equal(exitCodeOf({ ...failed, findings: [finding] }, 'low', false), 1);
     assert.equal(exitCodeOf(failed, 'none', true), 130);
+  });
+
+  it('a failed verifier leaves the exit code alone (the findings stay as raised); a failed coder does not', () => {
+    const failed = { status: 'error' as const, error: { code: 'timeout' as const, message: 't' } };
+    assert.equal(exitCodeOf(summary({ agents: [result('analyst'), result('verifier', { role: 'verifier', ...failed })] }), 'none', false), 0);
+    assert.equal(exitCodeOf(summary({ agents: [result('analyst'), result('coding', { role: 'coder', ...failed })] }), 'none', false), 3);
   });
 
   it('lists each merged finding once in JSON, under the first agent that reported it, and keeps to the schema', () => {
@@ -109,7 +156,7 @@ describe('CLI output', () => {
     const text = formatText(s);
     assert.match(text, /\n {4}Advice:\n {6}Use a parameterized query:<U\+000D><U\+001B>\[31mcur\.execute\(sql, \[name\]\)<U\+202E>\n {4}Suggested replacement:\n {6}\| x\(\);<U\+2066>\n/);
     assert.match(text, /Evil <U\+001B>\]8;;https:\/\/x\.test<U\+001B>\\link/);
-    // eslint-disable-next-line no-control-regex -- what it checks: no control character reaches the terminal
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters the output must not hold
     assert.doesNotMatch(text, /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
     assert.match(text, /Total: \$0\.0020 \(incl\. \$0\.0004 estimated\)/);
     const json = toJsonOutput(s);

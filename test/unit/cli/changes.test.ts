@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonOutputSchema, type JsonOutput } from '../../../src/core/report/json';
 import { runCli } from '../../../src/cli/run';
-import { parseArgs, UsageError } from '../../../src/cli/args';
+import { parseArgs } from '../../../src/cli/args';
+import { UsageError } from '../../../src/cli/flags';
 import { startTestGateway, type TestGateway } from '../../fixtures/gateway/server';
 import { numbered, TempRepo } from '../changes/gitRepo';
 
@@ -212,7 +213,7 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(json(run.stdout).skipped, [{ file: 'x\x1b]0;owned\x07\x1b[2J.min.js', reason: 'minified' }]);
     assert.match(run.stderr, /skipped x<U\+001B>\]0;owned<U\+0007><U\+001B>\[2J\.min\.js: minified/);
-    // eslint-disable-next-line no-control-regex -- what it checks: no control character reaches the terminal
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters the output must not hold
     assert.doesNotMatch(run.stderr, /[\x00-\x08\x0b-\x1f\x7f]/);
   });
 

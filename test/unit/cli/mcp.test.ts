@@ -214,6 +214,14 @@ describe('quorum mcp (the SDK client over stdio, the loopback gateway, real git 
     assert.match(text(r), /Unsafe query/);
   });
 
+  it('--model: an agent\'s model for every call, and verifier=MODEL the verifier\'s, as quorum review takes them', async () => {
+    answerWithFindings([{ file: 'src/users.py', severity: 'high', title: 'Unsafe query', explanation: 'x', startLine: 20, endLine: 20 }]);
+    const { client } = await start(repo.dir, env, ['--model', 'security=sec-model', '--model', 'verifier=checker-model']);
+    const s = structured((await client.callTool({ name: 'review_changes', arguments: { agents: ['security'] } })) as CallToolResult);
+    assert.deepEqual(s.agents.map((a) => [a.id, a.model, a.status]), [['security', 'sec-model', 'ok'], ['verifier', 'checker-model', 'ok']]);
+    assert.deepEqual(chatRequests(tg).map((r) => r.model), ['sec-model', 'checker-model']);
+  });
+
   it('estimate: what would be sent and cost, and nothing is sent (no key needed)', async () => {
     const { QUORUM_API_KEY: _omit, ...noKey } = env;
     void _omit;

@@ -65,7 +65,7 @@ describe('region memory: what a re-review carries over', () => {
     const p = plan(a);
     const memory = new RegionMemory({ dir: where, root: '/repo' });
     const carry = memory.carryOver(p, version);
-    const failed = { ...summary(p, []), agents: [{ agent: 'security', title: 'Security', model: 'm', status: 'error' as const, text: '', findings: [], usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 }, costUsd: 0, costSource: 'none' as const, latencyMs: 0, attempts: 1, cached: false }] };
+    const failed = { ...summary(p, []), agents: [{ agent: 'security', title: 'Security', role: 'reviewer' as const, model: 'm', status: 'error' as const, text: '', findings: [], usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 }, costUsd: 0, costSource: 'none' as const, latencyMs: 0, attempts: 1, cached: false }] };
     memory.remember(p, carry, failed);
     memory.save();
     assert.deepEqual(new RegionMemory({ dir: where, root: '/repo' }).carryOver(p, version).reused, []);

@@ -5,7 +5,7 @@ import { reviewViewEventSchema } from '../../../src/shared/protocol';
 import { toViewEvent } from '../../../src/core/report/viewEvents';
 
 const base: AgentResult = {
-  agent: 'security', title: 'Security', model: 'gemini-2.5-flash', status: 'ok', text: 'answer', findings: [],
+  agent: 'security', title: 'Security', role: 'reviewer', model: 'gemini-2.5-flash', status: 'ok', text: 'answer', findings: [],
   usage: { promptTokens: 100, completionTokens: 50, cachedTokens: 10, reasoningTokens: 5 },
   costUsd: 0.001, costSource: 'estimated', latencyMs: 1234, attempts: 2, cached: false,
 };

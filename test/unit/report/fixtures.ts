@@ -6,7 +6,7 @@ import type { Finding } from '../../../src/core/domain/finding';
 const usage = { promptTokens: 100, completionTokens: 50, cachedTokens: 0, reasoningTokens: 0 };
 
 export function agent(id: string, over: Partial<AgentResult> = {}): AgentResult {
-  return { agent: id, title: id, model: `${id}-model`, status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 900, attempts: 1, cached: false, ...over };
+  return { agent: id, title: id, role: 'reviewer', model: `${id}-model`, status: 'ok', text: '', findings: [], usage, costUsd: 0.001, costSource: 'reported', latencyMs: 900, attempts: 1, cached: false, ...over };
 }
 
 export function finding(over: Partial<Finding> & Pick<Finding, 'severity' | 'title'>): Finding {

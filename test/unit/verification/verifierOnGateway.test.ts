@@ -73,6 +73,13 @@ describe('the verifier on a model the gateway has (loopback gateway)', function 
 
   const verifierOf = (s: ReviewSummary) => s.agents.find((a) => a.agent === 'verifier');
 
+  it('its result plays the verifier, the reviewers\' results the reviewer: a face asks the role, not the id', async () => {
+    script();
+    const { summary } = await review(['gpt-4.1', 'gemini-2.5-flash', 'mistral-small-latest'], { analyst: 'gpt-4.1', security: 'gemini-2.5-flash' });
+    assert.deepEqual(summary.agents.map((a) => [a.agent, a.role]), [['analyst', 'reviewer'], ['security', 'reviewer'], ['verifier', 'verifier']]);
+    assert.match(formatText(summary), /verifier \(mistral-small-latest\): ok, [^\n]*1 verdict/);
+  });
+
   it('several models listed: picks one that reviewed nothing and that the gateway has (not a built-in default it lacks, not an embedding model)', async () => {
     script();
     const { summary, verifierModels } = await review(['text-embedding-3-small', 'gpt-4.1', 'gemini-2.5-flash', 'mistral-small-latest'], { analyst: 'gpt-4.1', security: 'gemini-2.5-flash' });
