@@ -31,4 +31,23 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // Untrusted text reaches VS Code's notifications, questions, quick picks and progress notifications only through
+    // the Prompter, which redacts and escapes it (test/unit/adapter/prompter.test.ts); only its VS Code side calls
+    // the window. A MarkdownString is never fully trusted: at most an explicit list of commands.
+    files: ['src/vscode/**/*.ts'],
+    ignores: ['src/vscode/windowPrompter.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        {
+          selector: "MemberExpression:matches([object.name='window'], [object.property.name='window'])[property.name=/^(show(Error|Warning|Information)Message|showInputBox|showQuickPick|createInputBox|createQuickPick|withProgress)$/]",
+          message: 'Show it through the Prompter (src/vscode/prompter.ts): it redacts and escapes every text it shows.',
+        },
+        {
+          selector: "AssignmentExpression[left.property.name='isTrusted']:not([right.value=false]):not([right.type='ObjectExpression']), Property[key.name='isTrusted'][value.value=true]",
+          message: 'A MarkdownString is trusted at most for an explicit list of commands: isTrusted = { enabledCommands: [...] }.',
+        },
+      ],
+    },
+  },
 );

@@ -239,7 +239,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
-const findingAction = (type: 'reveal' | 'previewFix' | 'applyFix' | 'dismiss' | 'dismissInProject') =>
+/** Generic, so that each action is a message type of its own (`{ type: 'reveal'; … }`), not one with a union of types. */
+const findingAction = <T extends 'reveal' | 'previewFix' | 'applyFix' | 'dismiss' | 'dismissInProject'>(type: T) =>
   z.object({ type: z.literal(type), findingId: shortText });
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [

@@ -30,14 +30,29 @@ export const Commands = {
 
 type CommandId = (typeof Commands)[keyof typeof Commands];
 
-/** Internal commands: run from code actions and notifications, hidden from the palette. */
+/**
+ * Internal commands, hidden from the palette: what the surfaces of a review run — the quick fixes, the review
+ * panel's buttons (panel/panelCommands.ts), the threads' actions, the chat's buttons and the notifications. Each
+ * has one handler (engine.ts), whichever surface runs it.
+ */
 export const InternalCommands = {
+  /** A finding (a review's id, the finding's id): reveal its lines, preview or apply its fix, dismiss it. */
+  revealFinding: 'quorum.internal.revealFinding',
   previewFix: 'quorum.internal.previewFix',
   applyFix: 'quorum.internal.applyFix',
   dismissFinding: 'quorum.internal.dismissFinding',
   dismissInProject: 'quorum.internal.dismissInProject',
   /** Asks why, dismisses in the project, offers a rule for `.quorum/learnings.md`. */
   dismissWithReason: 'quorum.internal.dismissWithReason',
+  /** The coding agent's code for a whole review (its id): one diff, one edit (across files for changes). */
+  previewImprovedCode: 'quorum.internal.previewImprovedCode',
+  applyImprovedCode: 'quorum.internal.applyImprovedCode',
+  /** Reviews a target again (its key, `{ noCache }`): the panel's Re-run. */
+  rerunReview: 'quorum.internal.rerunReview',
+  /** Reviews a review's lines again where edits moved them (its id): a fix refused because the code changed. */
+  reviewAgain: 'quorum.internal.reviewAgain',
+  /** Opens lines of the review's context (root, file, start and end line), inside the workspace only. */
+  openContext: 'quorum.internal.openContext',
   /** Opens (or reveals) the review panel of a review (the chat's button). */
   showReview: 'quorum.internal.showReview',
 } as const;

@@ -21,6 +21,7 @@ import { mcpServerDefinitions } from './tools/mcpServer';
 /** Loads and builds the engine; the log says how long it took and what first needed it. */
 function loadEngine(context: vscode.ExtensionContext, parts: StartupParts, firstUse: string): Engine {
   const started = performance.now();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- required in a function, so that the bundle keeps the engine a lazy file of its own (startup.test.ts)
   const createEngine: typeof import('./engine').createEngine = require('./engine').createEngine;
   const engine = createEngine(context, parts);
   parts.log.info(`Quorum's review engine loaded in ${Math.round(performance.now() - started)} ms (first needed by ${firstUse})`);
@@ -30,15 +31,26 @@ function loadEngine(context: vscode.ExtensionContext, parts: StartupParts, first
 /** The engine, loaded by the first call; `use` names what needs it (for the log). */
 type EngineFor = (use: string) => Engine;
 
+/** The extension's version, from its package.json. */
+function versionOf(context: vscode.ExtensionContext): string {
+  const manifest: unknown = context.extension.packageJSON;
+  return typeof manifest === 'object' && manifest !== null && 'version' in manifest ? String(manifest.version) : '?';
+}
+
 /**
  * Where developers and their agents ask: `@quorum` in the chat view, the `quorum_review` tool of agent mode and the
  * `quorum mcp` server. Registering them loads nothing (the engine loads when one is used); a VS Code without one of
  * these APIs simply goes without that face.
  */
-function registerAgentFaces(engine: EngineFor, context: vscode.ExtensionContext, log: QuorumLog): vscode.Disposable[] {
-  const faces: vscode.Disposable[] = [];
-  const register = (what: string, available: boolean, make: () => vscode.Disposable) => {
-    if (!available) return log.info(`${what} is not available in this VS Code; Quorum goes without it`);
+function registerAgentFaces(engine: EngineFor, context: vscode.ExtensionContext, log: QuorumLog): { dispose(): unknown }[] {
+  const faces: { dispose(): unknown }[] = [];
+  // The types say these APIs exist; in a VS Code without them (or with AI features off) they are undefined.
+  const runtime: { chat?: Partial<typeof vscode.chat>; lm?: Partial<typeof vscode.lm> } = vscode;
+  const register = (what: string, available: boolean, make: () => { dispose(): unknown }) => {
+    if (!available) {
+      log.info(`${what} is not available in this VS Code; Quorum goes without it`);
+      return;
+    }
     try {
       faces.push(make());
     } catch (error) {
@@ -46,65 +58,32 @@ function registerAgentFaces(engine: EngineFor, context: vscode.ExtensionContext,
       log.warn(`${what} could not be registered: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  register('The chat participant', typeof vscode.chat?.createChatParticipant === 'function', () => {
+  register('The chat participant', typeof runtime.chat?.createChatParticipant === 'function', () => {
     const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, _context, stream, token) => engine('the chat participant').chat(request, stream, token));
     participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
     return participant;
   });
-  register('The agent-mode tool', typeof vscode.lm?.registerTool === 'function', () =>
+  register('The agent-mode tool', typeof runtime.lm?.registerTool === 'function', () =>
     vscode.lm.registerTool<unknown>(REVIEW_TOOL_NAME, {
       prepareInvocation: (options) => engine('the agent-mode tool').reviewTool.prepareInvocation(options),
       invoke: (options, token) => engine('the agent-mode tool').reviewTool.invoke(options, token),
     }),
   );
-  register('The MCP server definition', typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function', () =>
+  register('The MCP server definition', typeof runtime.lm?.registerMcpServerDefinitionProvider === 'function', () =>
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       // VS Code asks as the window starts: answered without the engine.
-      provideMcpServerDefinitions: () => mcpServerDefinitions(context.extensionUri, String(context.extension.packageJSON.version)),
+      provideMcpServerDefinitions: () => mcpServerDefinitions(context.extensionUri, versionOf(context)),
       resolveMcpServerDefinition: (server: vscode.McpStdioServerDefinition) => engine('the MCP server starting').mcp.resolveMcpServerDefinition(server),
     }),
   );
   return faces;
 }
 
-/**
- * Registers every command, the status bar item showing the session's cost, the quick-fix provider, the webview
- * serializers and the agent faces, each handing its work to the engine. No network I/O, no file or secret read.
- */
-export function activate(context: vscode.ExtensionContext): QuorumApi {
-  const started = performance.now();
-  const redactor = new Redactor();
-  const log = createQuorumLog(redactor);
-  const monthly = new MonthlySpend(context.globalState);
-  const costBar = new CostStatusBar();
-  // Nothing is spent in a session before the engine exists; the budgets show once the settings are read.
-  costBar.update({ totals: emptyLedgerTotals(), monthUsd: monthly.usd, running: 0, budget: undefined });
-  let loaded: Engine | undefined;
-  const engine: EngineFor = (use) => (loaded ??= loadEngine(context, { redactor, log, costBar, monthly }, use));
-
-  context.subscriptions.push(
-    log,
-    costBar,
-    ...ALL_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => engine(id).commands[id](...args))),
-    // Quick fixes are offered on findings, and findings exist only once a review (and so the engine) ran.
-    vscode.languages.registerCodeActionsProvider(
-      { scheme: '*' },
-      { provideCodeActions: (doc, range, ctx) => loaded?.codeActions.provideCodeActions(doc, range, ctx) },
-      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
-    ),
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state: unknown) => engine('a review panel restored').panels.restore(panel, state) }),
-    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => engine('the Compare Models page restored').comparePanel.restore(panel) }),
-    // Once loaded, the engine follows Quorum's settings itself; before, a new gateway URL is still checked.
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!loaded && e.affectsConfiguration('quorum.gateway.baseUrl')) void engine('a new gateway URL').warnIfInsecure();
-    }),
-    ...registerAgentFaces(engine, context, log),
-  );
-  log.info(`Quorum ${String(context.extension.packageJSON.version)} activated in ${Math.round(performance.now() - started)} ms (VS Code ${vscode.version})`);
-
+/** The API `activate()` returns: what activation knows, and the engine's part, which loads the engine on first use. */
+function quorumApi(engine: EngineFor, activation: QuorumApi['activation'], logUri: vscode.Uri): QuorumApi {
   return {
-    activation: { engineLoaded: loaded !== undefined, statusBarText: costBar.text },
-    logUri: context.logUri,
+    activation,
+    logUri,
     gatewayStats: () => engine('the API: gatewayStats').api.gatewayStats(),
     get ledger() {
       return engine('the API: ledger').api.ledger;
@@ -146,6 +125,54 @@ export function activate(context: vscode.ExtensionContext): QuorumApi {
       return engine('the API: reviewTool').api.reviewTool;
     },
   };
+}
+
+/**
+ * Registers every command, the status bar item showing the session's cost, the quick-fix provider, the webview
+ * serializers and the agent faces, each handing its work to the engine. No network I/O, no file or secret read.
+ */
+export function activate(context: vscode.ExtensionContext): QuorumApi {
+  const started = performance.now();
+  const redactor = new Redactor();
+  const log = createQuorumLog(redactor);
+  const monthly = new MonthlySpend(context.globalState);
+  const costBar = new CostStatusBar();
+  // Nothing is spent in a session before the engine exists; the budgets show once the settings are read.
+  costBar.update({ totals: emptyLedgerTotals(), monthUsd: monthly.usd, running: 0, budget: undefined });
+  let loaded: Engine | undefined;
+  const engine: EngineFor = (use) => (loaded ??= loadEngine(context, { redactor, log, costBar, monthly }, use));
+
+  context.subscriptions.push(
+    log,
+    costBar,
+    ...ALL_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]): unknown => engine(id).commands[id](...args))),
+    // Quick fixes are offered on findings, and findings exist only once a review (and so the engine) ran.
+    vscode.languages.registerCodeActionsProvider(
+      { scheme: '*' },
+      { provideCodeActions: (doc, range, ctx) => loaded?.codeActions.provideCodeActions(doc, range, ctx) },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => {
+        engine('a review panel restored').panels.restore(panel, state);
+        return Promise.resolve();
+      },
+    }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel) => {
+        engine('the Compare Models page restored').comparePanel.restore(panel);
+        return Promise.resolve();
+      },
+    }),
+    // Once loaded, the engine follows Quorum's settings itself; before, a new gateway URL is still checked.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!loaded && e.affectsConfiguration('quorum.gateway.baseUrl')) void engine('a new gateway URL').warnIfInsecure();
+    }),
+    ...registerAgentFaces(engine, context, log),
+  );
+  log.info(`Quorum ${versionOf(context)} activated in ${Math.round(performance.now() - started)} ms (VS Code ${vscode.version})`);
+
+  return quorumApi(engine, { engineLoaded: loaded !== undefined, statusBarText: costBar.text }, context.logUri);
 }
 
 export function deactivate(): void {

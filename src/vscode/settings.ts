@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { parseSettings, type SettingsIssue } from '../core/settings/parse';
 import type { QuorumSettings } from '../core/settings/schema';
 import type { QuorumLog } from './log';
-import { messageWithSettings, type Prompter } from './prompter';
+import type { Prompter } from './prompter';
+import { messageWithSettings } from './windowPrompter';
 import { isRecord } from '../shared/guards';
 
 /** The setting (`quorum.…` as listed in package.json) that an issue's dotted path falls under. */
@@ -59,7 +60,8 @@ export class SettingsService implements vscode.Disposable {
     const fresh: string[] = [];
     for (const issue of issues) {
       const name = settingNameFor(issue.path, this.leaves);
-      const key = `${name}\u0000${JSON.stringify(valueAt(raw, name)) ?? ''}`;
+      const value: unknown = valueAt(raw, name);
+      const key = `${name}\u0000${value === undefined ? '' : JSON.stringify(value)}`;
       if (this.reported.has(key)) continue;
       this.reported.add(key);
       this.log.warn(`Invalid setting ${name} (${issue.path}): ${issue.message}; using the default`);

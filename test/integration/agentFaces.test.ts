@@ -57,7 +57,11 @@ describe('review threads, @quorum, the agent-mode tool and the MCP server defini
   let api: QuorumApi;
   let gateway: TestGateway;
   let ordersOnDisk: Uint8Array;
-  const folder = () => (vscode.workspace.workspaceFolders as readonly vscode.WorkspaceFolder[])[0]!.uri;
+  const folder = () => {
+    const first = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(first, 'the fixture workspace is open');
+    return first.uri;
+  };
   const ordersUri = () => vscode.Uri.joinPath(folder(), 'orders.py');
   const token = () => new vscode.CancellationTokenSource().token;
 
@@ -99,14 +103,16 @@ describe('review threads, @quorum, the agent-mode tool and the MCP server defini
   });
 
   it('says which of the APIs exist in this VS Code at run time', () => {
+    // The types say these exist; a VS Code without them (or with AI features off) has them undefined.
+    const runtime: { chat?: Partial<typeof vscode.chat>; lm?: Partial<typeof vscode.lm> } = vscode;
     const found = {
       version: vscode.version,
       createCommentController: typeof vscode.comments.createCommentController === 'function',
-      createChatParticipant: typeof vscode.chat?.createChatParticipant === 'function',
-      registerTool: typeof vscode.lm?.registerTool === 'function',
-      invokeTool: typeof vscode.lm?.invokeTool === 'function',
-      toolListed: vscode.lm?.tools?.some((t) => t.name === 'quorum_review') ?? false,
-      registerMcpServerDefinitionProvider: typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function',
+      createChatParticipant: typeof runtime.chat?.createChatParticipant === 'function',
+      registerTool: typeof runtime.lm?.registerTool === 'function',
+      invokeTool: typeof runtime.lm?.invokeTool === 'function',
+      toolListed: runtime.lm?.tools?.some((t) => t.name === 'quorum_review') ?? false,
+      registerMcpServerDefinitionProvider: typeof runtime.lm?.registerMcpServerDefinitionProvider === 'function',
     };
     console.log(`[agent faces] ${JSON.stringify(found)}`);
     assert.ok(found.createCommentController && found.createChatParticipant && found.registerTool && found.registerMcpServerDefinitionProvider);
@@ -126,7 +132,7 @@ describe('review threads, @quorum, the agent-mode tool and the MCP server defini
     assert.match(sql.comments[0]?.author ?? '', /security/);
     assert.match(body, /CRITICAL · security · CWE\\-89/);
     assert.ok(body.includes('\\<b\\>SQL\\<\\/b\\>'), 'model text is escaped: no HTML');
-    assert.match(body, /```diff\n-    cur = conn\.execute\("SELECT \* FROM orders WHERE id = '" \+ order_id \+ "'"\)\n\+    cur = conn\.execute\("SELECT \* FROM orders WHERE id = \?", \(order_id,\)\)\n```/);
+    assert.match(body, /```diff\n- {4}cur = conn\.execute\("SELECT \* FROM orders WHERE id = '" \+ order_id \+ "'"\)\n\+ {4}cur = conn\.execute\("SELECT \* FROM orders WHERE id = \?", \(order_id,\)\)\n```/);
     const comment = (sql.thread.comments[0]?.body ?? '') as vscode.MarkdownString;
     assert.equal(comment.isTrusted, false);
     assert.equal(comment.supportHtml, false);
@@ -174,7 +180,7 @@ describe('review threads, @quorum, the agent-mode tool and the MCP server defini
 
     const view = api.threads.threads(editor.document.uri).find((t) => t.findingId === sql.findingId);
     assert.deepEqual(view?.comments.map((c) => c.author), ['Quorum · security', 'You', 'Quorum · security']);
-    const answer = view?.comments[2]?.body ?? '';
+    const answer = view.comments[2]?.body ?? '';
     assert.match(answer, /returns every row/);
     assert.doesNotMatch(answer, /\]\(command:/, 'a link in the answer cannot run a command');
     assert.equal(api.ledger.entries({ reviewId: summary.reviewId, agent: 'security' }).length, before + 1, 'its cost is in the session ledger');
@@ -241,11 +247,50 @@ describe('review threads, @quorum, the agent-mode tool and the MCP server defini
     assert.match(text(await run({ scope: 'base' })), /^Error: Quorum cannot review this: scope "base" needs base/);
   });
 
+  it('cancelling the tool\'s invocation or the chat\'s request cancels the review each started, not another running one', async () => {
+    gateway.script((req) => (req.method === 'POST' && !isFollowUp(req) ? { kind: 'hang' } : undefined));
+    try {
+      const editor = await openSample('orders.py');
+      select(editor, 4, 13);
+      const started = until(api.controller.onDidStartReview);
+      const editorReview = vscode.commands.executeCommand<ReviewSummary | undefined>('quorum.reviewSelection');
+      const theEditors = await started;
+
+      const invocation = new vscode.CancellationTokenSource();
+      const toolStarted = until(api.controller.onDidStartReview);
+      // Through the tool itself: `vscode.lm.invokeTool` rejects a cancelled invocation before the tool answers.
+      const invoked = api.reviewTool.invoke({ input: { scope: 'file', path: 'orders.py' }, toolInvocationToken: undefined }, invocation.token);
+      const theTools = await toolStarted;
+      invocation.cancel();
+      const result = await invoked;
+      assert.equal(result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''), 'Error: the review was cancelled.');
+      assert.equal(theTools.cancelled, true);
+
+      // The chat reviews the active file (no selection): another target than the editor's review.
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      const request = new vscode.CancellationTokenSource();
+      const chatStarted = until(api.controller.onDidStartReview);
+      const asked = api.chat({ command: 'review', prompt: '' }, recordingStream().stream, request.token);
+      const theChats = await chatStarted;
+      request.cancel();
+      const answered = await asked;
+      assert.equal(answered.metadata?.sessionId, theChats.id);
+      assert.equal(theChats.cancelled, true);
+
+      assert.equal(theEditors.cancelled, false, 'the editor\'s own review runs on');
+      assert.deepEqual(api.controller.runningSessions().map((s) => s.id), [theEditors.id]);
+      await vscode.commands.executeCommand('quorum.cancelReview');
+      assert.equal((await editorReview)?.cancelled, true);
+    } finally {
+      gateway.script(script);
+    }
+  });
+
   it("quorum_review's confirmation shows the estimate before anything is sent", async () => {
     await openSample('orders.py');
     const sentBefore = gateway.requests.filter((r) => r.method === 'POST').length;
     const prepared = await api.reviewTool.prepareInvocation({ input: { scope: 'file', path: 'orders.py' } });
-    const message = prepared?.confirmationMessages?.message;
+    const message = prepared.confirmationMessages?.message;
     const text = (typeof message === 'string' ? message : message?.value ?? '').replace(/\\(.)/g, '$1');
     assert.match(text, /^Quorum will send orders\.py:1-13 to analyst \(gpt-4\.1\), architecture \(claude-sonnet-4\.5\), security \(gemini-2\.5-flash\), coding \(deepseek-v3\.2\) through 127\.0\.0\.1:\d+: about [\d,]+ tokens in 4 requests · ≈ \$[\d.]+ likely · up to \$[\d.]+\.$/);
     assert.match(text, /likely/);

@@ -128,7 +128,7 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     await setSetting(api, 'gateway.baseUrl', undefined);
     await setSetting(api, 'cache.ttlMinutes', undefined);
     await setSetting(api, 'limits.maxRetries', undefined);
-    await gateway?.close();
+    await gateway.close();
     rmSync(repo.dir, { recursive: true, force: true });
   });
 
@@ -287,7 +287,7 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     const summary = await review('uncommitted');
     const coding = summary.agents.find((a) => a.agent === 'coding');
     assert.deepEqual(coding?.replacements?.map((r) => r.file).sort(), ['src/app.ts', 'src/db.py']);
-    api.controller.previewImprovedCode(summary.reviewId);
+    void vscode.commands.executeCommand('quorum.internal.previewImprovedCode', summary.reviewId);
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith('Quorum improved code'));
     while (tabs().length === 0) await new Promise((r) => setTimeout(r, 100));
     // The user edits db.py's reviewed line before applying: that region is refused, app.ts's applied.
@@ -295,7 +295,7 @@ describe('review changes (real VS Code, a real git repository, loopback gateway)
     const edit = new vscode.WorkspaceEdit();
     edit.replace(db.uri, db.lineAt(1).range, '    return None');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    api.controller.applyImprovedCode(summary.reviewId);
+    void vscode.commands.executeCommand('quorum.internal.applyImprovedCode', summary.reviewId);
     const told = await prompter.next((c) => c.id === 'fix.regionsRefused');
     assert.match(told.text ?? '', /applied 1 of 2 .*1 were refused \(1 because their lines changed/);
     const app = await vscode.workspace.openTextDocument(repo.uri('src/app.ts'));

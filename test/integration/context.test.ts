@@ -30,7 +30,11 @@ describe('context from the language server (real VS Code, loopback gateway)', fu
   let gateway: TestGateway;
   let providers: vscode.Disposable[] = [];
   let prompter: ScriptedPrompter;
-  const folder = () => (vscode.workspace.workspaceFolders as readonly vscode.WorkspaceFolder[])[0]!.uri;
+  const folder = () => {
+    const first = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(first, 'the fixture workspace is open');
+    return first.uri;
+  };
 
   before(async () => {
     api = await quorum();
@@ -143,7 +147,12 @@ describe('context from the language server (real VS Code, loopback gateway)', fu
     const sub = api.panels.onDidPostMessage((m) => {
       if (m.message.type === 'snapshot') list.push(m.message);
     });
-    return { list, dispose: () => sub.dispose() };
+    return {
+      list,
+      dispose: () => {
+        sub.dispose();
+      },
+    };
   }
 
   async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
@@ -178,21 +187,21 @@ describe('context from the language server (real VS Code, loopback gateway)', fu
       assert.deepEqual(context.items.map((c) => `${c.file} ${c.kind} ${c.symbol}`), (summary.target.context ?? []).map((c) => `${c.file} ${c.kind} ${c.symbol}`), 'the header lists what the summary reports');
       assert.ok(context.items.some((c) => c.file === 'context/rates.ts' && c.kind === 'definition'), JSON.stringify(context.items));
       assert.equal(context.tokens, summary.target.contextTokens);
-      // The page's click on an entry: the host opens it.
+      // The page's click on an entry runs this command (panel/panelCommands.ts): the host opens it.
       const item = context.items.find((c) => c.file === 'context/rates.ts');
       assert.ok(item);
-      assert.equal(await api.controller.openContext(context.root, item.file, item.startLine, item.endLine), true);
+      assert.equal(await vscode.commands.executeCommand('quorum.internal.openContext', context.root, item.file, item.startLine, item.endLine), true);
       const editor = vscode.window.activeTextEditor;
       assert.equal(editor?.document.uri.fsPath, rates.fsPath);
-      assert.equal(editor?.selection.start.line, item.startLine - 1);
+      assert.equal(editor.selection.start.line, item.startLine - 1);
       // Anything outside the workspace is refused, and said.
       for (const outside of ['../../../../etc/passwd', '/etc/passwd']) {
-        assert.equal(await api.controller.openContext(context.root, outside, 1, 1), false, outside);
+        assert.equal(await vscode.commands.executeCommand('quorum.internal.openContext', context.root, outside, 1, 1), false, outside);
       }
       const refusals = prompter.messagesWith('context.openRefused');
       assert.equal(refusals.length, 2);
       assert.match(refusals[0]?.text ?? '', /opens only files inside the workspace/);
-      assert.equal(await api.controller.openContext(context.root, 'context/gone.ts', 1, 1), false);
+      assert.equal(await vscode.commands.executeCommand('quorum.internal.openContext', context.root, 'context/gone.ts', 1, 1), false);
       assert.match(prompter.messagesWith('context.openRefused')[2]?.text ?? '', /no longer in the workspace/);
     } finally {
       sent.dispose();

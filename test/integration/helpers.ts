@@ -91,14 +91,14 @@ export class ScriptedPrompter implements Prompter {
     return this.manyPicks.get(options.id)?.(list) as T[] | undefined;
   }
 
-  async input(options: vscode.InputBoxOptions & { id: string }): Promise<string | undefined> {
+  input(options: vscode.InputBoxOptions & { id: string }): Promise<string | undefined> {
     this.record({ kind: 'input', id: options.id, options });
-    return this.inputs.get(options.id)?.(options);
+    return Promise.resolve(this.inputs.get(options.id)?.(options));
   }
 
-  async message(level: 'info' | 'warning' | 'error', text: string, options: { id: string; modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
+  message(level: 'info' | 'warning' | 'error', text: string, options: { id: string; modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
     this.record({ kind: 'message', id: options.id, level, text, detail: options.detail, modal: options.modal, actions });
-    return this.messages.get(options.id)?.(actions, text);
+    return Promise.resolve(this.messages.get(options.id)?.(actions, text));
   }
 
   /**
@@ -107,7 +107,8 @@ export class ScriptedPrompter implements Prompter {
    */
   progress<R>(options: ProgressOptions, task: ProgressTask<R>): Thenable<R> {
     this.record({ kind: 'progress', id: options.id, text: options.title });
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: options.title, cancellable: true }, (progress, token) => {
+    const location = options.where === 'statusBar' ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification;
+    return vscode.window.withProgress({ location, title: options.title, cancellable: options.where !== 'statusBar' }, (progress, token) => {
       const source = new vscode.CancellationTokenSource();
       this.cancels.set(options.id, source);
       const sub = token.onCancellationRequested(() => source.cancel());
@@ -187,7 +188,9 @@ export async function closeAll(): Promise<void> {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
     await vscode.workspace.applyEdit(edit);
-    if (doc.isDirty && !doc.isUntitled) await doc.save();
+    // Read again: the edit may have left it clean.
+    const stillDirty = (d: vscode.TextDocument) => d.isDirty;
+    if (stillDirty(doc) && !doc.isUntitled) await doc.save();
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }

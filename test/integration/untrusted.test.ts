@@ -6,6 +6,9 @@ import { parseSettings } from '../../src/core/settings/parse';
 import type { QuorumApi } from '../../src/vscode/api';
 import { detailItems } from '../../src/vscode/cost/costController';
 import { tooltipMarkdown } from '../../src/vscode/cost/costStatusBar';
+import type { Finding } from '../../src/core/domain/finding';
+import { escapeMarkdown } from '../../src/shared/untrustedText';
+import { answerMarkdown, findingMarkdown, untrustedMarkdown } from '../../src/vscode/threads/threadMarkdown';
 import { startTestGateway, type TestGateway } from '../fixtures/gateway/server';
 import type { ReviewSummary } from '../../src/core/domain/result';
 import { ScriptedPrompter, agentScript, closeAll, openSample, quorum, select, setSetting } from './helpers';
@@ -112,6 +115,37 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
     assert.deepEqual(md.isTrusted, { enabledCommands: ['quorum.showCost', 'quorum.resetCost'] });
   });
 
+  /** What a MarkdownString renders to (GFM, as VS Code's renderer); links, images and HTML are what must not appear. */
+  const rendered = (md: vscode.MarkdownString) => marked.parse(md.value, { async: false, gfm: true });
+  const HOSTILE_MARKDOWN = `${COMMAND_LINK} ![img](https://evil.example/p.png) <b>x</b> <https://evil.example/auto>`;
+
+  it('threads, the chat and the agent tool show model text in Markdown that runs no command and renders no HTML', () => {
+    const finding: Finding = {
+      id: 'f1', file: 'orders.py', agents: [HOSTILE_MARKDOWN], severity: 'high', title: HOSTILE_MARKDOWN, explanation: HOSTILE_MARKDOWN,
+      advice: HOSTILE_MARKDOWN, cwe: HOSTILE_MARKDOWN, startLine: 4, endLine: 4, confidence: 0.9,
+    };
+    // A thread's finding, a follow-up answer (and why it stopped), a chat line and the tool's confirmation.
+    const built = [findingMarkdown(finding, 'old()', 'new()'), answerMarkdown(HOSTILE_MARKDOWN, escapeMarkdown(HOSTILE_MARKDOWN)), untrustedMarkdown(escapeMarkdown(HOSTILE_MARKDOWN))];
+    for (const md of built) {
+      assert.equal(md.isTrusted, false);
+      assert.equal(md.supportHtml, false);
+      const html = rendered(md);
+      assert.doesNotMatch(html, /<a |<img|<b>/, html);
+    }
+  });
+
+  it('the outcomes view shows agent and model names as text: plain labels, an untrusted tooltip that escapes them', () => {
+    const counts = { raised: 3, addressed: 1, dismissed: 1, open: 1, gone: 0, refuted: 0, costUsd: 0.01 };
+    const item = api.outcomes.view.tree.getTreeItem({ kind: 'key', group: 'byModel', key: HOSTILE_MARKDOWN, counts });
+    assert.equal(item.label, HOSTILE_MARKDOWN, 'a tree label is plain text');
+    const tip = item.tooltip;
+    assert.ok(tip !== undefined && typeof tip !== 'string');
+    assert.equal(tip.isTrusted, false);
+    const html = rendered(tip);
+    assert.doesNotMatch(html, /<a |<img|<b>/, html);
+    assert.ok(html.includes('[gpt-4.2](command:quorum.resetCost)'), 'the name reads as it is');
+  });
+
   it('the cost details quick pick shows $(icon) in agent and model names as text', () => {
     const items = detailItems({ session: totals(), byAgent: { '$(zap)agent': totals() }, byModel: { '$(gear)model': totals() } }, 0, 0);
     const labels = items.map((i) => i.label);
@@ -165,7 +199,7 @@ describe('untrusted text in notifications, tooltips and quick picks (link, image
 
       const far = vscode.languages.getDiagnostics(uri).find((d) => d.message.startsWith('Far away'));
       assert.equal(far?.range.start.line, 12);
-      assert.match(far?.message ?? '', /line\(s\) 54–56, outside the reviewed lines/);
+      assert.match(far.message, /line\(s\) 54–56, outside the reviewed lines/);
     } finally {
       gateway.script(undefined);
       await closeAll();

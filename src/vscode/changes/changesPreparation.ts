@@ -14,7 +14,6 @@ import { changesTitle, describePlan, skipReasonLabel } from './changesLabels';
 import { ChangesTarget } from './changesTarget';
 import { GitApiSource } from './gitApiSource';
 import type { RepositoryPicker } from './repositoryPicker';
-import { escapeLinkedText } from '../../shared/untrustedText';
 import { functionScopes } from './symbolScopes';
 
 /** Files whose functions are looked up in the editor (symbols are a courtesy; a huge change set goes without). */
@@ -38,7 +37,7 @@ export class ChangesPreparation {
 
   /** `prepare`, under a progress in the status bar while the changes are read. */
   reading(target: ChangesTarget, source: GitApiSource): Thenable<PreparedTarget | undefined> {
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: escapeLinkedText(vscode.l10n.t('Quorum: reading the changes')) }, () => this.prepare(target, source));
+    return this.deps.prompter.progress({ id: 'changes.reading', title: vscode.l10n.t('Quorum: reading the changes'), where: 'statusBar' }, () => this.prepare(target, source));
   }
 
   /** A panel's Re-run: the same request, read as it is now; undefined: a restored panel whose key does not say which files. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { escapeIcons } from '../../shared/untrustedText';
-import { messageWithSettings, type Prompter } from '../prompter';
+import type { Prompter } from '../prompter';
+import { messageWithSettings } from '../windowPrompter';
 import { chooseRepository } from './changesDecisions';
 import { lookUpGitApi, type GitApi, type GitRepository } from './gitApi';
 

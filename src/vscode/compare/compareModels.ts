@@ -61,15 +61,8 @@ export class CompareModels {
     const { prompter, settings } = this.deps;
     // The corpus first: a malformed case or an empty corpus stops here, before any question or request.
     const source = this.corpusChoice();
-    if (!source) return undefined;
-    let corpus: Corpus;
-    try {
-      corpus = await loadCorpus(source.dir);
-    } catch (e) {
-      if (!(e instanceof CorpusError)) throw e;
-      void prompter.message('error', this.corpusProblem(source, e), { id: 'compare.invalid' });
-      return undefined;
-    }
+    const corpus = source && (await this.loadChosen(source));
+    if (!source || !corpus) return undefined;
     const scored = resolveAgents(settings.current).agents.filter((a) => a.output === 'findings');
     const agentItems: AgentItem[] = scored.map((a) => ({ agent: a.id, label: `$(person) ${escapeIcons(agentTitle(a.id, a.title))}`, description: escapeIcons(a.model) }));
     const pickedAgent = await prompter.pick(agentItems, {
@@ -95,16 +88,7 @@ export class CompareModels {
     const language = resolveOutputLanguage(settings.current.review.language, vscode.env.language);
     const evalDeps: EvalDeps = { gateway: this.deps.gateway(), settings: () => settings.current, ledger: this.deps.ledger, listedPrices: this.deps.listedPrices };
     const estimate = estimateEval(corpus, evalDeps, runs, language);
-    const unpriced = estimate.perRun.filter((r) => !r.priced).map((r) => r.model);
-    const go = vscode.l10n.t('Run');
-    const choice = await prompter.message(
-      'info',
-      vscode.l10n.t('Compare {0} models for {1} over {2} cases ({3} requests): likely {4}, at most {5}.', runs.length, agentTitle(spec.id, spec.title), corpus.cases.length, estimate.requests, formatUsd(estimate.likelyUsd), formatUsd(estimate.costUsd)),
-      { id: 'compare.confirm', modal: true, ...(unpriced.length > 0 ? { detail: vscode.l10n.t('No price is known for {0}: its share is not in the estimate.', unpriced.join(', ')) } : {}) },
-      go,
-    );
-    if (choice !== go) return undefined;
-    if (!(await this.deps.budget.allows(estimate.costUsd, estimate.likelyUsd))) return undefined;
+    if (!(await this.confirmed(estimate, runs.length, agentTitle(spec.id, spec.title), corpus.cases.length))) return undefined;
 
     this.deps.log.info(`Compare Models: ${spec.id} on ${models.join(', ')} over ${corpus.cases.length} cases (estimate likely ${formatUsd(estimate.likelyUsd)}, at most ${formatUsd(estimate.costUsd)})`);
     const report = await this.runUnderProgress(corpus, evalDeps, runs, language, agentTitle(spec.id, spec.title));
@@ -122,6 +106,30 @@ export class CompareModels {
     const corpusShown = { label: source.label, cases: corpus.cases.length, clean: corpus.cases.filter(isClean).length };
     this.deps.panel.show(shownComparison({ id: spec.id, title: agentTitle(spec.id, spec.title) }, corpusShown, report), spec.model);
     return report;
+  }
+
+  /** The chosen corpus, read; undefined when a case is malformed or there is none (said). */
+  private async loadChosen(source: CorpusChoice): Promise<Corpus | undefined> {
+    try {
+      return await loadCorpus(source.dir);
+    } catch (e) {
+      if (!(e instanceof CorpusError)) throw e;
+      void this.deps.prompter.message('error', this.corpusProblem(source, e), { id: 'compare.invalid' });
+      return undefined;
+    }
+  }
+
+  /** Asks before the comparison is run, with its estimate; then the budgets. */
+  private async confirmed(estimate: ReturnType<typeof estimateEval>, models: number, agent: string, cases: number): Promise<boolean> {
+    const unpriced = estimate.perRun.filter((r) => !r.priced).map((r) => r.model);
+    const go = vscode.l10n.t('Run');
+    const choice = await this.deps.prompter.message(
+      'info',
+      vscode.l10n.t('Compare {0} models for {1} over {2} cases ({3} requests): likely {4}, at most {5}.', models, agent, cases, estimate.requests, formatUsd(estimate.likelyUsd), formatUsd(estimate.costUsd)),
+      { id: 'compare.confirm', modal: true, ...(unpriced.length > 0 ? { detail: vscode.l10n.t('No price is known for {0}: its share is not in the estimate.', unpriced.join(', ')) } : {}) },
+      go,
+    );
+    return choice === go && (await this.deps.budget.allows(estimate.costUsd, estimate.likelyUsd));
   }
 
   /**

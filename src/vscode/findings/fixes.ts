@@ -3,6 +3,7 @@ import { reviewLines } from '../../core/domain/lineTracking';
 import { fitReplacement, PROSE_LANGUAGES, type ReplacementVerdict } from '../../core/fix/replacement';
 import { syntaxErrorCount } from '../../core/fix/syntax';
 import { findBidi } from '../../shared/bidi';
+import { InternalCommands } from '../commands';
 import type { Prompter } from '../prompter';
 import { IMPROVED_CODE, type FindingStore, type TrackedFix } from './findingStore';
 
@@ -46,28 +47,24 @@ export function codeForLines(code: string, doc: vscode.TextDocument): string {
   return replacementText(code, doc.eol);
 }
 
-type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
+export type ApplyOutcome = 'applied' | 'changed' | 'missing' | 'failed' | 'refused';
 
-/**
- * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
- * the fix's lines, refused when those lines changed since the review).
- */
-/** A finding the user finished with: its fix applied, or dismissed (from the panel or a quick fix). */
+/** A finding the user finished with: its fix applied, or dismissed (from any surface: one command each). */
 interface ResolvedFix {
   sessionId: string;
   id: string;
   how: 'applied' | 'dismissed';
 }
 
+/**
+ * Preview (a diff of the document against the document with the fix) and apply (one WorkspaceEdit of just
+ * the fix's lines, refused when those lines changed since the review).
+ */
 export class FixService implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly registration: vscode.Disposable;
   private readonly resolvedEmitter = new vscode.EventEmitter<ResolvedFix>();
   /** Fires after a fix was applied or a finding dismissed, so that the review panel can show it. */
   readonly onDidResolve = this.resolvedEmitter.event;
-
-  private readonly reviewAgainEmitter = new vscode.EventEmitter<string>();
-  /** Fires with a session's id when the user asks to review its lines again (the review controller listens). */
-  readonly onDidAskReviewAgain = this.reviewAgainEmitter.event;
 
   constructor(
     private readonly store: FindingStore,
@@ -93,7 +90,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   async preview(sessionId: string, id: string): Promise<boolean> {
     const fix = this.store.get(sessionId, id);
     if (!fix || fix.replacement === undefined) {
-      await this.gone();
+      this.gone();
       return false;
     }
     const name = fix.uri.path.slice(fix.uri.path.lastIndexOf('/') + 1) || 'code';
@@ -109,7 +106,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
   async apply(sessionId: string, id: string): Promise<ApplyOutcome> {
     const fix = this.store.get(sessionId, id);
     if (!fix || fix.replacement === undefined) {
-      await this.gone();
+      this.gone();
       return 'missing';
     }
     const refuse = (text: string, why: string): ApplyOutcome => {
@@ -131,7 +128,7 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
       void this.prompter
         .message('warning', vscode.l10n.t('The code changed since the review, so Quorum did not apply the fix. Review the lines again for a fresh fix.'), { id: 'fix.changed' }, again)
         .then((choice) => {
-          if (choice === again) this.reviewAgainEmitter.fire(sessionId);
+          if (choice === again) void vscode.commands.executeCommand(InternalCommands.reviewAgain, sessionId);
         });
       return 'changed';
     }
@@ -170,13 +167,12 @@ export class FixService implements vscode.TextDocumentContentProvider, vscode.Di
     this.resolvedEmitter.fire({ sessionId, id, how: 'dismissed' });
   }
 
-  private async gone(): Promise<void> {
+  private gone(): void {
     void this.prompter.message('info', vscode.l10n.t('This fix is no longer available: the review was discarded or its lines were edited.'), { id: 'fix.gone' });
   }
 
   dispose(): void {
     this.registration.dispose();
     this.resolvedEmitter.dispose();
-    this.reviewAgainEmitter.dispose();
   }
 }

@@ -7,10 +7,10 @@ import { GatewayError } from '../../core/gateway/types';
 import { connectionDetail } from './connectionReport';
 import type { AgentErrorCode } from '../../shared/reviewCodes';
 import { formatMs } from '../../shared/format';
-import { escapeLinkedText } from '../../shared/untrustedText';
 import type { ApiKeyStore } from '../apiKeys';
 import type { QuorumLog } from '../log';
-import { messageWithSettings, type Prompter } from '../prompter';
+import type { Prompter } from '../prompter';
+import { messageWithSettings } from '../windowPrompter';
 import type { SettingsService } from '../settings';
 import { checkApiKey, displayHost, isInsecureRemote, isLoopbackUrl, type ApiKeyProblem } from '../../core/gateway/baseUrl';
 import { errorData, showGatewayError } from './gatewayErrors';
@@ -156,8 +156,8 @@ export class ApiKeyCommands {
     // A local server that takes no key (Ollama, LM Studio, llama.cpp, vLLM) is tested without one, as reviews go.
     if (!(await this.readyToSend())) return undefined;
     const host = displayHost(this.baseUrl);
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: escapeLinkedText(vscode.l10n.t('Quorum: testing the connection to {0}…', host)), cancellable: true },
+    return this.prompter.progress(
+      { id: 'connection.progress', title: vscode.l10n.t('Quorum: testing the connection to {0}…', host) },
       async (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
@@ -194,7 +194,9 @@ export class ApiKeyCommands {
       const model = this.settings.current.agents.analyst.model;
       const t0 = performance.now();
       const it = this.gateway().stream({ model, messages: [{ role: 'user', content: 'ping' }], maxTokens: 1, tag: { agent: 'connection-test' } }, { signal });
-      for (let r = await it.next(); !r.done; r = await it.next()) void r;
+      while (!(await it.next()).done) {
+        // The answer is drained, not read: that it came is the test.
+      }
       report = { ok: true, latencyMs: performance.now() - t0, via: 'chat' };
     }
     const text = report.via === 'models'

@@ -8,7 +8,7 @@ import type { HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * What the review panel sees of one running or finished review. The review controller owns sessions;
- * the panel only reads them and asks for actions through `PanelActions`.
+ * the panel only reads them; its page's buttons run the extension's commands (panelCommands.ts).
  */
 export interface ReviewSessionHandle {
   readonly id: string;
@@ -36,25 +36,6 @@ export interface ReviewSessionHandle {
   readonly hidden?: ReadonlyMap<string, HiddenReason>;
   /** "Dismiss in this project" is offered. */
   readonly projectDismiss?: boolean;
-}
-
-/** What the panel can ask the host to do. Implemented by the review controller. */
-export interface PanelActions {
-  cancel(sessionId: string): void;
-  rerun(targetKey: string, options: { noCache: boolean }): void;
-  revealFinding(sessionId: string, findingId: string): void;
-  previewFix(sessionId: string, findingId: string): void;
-  applyFix(sessionId: string, findingId: string): void;
-  dismissFinding(sessionId: string, findingId: string): void;
-  /** Remembers the finding in the project's `.quorum/dismissed.json` and dismisses it. */
-  dismissInProject(sessionId: string, findingId: string): void;
-  previewImprovedCode(sessionId: string): void;
-  applyImprovedCode(sessionId: string): void;
-  setApiKey(): void;
-  /** `suggestions`: the closest model ids the gateway offered when the agent's model was not found. */
-  switchModel(agentId?: string, suggestions?: readonly string[]): void;
-  /** Opens lines of a context snippet: `file` relative to `root` (a URI), refused unless inside the workspace. */
-  openContext(root: string | undefined, file: string, startLine: number, endLine: number): void;
 }
 
 /** The review panels, as the controller sees them. */

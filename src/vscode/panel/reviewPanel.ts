@@ -5,7 +5,8 @@ import {
 import type { HiddenReason } from '../../shared/reviewCodes';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { applyViewEvent, emptyReview, improvedCodeAgent } from '../../shared/reviewReducer';
-import type { PanelActions, ReviewSessionHandle } from './panelContract';
+import type { ReviewSessionHandle } from './panelContract';
+import { panelCommand, type PanelAction } from './panelCommands';
 import { renderWebviewHtml } from '../../shared/webviewHtml';
 import { WebviewPage } from './webviewPage';
 import { safeExternalUrl } from './links';
@@ -15,7 +16,6 @@ import { toTargetView, toViewEvent } from '../../core/report/viewEvents';
 export interface PanelHost {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
-  readonly actions: PanelActions;
   strings(): PanelStrings;
   save(view: ReviewView): void;
   /** Opens the review as a Markdown document; hidden findings in a section of their own when `showHidden`. */
@@ -175,9 +175,8 @@ export class ReviewPanel implements vscode.Disposable {
     });
   }
 
+  /** A page's message: the panel's own (its life cycle, the export, the clipboard, links, its log), else a button. */
   private handle(m: WebviewToHost): void {
-    const { actions } = this.host;
-    const sessionId = this.session?.id;
     switch (m.type) {
       case 'ready':
         this.ready = true;
@@ -187,74 +186,53 @@ export class ReviewPanel implements vscode.Disposable {
         this.host.log.debug(`review panel: page asked for a snapshot after seq ${m.lastSeq}`);
         if (this.ready) this.sendSnapshot();
         return;
-      case 'stop':
-        if (sessionId && !this.session?.isDone) actions.cancel(sessionId);
-        return;
-      case 'rerun':
-        actions.rerun(this.targetKey, { noCache: m.noCache });
-        return;
       case 'export':
         if (this.view) void this.host.exportMarkdown(this.view, m.showHidden === true);
         return;
-      case 'reveal':
-        if (sessionId) actions.revealFinding(sessionId, m.findingId);
-        else void this.revealRestored(m.findingId);
+      case 'copyImproved':
+        this.copyImproved();
         return;
-      case 'previewFix':
-        if (sessionId) actions.previewFix(sessionId, m.findingId);
-        return;
-      case 'applyFix':
-        if (sessionId) actions.applyFix(sessionId, m.findingId);
-        return;
-      case 'dismiss':
-        // A live review's dismissal comes back through `resolved`; a restored one has no session to ask.
-        if (sessionId) actions.dismissFinding(sessionId, m.findingId);
-        this.resolved([m.findingId], 'dismissed');
-        return;
-      case 'dismissInProject':
-        // Dismissed in the panel once the fingerprint is written (through `resolved`, like a quick fix's).
-        if (sessionId) actions.dismissInProject(sessionId, m.findingId);
-        return;
-      case 'previewImproved':
-        if (sessionId) actions.previewImprovedCode(sessionId);
-        return;
-      case 'applyImproved':
-        if (sessionId) actions.applyImprovedCode(sessionId);
-        return;
-      case 'copyImproved': {
-        const code = this.view ? improvedCodeAgent(this.view)?.outcome?.improvedCode : undefined;
-        if (code !== undefined) {
-          void vscode.env.clipboard.writeText(code).then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Improved code copied'), 3000));
-        }
-        return;
-      }
-      case 'setApiKey':
-        actions.setApiKey();
-        return;
-      case 'switchModel': {
-        // An unknown model's card offers the gateway's closest ids first in the picker.
-        const agent = m.agent ? this.view?.agents.find((a) => a.agent === m.agent) : undefined;
-        actions.switchModel(m.agent, agent?.outcome?.error?.suggestions);
-        return;
-      }
-      case 'openLink': {
-        const url = safeExternalUrl(m.href);
-        if (!url) {
-          this.host.log.warn('review panel: refused to open a link that is not a public http(s) URL without credentials');
-          return;
-        }
-        void vscode.env.openExternal(vscode.Uri.parse(url.href, true));
-        return;
-      }
-      case 'openContext':
-        // The root is the host's own (the view it built); the page names only the file and lines, checked there.
-        actions.openContext(this.view?.context?.root, m.file, m.startLine, m.endLine);
+      case 'openLink':
+        this.openLink(m.href);
         return;
       case 'log':
         if (m.level === 'error') this.host.log.error(`review page: ${m.message}`);
         else this.host.log.warn(`review page: ${m.message}`);
         return;
+      default:
+        this.press(m);
     }
+  }
+
+  /** A button of the page: the extension's command for it (panelCommands.ts), with what only the panel knows. */
+  private press(m: PanelAction): void {
+    // A restored review has no session to ask: its finding's lines are opened here.
+    if (m.type === 'reveal' && !this.session) {
+      void this.revealRestored(m.findingId);
+      return;
+    }
+    // A live review's dismissal comes back through `resolved` too; a restored one has no session to ask.
+    if (m.type === 'dismiss') this.resolved([m.findingId], 'dismissed');
+    const call = panelCommand(m, { sessionId: this.session?.id, running: this.session?.isDone === false, targetKey: this.targetKey, view: this.view });
+    if (!call) return;
+    vscode.commands.executeCommand(call.command, ...call.args).then(undefined, (e: unknown) => {
+      this.host.log.warn(`review panel: ${m.type} failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  }
+
+  private copyImproved(): void {
+    const code = this.view ? improvedCodeAgent(this.view)?.outcome?.improvedCode : undefined;
+    if (code === undefined) return;
+    void vscode.env.clipboard.writeText(code).then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Improved code copied'), 3000));
+  }
+
+  private openLink(href: string): void {
+    const url = safeExternalUrl(href);
+    if (!url) {
+      this.host.log.warn('review panel: refused to open a link that is not a public http(s) URL without credentials');
+      return;
+    }
+    void vscode.env.openExternal(vscode.Uri.parse(url.href, true));
   }
 
   /** Marks findings as applied or dismissed (each once) and tells the page. */

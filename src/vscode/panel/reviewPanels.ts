@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { HostToWebview, ReviewView, WebviewToHost } from '../../shared/protocol';
 import type { PanelStrings } from '../../shared/panelStrings';
 import { reviewToMarkdown } from '../../shared/reviewMarkdown';
-import type { PanelActions, ReviewSessionHandle } from './panelContract';
+import type { ReviewSessionHandle } from './panelContract';
 import { PANEL_VIEW_TYPE } from '../contributions';
 import { webviewOptions } from './webviewPage';
 import { PanelStore } from './panelStore';
@@ -12,8 +12,6 @@ import { ReviewPanel, type PanelHost } from './reviewPanel';
 
 interface ReviewPanelsDeps {
   log: vscode.LogOutputChannel;
-  /** What the pages' buttons do (the review controller, built after the panels: it shows its sessions in them). */
-  actions: () => PanelActions;
 }
 
 export interface PanelMessage<T> {
@@ -31,7 +29,7 @@ const pageStateSchema = z.object({ targetKey: z.string().max(2_000) }).loose();
 export class ReviewPanels implements vscode.Disposable {
   private readonly panels = new Map<string, ReviewPanel>();
   private readonly store: PanelStore;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly subscriptions: { dispose(): void }[] = [];
   private readonly postedEmitter = new vscode.EventEmitter<PanelMessage<HostToWebview>>();
   private readonly receivedEmitter = new vscode.EventEmitter<PanelMessage<WebviewToHost>>();
   private readonly closedEmitter = new vscode.EventEmitter<string>();
@@ -54,9 +52,6 @@ export class ReviewPanels implements vscode.Disposable {
     const host: PanelHost = {
       extensionUri: context.extensionUri,
       log: deps.log,
-      get actions() {
-        return deps.actions();
-      },
       strings: () => (this.cachedStrings ??= localPanelStrings()),
       save: (view) => {
         this.store.save(view).then(undefined, (e: unknown) => deps.log.warn(`review panel: could not store the review: ${e instanceof Error ? e.message : String(e)}`));

@@ -1,115 +1,75 @@
-import { editorToolResults, toolResultsOf } from '../toolResults/editorToolResults';
-import { toContextView, toToolsView } from '../../core/report/viewEvents';
-import { RegionMemory } from '../../core/memory/regionMemory';
-import { contextEnabled, contextRoot, editorContext } from '../context/editorContext';
-import { openContextLocation } from '../context/contextLocation';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { resolveOutputLanguage } from '../../core/agents/language';
-import type { CostLedger } from '../../core/cost/ledger';
+import { RegionMemory } from '../../core/memory/regionMemory';
 import type { DismissedEntry } from '../../core/memory/dismissed';
-import type { ReviewPipeline } from '../../core/pipeline/pipeline';
-import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
+import { learningsForWork } from '../../core/prompt/learnings';
+import type { PlannedReview, ReviewConfirm, ReviewOutcome, ReviewRequest } from '../../core/review/reviewRequest';
 import { runReview } from '../../core/review/runReview';
 import type { ReviewEvent } from '../../core/domain/events';
 import type { ReviewSummary } from '../../core/domain/result';
-import { Commands } from '../commands';
-import type { CostController } from '../cost/costController';
-import type { MonthlySpend } from '../cost/monthlySpend';
-import { IMPROVED_CODE, type FindingStore } from '../findings/findingStore';
-import type { FixService } from '../findings/fixes';
-import type { RegionEdits } from '../findings/regionEdits';
-import type { ProjectDismissals } from '../findings/projectDismissals';
-import type { ApiKeyCommands } from '../gateway/apiKeyCommands';
-import type { QuorumLog } from '../log';
-import type { Prompter } from '../prompter';
-import type { PromptShaper } from '../privacy/promptShaper';
-import type { SettingsService } from '../settings';
-import { BudgetGuard } from './budgetGuard';
-import { editorConfirm } from './editorConfirm';
-import { FindingActions } from './findingActions';
-import { FindingsTracker } from './findingsTracker';
-import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
-import { cancelledByClose, linesNow, rerunRoute, tellsFailures } from './reviewDecisions';
-import { ReviewNotices } from './reviewNotices';
-import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
-import { ReviewSession, type ReviewSessionInit } from './reviewSession';
-import { ReviewRegistry } from './reviewRegistry';
-import type { ChangesPreparation } from '../changes/changesPreparation';
+import { toContextView, toToolsView } from '../../core/report/viewEvents';
+import { onAbort } from '../../core/util/abort';
 import { isChangesKey } from '../changes/changesDecisions';
 import { ChangesTarget } from '../changes/changesTarget';
-import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
-import type { PanelActions, ReviewPanelsLike } from '../panel/panelContract';
-import type { OutcomeService } from '../outcomes/outcomeService';
-import type { LearningOffer } from '../outcomes/learningOffer';
-import { learningsForWork } from '../../core/prompt/learnings';
+import { contextEnabled, contextRoot } from '../context/editorContext';
+import { IMPROVED_CODE } from '../findings/findingStore';
+import { editorConfirm } from './editorConfirm';
+import { editorRequest, type EditorRequest } from './editorRequest';
+import { estimateReview } from './reviewEstimate';
+import { FindingsTracker } from './findingsTracker';
+import { cancelledByClose, linesNow, rerunRoute, tellsFailures } from './reviewDecisions';
+import { logAgentEnd, privacyLogLines, startLogLine, summaryLogLine } from './reviewLog';
 import { keepsOutsideChanges } from '../../core/pipeline/options';
+import type { ReviewCore, ReviewDialogs, ReviewInputs, ReviewViews } from './reviewParts';
+import { RunningReviews, showProgress, type ReviewProgress } from './reviewProgress';
+import { ReviewRegistry } from './reviewRegistry';
+import { ReviewSession } from './reviewSession';
+import { LinesTarget, targetFromEditor, targetFromLines, type PreparedTarget } from './reviewTarget';
 
-interface ReviewControllerDeps {
-  pipeline: ReviewPipeline;
-  settings: SettingsService;
-  ledger: CostLedger;
-  monthly: MonthlySpend;
-  keys: ApiKeyCommands;
-  store: FindingStore;
-  fixes: FixService;
-  /** The coding agent's proposals across files (a review of changes): one preview, one edit. */
-  regionEdits: RegionEdits;
-  cost: CostController;
-  prompter: Prompter;
-  log: QuorumLog;
-  /** The prompt-shaping step: rules, files never sent, secrets redacted. */
-  shaper: PromptShaper;
-  /** The project's dismissed findings (`.quorum/dismissed.json`). */
-  dismissals: ProjectDismissals;
-  /** Reads a changes review's changes again, as they are now (a panel's Re-run). */
-  changes: Pick<ChangesPreparation, 'again'>;
-  /** Where reviews of changes remember their regions (the extension's global storage): a re-review sends only what changed. */
-  memoryDir?: string;
-  /** The review panels: each session shows in its target's panel; closing a panel cancels its target's reviews. */
-  panels: ReviewPanelsLike;
-  /** What became of each finding (core/outcomes): reviews record into it, dismissals mark it. */
-  outcomes?: OutcomeService;
-  /** "Dismiss with a reason…" and the learning it offers. */
-  learning?: LearningOffer;
+/** How a review is started: without the answer cache (a Re-run), as a Re-run of changes, cancelled by `signal`. */
+interface StartOptions {
+  noCache: boolean;
+  /** A Re-run of changes: only the regions whose content changed since are sent (the memory of changes reviews). */
+  rerun?: boolean;
+  /** Whoever started the review cancels it through this (the chat's request, the agent tool's invocation). */
+  signal?: AbortSignal;
+}
+
+/** One run of `start`: how it is cancelled, and the session, progress and dismissals its confirm opens and reads. */
+interface EditorRun {
+  readonly id: string;
+  readonly abort: AbortController;
+  readonly noCache: boolean;
+  dismissed: readonly DismissedEntry[];
+  session?: ReviewSession;
+  progress?: ReviewProgress;
 }
 
 /**
- * Runs reviews from the editor: shapes the target, checks key, estimate and budgets (BudgetGuard), runs the
- * pipeline under a progress, feeds the panel and the Problems panel (FindingsTracker); ReviewNotices speaks.
+ * Runs reviews from the editor through core's use case (runReview). The editor's part is the confirm (the key,
+ * models too small, the file count, the budgets), the session that the review panel, the Problems panel (the
+ * FindingsTracker), the threads and the status bar follow, and what it says when it ends. What can be done
+ * with the findings afterwards is not the controller's: those are commands (findings/findingActions.ts).
  */
-export class ReviewController implements PanelActions, vscode.Disposable {
+export class ReviewController implements vscode.Disposable {
   private readonly sessions: ReviewRegistry;
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly panels: ReviewPanelsLike;
-  private readonly emitter = new vscode.EventEmitter<ReviewSession>();
-  private readonly budget: BudgetGuard;
-  private readonly notices: ReviewNotices;
   private readonly tracker: FindingsTracker;
-  private readonly findings: FindingActions;
   private readonly running: RunningReviews;
-  /** Fires when a review starts (tests and integrations follow sessions through it). */
+  private readonly emitter = new vscode.EventEmitter<ReviewSession>();
+  private readonly subscriptions: { dispose(): void }[] = [this.emitter];
+  /** Fires when a review starts (the threads, tests and integrations follow sessions through it). */
   readonly onDidStartReview = this.emitter.event;
 
-  constructor(private readonly deps: ReviewControllerDeps) {
-    this.panels = deps.panels;
-    this.sessions = new ReviewRegistry(deps.store, deps.log);
-    this.budget = new BudgetGuard(deps.settings, deps.ledger, deps.monthly, deps.prompter);
-    this.notices = new ReviewNotices(deps.settings, deps.prompter, deps.log);
-    this.tracker = new FindingsTracker(deps.store);
-    this.running = new RunningReviews(deps.cost);
-    this.findings = new FindingActions({ sessionOf: (id) => this.sessions.get(id), store: deps.store, fixes: deps.fixes, tracker: this.tracker, regions: deps.regionEdits });
-    // A fix applied or a finding dismissed anywhere shows in the panel, under every id the panel knows it by.
+  constructor(private readonly deps: { core: ReviewCore; reads: ReviewInputs; asks: ReviewDialogs; shows: ReviewViews }) {
+    const { store, log, cost, panels } = deps.shows;
+    this.sessions = new ReviewRegistry(store, log);
+    this.tracker = new FindingsTracker(store);
+    this.running = new RunningReviews(cost);
     this.subscriptions.push(
-      deps.fixes.onDidResolve(({ sessionId, id, how }) => {
-        if (id !== IMPROVED_CODE) this.panels.resolved(sessionId, this.findings.idsOf(sessionId, id), how);
-      }),
-      // A fix refused because the code changed offers to review the lines again.
-      deps.fixes.onDidAskReviewAgain((sessionId) => void this.reviewAgain(sessionId)),
       // Closing a review's panel cancels the reviews of its target.
-      deps.panels.onDidClose((targetKey) => {
+      panels.onDidClose((targetKey) => {
         for (const s of cancelledByClose(this.runningSessions(), targetKey)) {
-          this.deps.log.info(`Review ${s.id} cancelled: its panel was closed`);
+          log.info(`Review ${s.id} cancelled: its panel was closed`);
           s.cancel();
         }
       }),
@@ -120,18 +80,24 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     return this.sessions.get(id);
   }
 
-
   runningSessions(): ReviewSession[] {
     return this.sessions.running();
   }
 
   /** "Quorum: Review Selection": the selection of the active editor, or the whole file. */
   async reviewEditor(editor = vscode.window.activeTextEditor): Promise<ReviewSummary | undefined> {
-    if (!editor) return this.notices.noEditor();
+    const { notices } = this.deps.asks;
+    if (!editor) {
+      notices.noEditor();
+      return undefined;
+    }
     const prepared = targetFromEditor(editor);
-    if ('kind' in prepared) return this.notices.targetProblem(prepared);
+    if ('kind' in prepared) {
+      notices.targetProblem(prepared);
+      return undefined;
+    }
     const region = prepared.target.regions[0];
-    if (prepared.wholeFile && region && !(await this.notices.confirmWholeFile(region.endLine - region.startLine + 1))) return undefined;
+    if (prepared.wholeFile && region && !(await notices.confirmWholeFile(region.endLine - region.startLine + 1))) return undefined;
     return this.start(prepared, { noCache: false });
   }
 
@@ -139,65 +105,76 @@ export class ReviewController implements PanelActions, vscode.Disposable {
    * Runs a review of `prepared` through the review use case (core's runReview), replacing a running or finished
    * review of the same target. The editor's part is its confirm: the key (after shaping: files never sent are
    * refused before anything else), then, planned and priced, models too small, the file-count prompt, the
-   * budgets; then the session, its panel and its progress.
+   * budgets; then the session, its panel and its progress. Cancelled by its session (the panel's Stop, its
+   * progress, its panel closed, Cancel Review) or by `opts.signal`, whoever started it.
    */
-  async start(prepared: PreparedTarget, opts: { noCache: boolean; rerun?: boolean }): Promise<ReviewSummary | undefined> {
-    const settings = this.deps.settings.current;
-    const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
-    const codeContext = editorContext(settings, prepared.root, prepared.uri);
-    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
-    const abort = new AbortController();
-    const options = { reviewId: randomUUID(), language, noCache: opts.noCache, signal: abort.signal, ...(keepsOutsideChanges(settings) ? { keepOutsideChanges: true } : {}) };
-    const { minConfidence, minSeverity } = settings.review;
-    const toolResults = editorToolResults(prepared);
-    let dismissed: readonly DismissedEntry[] = [];
-    let session: ReviewSession | undefined;
-    let progress: ReviewProgress | undefined;
+  async start(prepared: PreparedTarget, opts: StartOptions): Promise<ReviewSummary | undefined> {
+    const request = await editorRequest(prepared, this.deps.reads.settings.current, this.deps.reads.shaper, true);
+    const run: EditorRun = { id: randomUUID(), abort: new AbortController(), noCache: opts.noCache, dismissed: [] };
+    const stopFollowing = opts.signal ? onAbort(opts.signal, () => run.abort.abort()) : undefined;
+    if (opts.signal?.aborted) run.abort.abort();
     let outcome: ReviewOutcome;
     try {
-      outcome = await runReview(this.deps.pipeline, {
-        work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
-        context,
-        ...(codeContext ? { codeContext } : {}),
-        ...(toolResults.length > 0 ? { toolResults } : {}),
-        options,
-        // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
-        ...(prepared.plan && prepared.root && this.deps.memoryDir ? { memory: new RegionMemory({ dir: this.deps.memoryDir, root: prepared.root.toString(), reuse: opts.rerun === true }) } : {}),
-        noise: { minConfidence, minSeverity, dismissed: async () => dismissed },
-        ...this.deps.outcomes?.forReview(prepared.uri, prepared.root, options.reviewId),
-        confirm: editorConfirm({
-          ensureKey: () => this.deps.keys.readyToSend(),
-          tooLargeForEveryModel: () => this.notices.tooLargeForEveryModel(),
-          confirmPlan: prepared.confirm,
-          budgetAllows: (costUsd, likelyUsd) => this.budget.allows(costUsd, likelyUsd),
-          proceeding: async (plan) => {
-            dismissed = await this.deps.dismissals.entries(prepared.uri);
-            const sent = plan.shaped.target.toolResults;
-            const learnings = learningsForWork(context.repository.learnings, { changes: prepared.plan, relativeFile });
-            const noise = { minConfidence, minSeverity, dismissed: { entries: dismissed, regions: prepared.target.regions }, ...(sent ? { toolResults: sent } : {}), learnings };
-            session = this.open(prepared, plan, { id: options.reviewId, noCache: opts.noCache, abort, noise }, language);
-            progress = showProgress(session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
-          },
-        }),
-        onEvent: (event) => {
-          if (!session) return;
-          this.onEvent(session, event);
-          progress?.onEvent(event);
-        },
-      });
+      outcome = await runReview(this.deps.core.pipeline, this.reviewRequest(prepared, request, run, opts.rerun === true));
     } catch (error) {
-      await this.notices.cannotStart(error);
-      session?.abandon();
+      await this.deps.asks.notices.cannotStart(error);
+      run.session?.abandon();
       return undefined;
     } finally {
-      progress?.end();
-      if (session) this.running.change(-1);
+      stopFollowing?.();
+      run.progress?.end();
+      if (run.session) this.running.change(-1);
     }
+    return this.ended(outcome, run.session);
+  }
+
+  /** The use case's request for one run: what the editor read, the run's options, noise controls, memory and outcomes, its confirm. */
+  private reviewRequest(prepared: PreparedTarget, request: EditorRequest, run: EditorRun, rerun: boolean): ReviewRequest {
+    const settings = this.deps.reads.settings.current;
+    const { memoryDir, outcomes } = this.deps.core;
+    const { minConfidence, minSeverity } = settings.review;
+    return {
+      ...request.sent,
+      options: { reviewId: run.id, language: request.language, noCache: run.noCache, signal: run.abort.signal, ...(keepsOutsideChanges(settings) ? { keepOutsideChanges: true } : {}) },
+      // Every review of changes is remembered; its Re-run sends only the regions whose content changed since.
+      ...(prepared.plan && prepared.root && memoryDir ? { memory: new RegionMemory({ dir: memoryDir, root: prepared.root.toString(), reuse: rerun }) } : {}),
+      noise: { minConfidence, minSeverity, dismissed: () => Promise.resolve(run.dismissed) },
+      ...outcomes?.forReview(prepared.uri, prepared.root, run.id),
+      confirm: this.confirm(prepared, request, run),
+      onEvent: (event) => {
+        if (!run.session) return;
+        this.onEvent(run.session, event);
+        run.progress?.onEvent(event);
+      },
+    };
+  }
+
+  /** The editor's confirm; once it proceeds, the run's session opens in its panel, under a progress. */
+  private confirm(prepared: PreparedTarget, request: EditorRequest, run: EditorRun): ReviewConfirm {
+    const { keys, notices, budget } = this.deps.asks;
+    return editorConfirm({
+      ensureKey: () => keys.readyToSend(),
+      tooLargeForEveryModel: () => notices.tooLargeForEveryModel(),
+      confirmPlan: prepared.confirm,
+      budgetAllows: (costUsd, likelyUsd) => budget.allows(costUsd, likelyUsd),
+      proceeding: async (plan) => {
+        run.dismissed = await this.deps.reads.dismissals.entries(prepared.uri);
+        run.session = this.open(prepared, plan, request, run);
+        run.progress = showProgress(this.deps.shows.prompter, run.session, plan.shaped.target, plan.estimate.order.length, prepared.describe?.(plan));
+      },
+    });
+  }
+
+  /** What the run's outcome gives its caller: the summary of a review that ran; otherwise the user was told why not. */
+  private ended(outcome: ReviewOutcome, session: ReviewSession | undefined): ReviewSummary | undefined {
+    const { notices } = this.deps.asks;
     switch (outcome.status) {
       case 'excluded':
-        return this.notices.excluded(outcome);
+        notices.excluded(outcome);
+        return undefined;
       case 'nothing':
-        return this.notices.nothingToReview(outcome.work.shaped.target.skipped?.length ?? 0);
+        notices.nothingToReview(outcome.work.shaped.target.skipped?.length ?? 0);
+        return undefined;
       case 'declined':
         return undefined;
       case 'reviewed':
@@ -208,65 +185,37 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     }
   }
 
-  /**
-   * What a review of `prepared` would send and cost, planned by the same use case as `start` (core's runReview) and
-   * declined before anything is sent: the agent-mode tool's confirmation. Undefined when there is nothing to plan
-   * (a file never sent, no changes, a configuration error); the user was told why.
-   */
-  async estimate(prepared: PreparedTarget): Promise<PlannedReview | undefined> {
-    const settings = this.deps.settings.current;
-    const { context, relativeFile } = await this.deps.shaper.context(prepared.uri, prepared.root);
-    const language = resolveOutputLanguage(settings.review.language, vscode.env.language);
-    let planned: PlannedReview | undefined;
-    let outcome: ReviewOutcome;
-    try {
-      outcome = await runReview(this.deps.pipeline, {
-        work: { target: prepared.target, ...(prepared.plan ? { changes: prepared.plan } : {}), ...(relativeFile !== undefined ? { relativeFile } : {}) },
-        context,
-        ...toolResultsOf(prepared),
-        options: { language, noCache: false },
-        confirm: {
-          shaped: () => 'proceed',
-          planned: (plan) => {
-            planned = plan;
-            return 'cancel';
-          },
-        },
-      });
-    } catch (error) {
-      await this.notices.cannotStart(error);
-      return undefined;
-    }
-    if (outcome.status === 'excluded') return this.notices.excluded(outcome);
-    if (outcome.status === 'nothing') return this.notices.nothingToReview(outcome.work.shaped.target.skipped?.length ?? 0);
-    return planned;
+  /** What a review of `prepared` would send and cost, planned and declined before anything is sent (the agent-mode tool's confirmation). */
+  estimate(prepared: PreparedTarget): Promise<PlannedReview | undefined> {
+    return estimateReview(this.deps, prepared);
   }
 
   /** A new session for `prepared`, in place of the previous review of the same target; its panel shows it. */
-  private open(prepared: PreparedTarget, plan: PlannedReview, init: Pick<ReviewSessionInit, 'id' | 'noCache' | 'abort' | 'noise'>, language: string): ReviewSession {
+  private open(prepared: PreparedTarget, plan: PlannedReview, request: EditorRequest, run: EditorRun): ReviewSession {
+    const { settings, dismissals } = this.deps.reads;
+    const { log, panels } = this.deps.shows;
     const { shaped, estimate } = plan;
+    const { minConfidence, minSeverity } = settings.current.review;
+    const sent = shaped.target.toolResults;
+    const learnings = learningsForWork(request.context.repository.learnings, { changes: prepared.plan, relativeFile: request.relativeFile });
     const session = new ReviewSession({
-      ...init,
-      ref: prepared.ref,
-      uri: prepared.uri,
-      fullTarget: prepared.target,
-      estimate,
-      uris: prepared.uris,
-      counts: prepared.counts,
-      projectDismiss: this.deps.dismissals.folderOf(prepared.uri) !== undefined,
+      id: run.id, noCache: run.noCache, abort: run.abort,
+      noise: { minConfidence, minSeverity, dismissed: { entries: run.dismissed, regions: prepared.target.regions }, ...(sent ? { toolResults: sent } : {}), learnings },
+      ref: prepared.ref, uri: prepared.uri, fullTarget: prepared.target, estimate, uris: prepared.uris, counts: prepared.counts,
+      projectDismiss: dismissals.folderOf(prepared.uri) !== undefined,
     });
     const rules = session.shapedBy(shaped, plan.rules);
     const root = contextRoot(prepared.root, prepared.uri);
-    session.context = toContextView(shaped.target, { enabled: contextEnabled(this.deps.settings.current), ...(root ? { root: root.toString() } : {}) });
+    session.context = toContextView(shaped.target, { enabled: contextEnabled(settings.current), ...(root ? { root: root.toString() } : {}) });
     session.tools = toToolsView(shaped.target);
-    if (rules.dropped.length > 0) this.notices.rulesDropped(rules.dropped);
+    if (rules.dropped.length > 0) this.deps.asks.notices.rulesDropped(rules.dropped);
     this.sessions.add(session);
     this.tracker.anchor(session);
-    this.running.change(+1);
+    this.running.change(1);
     this.emitter.fire(session);
-    this.panels.show(session);
-    for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) this.deps.log.info(line);
-    this.deps.log.info(startLogLine(session.id, shaped.target, estimate, language, init.noCache));
+    panels.show(session);
+    for (const line of privacyLogLines(session.id, rules.used, shaped.redactions)) log.info(line);
+    log.info(startLogLine(session.id, shaped.target, estimate, request.language, run.noCache));
     return session;
   }
 
@@ -274,30 +223,21 @@ export class ReviewController implements PanelActions, vscode.Disposable {
     session.noteNoise(event);
     session.push(event);
     this.tracker.onEvent(session, event);
-    if (event.type === 'done' || event.type === 'failed' || event.type === 'cancelled') logAgentEnd(this.deps.log, session.id, event.result);
+    if (event.type === 'done' || event.type === 'failed' || event.type === 'cancelled') logAgentEnd(this.deps.shows.log, session.id, event.result);
   }
 
   private finished(session: ReviewSession, summary: ReviewSummary): void {
     this.tracker.finished(session, summary);
-    this.deps.log.info(summaryLogLine(session.id, summary));
+    this.deps.shows.log.info(summaryLogLine(session.id, summary));
     if (!tellsFailures(summary, this.sessions.isLatest(session))) return;
-    void this.notices.failures(summary, () => this.deps.keys.setKey(), () => this.rerun(session.targetKey, { noCache: true }));
+    void this.deps.asks.notices.failures(summary, () => this.deps.asks.keys.setKey(), () => void this.rerunTarget(session.targetKey, { noCache: true }));
   }
 
-  /** "Quorum: Cancel Review": cancels every running review. */
-  cancelAll(): number {
-    const running = this.runningSessions();
+  /** "Quorum: Cancel Review": cancels the review `sessionId` (the panel's Stop), else every running review; how many. */
+  cancel(sessionId?: string): number {
+    const running = this.runningSessions().filter((s) => sessionId === undefined || s.id === sessionId);
     for (const s of running) s.cancel();
     return running.length;
-  }
-
-  // ---- PanelActions ----
-  cancel(sessionId: string): void {
-    this.sessions.get(sessionId)?.cancel();
-  }
-
-  rerun(targetKey: string, options: { noCache: boolean }): void {
-    void this.rerunTarget(targetKey, options);
   }
 
   /**
@@ -307,50 +247,36 @@ export class ReviewController implements PanelActions, vscode.Disposable {
   async reviewAgain(sessionId: string): Promise<ReviewSummary | undefined> {
     const session = this.sessions.get(sessionId);
     if (!session) return undefined;
-    const now = linesNow(this.deps.store.get(sessionId, IMPROVED_CODE));
+    const { store } = this.deps.shows;
+    const now = linesNow(store.get(sessionId, IMPROVED_CODE));
     const key = now ? new LinesTarget(session.uri, now.startLine, now.endLine).key() : session.targetKey;
     const summary = await this.rerunTarget(key, { noCache: true });
     // The lines moved, so the new review has another target: the old findings go once it has run.
-    if (summary && key !== session.targetKey) this.deps.store.discard(session.id);
+    if (summary && key !== session.targetKey) store.discard(session.id);
     return summary;
   }
 
-  /** Reviews the same target again, as it reads now (a restored panel's key names its lines). */
+  /** Reviews the same target again, as it reads now (a restored panel's key names its lines): the panel's Re-run. */
   async rerunTarget(targetKey: string, options: { noCache: boolean }): Promise<ReviewSummary | undefined> {
     const last = this.sessions.latestOf(targetKey);
     const route = rerunRoute(last, targetKey, isChangesKey);
     if (route.kind === 'changes') {
       // The session's own target while it is known; a panel restored after a reload has only its key to decode.
       const known = last?.ref instanceof ChangesTarget ? last.ref : undefined;
-      const prepared = await this.deps.changes.again(known ?? ChangesTarget.fromKey(targetKey));
+      const prepared = await this.deps.reads.changes.again(known ?? ChangesTarget.fromKey(targetKey));
       // A Re-run sends only the regions whose content changed since this review (the memory of changes reviews).
       return prepared ? this.start(prepared, { ...options, rerun: true }) : undefined;
     }
     const lines = route.kind === 'lines' ? new LinesTarget(route.uri, route.startLine, route.endLine) : LinesTarget.fromKey(targetKey);
     if (!lines) return undefined;
     const prepared = await targetFromLines(lines);
-    if ('kind' in prepared) return this.notices.gone(prepared.kind);
-    return this.start(prepared, options);
+    if (!('kind' in prepared)) return this.start(prepared, options);
+    this.deps.asks.notices.gone(prepared.kind);
+    return undefined;
   }
-
-  // PanelActions about findings are FindingActions'.
-  readonly revealFinding = (sessionId: string, findingId: string): void => void this.findings.reveal(sessionId, findingId);
-  readonly previewFix = (sessionId: string, findingId: string): void => void this.findings.previewFix(sessionId, findingId);
-  readonly applyFix = (sessionId: string, findingId: string): void => void this.findings.applyFix(sessionId, findingId);
-  readonly dismissFinding = (sessionId: string, findingId: string): void => this.findings.dismiss(sessionId, findingId);
-  readonly dismissInProject = (sessionId: string, findingId: string): Promise<boolean> => this.findings.dismissInProject(sessionId, findingId, this.deps.dismissals);
-
-  readonly dismissWithReason = async (sessionId: string, findingId: string): Promise<boolean> =>
-    this.deps.learning ? this.findings.dismissWithReason(sessionId, findingId, this.deps.dismissals, this.deps.learning) : false;
-  readonly previewImprovedCode = (sessionId: string): void => void this.findings.previewImprovedCode(sessionId);
-  readonly applyImprovedCode = (sessionId: string): void => void this.findings.applyImprovedCode(sessionId);
-  readonly setApiKey = (): void => void this.deps.keys.setKey();
-  readonly switchModel = (agentId?: string, suggestions?: readonly string[]): void => void vscode.commands.executeCommand(Commands.switchModel, agentId, suggestions ? [...suggestions] : undefined);
-  readonly openContext = (root: string | undefined, file: string, startLine: number, endLine: number): Promise<boolean> => openContextLocation(this.deps.prompter, root, file, startLine, endLine);
 
   dispose(): void {
     for (const d of this.subscriptions.splice(0)) d.dispose();
     this.sessions.dispose();
-    this.emitter.dispose();
   }
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { type ReviewTarget, soleRegion } from '../../core/domain/target';
 import type { ReviewEvent } from '../../core/domain/events';
-import { escapeLinkedText } from '../../shared/untrustedText';
 import { REVIEW_RUNNING_CONTEXT } from '../commands';
 import type { CostController } from '../cost/costController';
+import type { Prompter } from '../prompter';
 import type { ReviewSession } from './reviewSession';
 
 /** A review's progress notification: told each event of the run, ended once the run is over. */
@@ -13,23 +13,23 @@ export interface ReviewProgress {
 }
 
 /**
- * Shows a session's review of `t` (its target as sent) in a cancellable progress notification that counts the
- * agents done (`agents`; a review of changes tells each agent's end once, over all its batches, as the panel
- * shows it) until `end`; `before` is the first message (what a review of changes sends). Cancelling it cancels
- * the session.
+ * Shows a session's review of `t` (its target as sent) in a cancellable progress notification (the prompter's:
+ * its title and messages are made safe to show there) that counts the agents done (`agents`; a review of changes
+ * tells each agent's end once, over all its batches, as the panel shows it) until `end`; `before` is the first
+ * message (what a review of changes sends). Cancelling it cancels the session.
  */
-export function showProgress(session: ReviewSession, t: ReviewTarget, agents: number, before?: string): ReviewProgress {
+export function showProgress(prompter: Pick<Prompter, 'progress'>, session: ReviewSession, t: ReviewTarget, agents: number, before?: string): ReviewProgress {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
-  const title = escapeLinkedText(only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label));
+  const title = only ? vscode.l10n.t('Quorum: reviewing {0} lines {1}–{2}', only.file, only.startLine, only.endLine) : vscode.l10n.t('Quorum: reviewing {0}', t.label);
   // What is reported before the notification's task has started waits for it.
-  const early: { message?: string; increment?: number }[] = before ? [{ message: escapeLinkedText(before) }] : [];
+  const early: { message?: string; increment?: number }[] = before ? [{ message: before }] : [];
   let report = (value: { message?: string; increment?: number }): void => {
     early.push(value);
   };
   let end = () => {};
   const ended = new Promise<void>((resolve) => (end = resolve));
   let settled = 0;
-  void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+  void prompter.progress({ id: 'review.progress', title }, async (progress, token) => {
     const sub = token.onCancellationRequested(() => session.cancel());
     report = (value) => progress.report(value);
     for (const value of early.splice(0)) progress.report(value);
@@ -53,7 +53,7 @@ export function showProgress(session: ReviewSession, t: ReviewTarget, agents: nu
 export class RunningReviews {
   private count = 0;
 
-  constructor(private readonly cost: CostController) {
+  constructor(private readonly cost: Pick<CostController, 'reviewStarted' | 'reviewEnded'>) {
     void vscode.commands.executeCommand('setContext', REVIEW_RUNNING_CONTEXT, false);
   }
 

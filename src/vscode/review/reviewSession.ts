@@ -15,7 +15,7 @@ import type { ReviewSessionHandle } from '../panel/panelContract';
 import type { TargetRef } from './reviewTarget';
 
 /** What a session is made of: the review's id, target and estimate, and the controls it runs under. */
-export interface ReviewSessionInit {
+interface ReviewSessionInit {
   id: string;
   /** What is reviewed, typed (its `key()` names the panel). */
   ref: TargetRef;

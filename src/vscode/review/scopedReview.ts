@@ -17,22 +17,12 @@ export interface ScopedReview {
 
 /**
  * Runs a review of `prepared` exactly as the editor's commands do (the controller's key, estimate, budget, panel,
- * Problems and threads); `signal` cancels it. Undefined when it did not run (the user was told why).
+ * Problems and threads); `signal` cancels it (handed to the controller with the start, not matched by target). Undefined when it did not run (the user was told why).
  */
 export async function runScopedReview(controller: ReviewController, prepared: PreparedTarget, minSeverity: Severity | undefined, signal?: AbortSignal): Promise<ScopedReview | undefined> {
-  const follow = controller.onDidStartReview((s) => {
-    if (s.targetKey !== prepared.ref.key()) return;
-    follow.dispose();
-    if (signal?.aborted) s.cancel();
-    else signal?.addEventListener('abort', () => s.cancel(), { once: true });
-  });
-  try {
-    const summary = await controller.start(prepared, { noCache: false });
-    if (!summary) return undefined;
-    const session = controller.session(summary.reviewId);
-    const shown = summary.findings.filter((f) => !session?.hidden.has(f.id) && (!minSeverity || atLeast(f.severity, minSeverity)));
-    return { summary, session, shown, hidden: summary.findings.length - shown.length };
-  } finally {
-    follow.dispose();
-  }
+  const summary = await controller.start(prepared, { noCache: false, ...(signal ? { signal } : {}) });
+  if (!summary) return undefined;
+  const session = controller.session(summary.reviewId);
+  const shown = summary.findings.filter((f) => !session?.hidden.has(f.id) && (!minSeverity || atLeast(f.severity, minSeverity)));
+  return { summary, session, shown, hidden: summary.findings.length - shown.length };
 }

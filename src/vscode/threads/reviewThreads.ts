@@ -5,7 +5,8 @@ import { formatUsd } from '../../shared/format';
 import { revealBidi } from '../../shared/bidi';
 import { escapeMarkdown } from '../../shared/untrustedText';
 import type { FindingStore, TrackedFix } from '../findings/findingStore';
-import type { FixService } from '../findings/fixes';
+import type { ApplyOutcome } from '../findings/fixes';
+import { InternalCommands } from '../commands';
 import type { FollowUps } from '../findings/followUps';
 import type { ReviewSession } from '../review/reviewSession';
 import type { SettingsService } from '../settings';
@@ -16,13 +17,10 @@ const THREADS_CONTROLLER_ID = 'quorum';
 
 interface ThreadsDeps {
   store: FindingStore;
-  fixes: FixService;
   followUps: FollowUps;
   settings: SettingsService;
   /** Reviews as they start (the review controller's `onDidStartReview`). */
   onDidStartReview: vscode.Event<ReviewSession>;
-  /** "Dismiss in this project" (the review controller's: `.quorum/dismissed.json`). */
-  dismissInProject: (sessionId: string, findingId: string) => Promise<boolean>;
 }
 
 /** One finding's thread, and the conversation in it. */
@@ -54,14 +52,14 @@ const key = (sessionId: string, findingId: string) => `${sessionId}\u0000${findi
 
 /**
  * Review threads: each finding of a finished review as a comment thread on its lines (the Comments API), with
- * Apply (FixService's checks), Dismiss and Dismiss in this project as thread actions, and replies that ask the
+ * Apply, Dismiss and Dismiss in this project as thread actions (the quick fixes' commands), and replies that ask the
  * finding's agent a follow-up. Threads follow the finding store: they move with edits and close when their lines
  * are deleted, the fix is applied, the finding is dismissed, or a later review of those lines replaces it.
  */
 export class ReviewThreads implements vscode.Disposable {
   private readonly controller = vscode.comments.createCommentController(THREADS_CONTROLLER_ID, 'Quorum');
   private readonly entries = new Map<string, Entry>();
-  private readonly subscriptions: vscode.Disposable[] = [this.controller];
+  private readonly subscriptions: { dispose(): void }[] = [this.controller];
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires whenever threads open, move, change or close (tests follow it). */
   readonly onDidChange = this.changed.event;
@@ -171,21 +169,28 @@ export class ReviewThreads implements vscode.Disposable {
     return [...this.entries.values()].find((e) => e.thread === thread);
   }
 
-  /** Apply (a thread action): the same checks and edit as the quick fix and the panel's Apply. */
-  async apply(thread: unknown): Promise<boolean> {
+  /**
+   * A thread's action runs the command the quick fix and the panel's button run for its finding (one handler:
+   * findings/findingActions.ts); false when the thread is not one of Quorum's open threads.
+   */
+  private async act<R>(thread: unknown, command: string): Promise<R | undefined> {
     const e = this.entryOf(thread);
-    return e !== undefined && (await this.deps.fixes.apply(e.sessionId, e.findingId)) === 'applied';
+    return e ? vscode.commands.executeCommand<R>(command, e.sessionId, e.findingId) : undefined;
   }
 
-  dismiss(thread: unknown): boolean {
-    const e = this.entryOf(thread);
-    if (e) this.deps.fixes.dismiss(e.sessionId, e.findingId);
-    return e !== undefined;
+  /** Apply: the same checks and edit as the quick fix and the panel's Apply. */
+  async apply(thread: unknown): Promise<boolean> {
+    return (await this.act<ApplyOutcome>(thread, InternalCommands.applyFix)) === 'applied';
+  }
+
+  async dismiss(thread: unknown): Promise<boolean> {
+    if (!this.entryOf(thread)) return false;
+    await this.act(thread, InternalCommands.dismissFinding);
+    return true;
   }
 
   async dismissInProject(thread: unknown): Promise<boolean> {
-    const e = this.entryOf(thread);
-    return e !== undefined && this.deps.dismissInProject(e.sessionId, e.findingId);
+    return (await this.act<boolean>(thread, InternalCommands.dismissInProject)) === true;
   }
 
   /** A reply: the question joins the thread, and the agent's answer streams in below it. */
