@@ -1,7 +1,14 @@
-// Runs the three suites (unit, webview, integration) one after the other, shows their output, and ends with
-// one plain `N passed, N failed` line that totals them. Exits non-zero when anything failed.
+// Runs the static checks (ESLint, unused exports, file and function sizes: each one counts as a test) and the
+// three suites (unit, webview, integration) one after the other, shows their output, and ends with one plain
+// `N passed, N failed` line that totals them. Exits non-zero when anything failed.
 import { spawn } from 'node:child_process';
 
+/** The checks a change must keep passing (ARCHITECTURE.md, "Invariants"): each is one test, passed or failed. */
+const checks = [
+  ['lint', ['run', 'lint']],
+  ['exports', ['run', 'check:exports']],
+  ['sizes', ['run', 'check:sizes']],
+];
 const suites = [
   ['unit', ['run', 'test:unit']],
   ['webview', ['run', 'test:webview']],
@@ -28,6 +35,15 @@ function run(name, args) {
 }
 
 const results = [];
+if (only.length === 0 || only.includes('checks')) {
+  console.log('\n=== checks ===');
+  for (const [name, args] of checks) {
+    const r = await run(name, args);
+    const ok = r.code === 0;
+    console.log(`check ${name}: ${ok ? 'passed' : 'FAILED'}`);
+    results.push({ name: `check ${name}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1, code: r.code });
+  }
+}
 for (const [name, args] of suites) {
   if (only.length && !only.includes(name)) continue;
   console.log(`\n=== ${name} tests ===`);

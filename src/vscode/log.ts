@@ -35,7 +35,8 @@ export function createQuorumLog(redactor: Redactor): QuorumLog {
     appendLine: (value: string) => !disposed && channel.appendLine(redactor.redact(value)),
     replace: (value: string) => !disposed && channel.replace(redactor.redact(value)),
     clear: () => channel.clear(),
-    show: (a?: vscode.ViewColumn | boolean, b?: boolean) => (typeof a === 'boolean' ? channel.show(a) : channel.show(a, b)),
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the interface implemented still declares the column overload; the column is dropped
+    show: (a?: vscode.ViewColumn | boolean, b?: boolean) => channel.show(typeof a === 'boolean' ? a : b),
     hide: () => channel.hide(),
     dispose: () => {
       if (disposed) return;

@@ -36,11 +36,12 @@ describe('API key: set, test, clear (SecretStorage, per base URL)', () => {
     assert.equal(stored, true);
     const asked = prompter.calls.find((c) => c.kind === 'input' && c.id === 'apiKey.input');
     assert.equal(asked?.options?.password, true);
-    const validate = asked?.options?.validateInput;
-    assert.ok(validate);
-    assert.ok(await validate('Bearer abcdefghijkl'));
-    assert.ok(await validate('has space inside'));
-    assert.equal(await validate(KEY), undefined);
+    const options = asked?.options;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- only checked to be there; called through `options` below
+    assert.ok(options?.validateInput);
+    assert.ok(await options.validateInput('Bearer abcdefghijkl'));
+    assert.ok(await options.validateInput('has space inside'));
+    assert.equal(await options.validateInput(KEY), undefined);
 
     const report = await vscode.commands.executeCommand<ConnectionReport>('quorum.testConnection');
     assert.equal(report?.ok, true);

@@ -125,7 +125,7 @@ describe('Compare Models… (real VS Code, oracle models on the loopback gateway
 
   it('after a window reload the page comes back from the kept comparison, or closes when nothing valid is kept', async () => {
     // VS Code brings an open page back through Quorum's serializer: one is registered for the page's view type.
-    assert.throws(() => vscode.window.registerWebviewPanelSerializer('quorum.compare', { deserializeWebviewPanel: async () => undefined }));
+    assert.throws(() => vscode.window.registerWebviewPanelSerializer('quorum.compare', { deserializeWebviewPanel: () => Promise.resolve() }));
     const before = shownRows(api.compare.panel.html);
     assert.equal(before.size, 2, 'the first test left its comparison');
     await closeAll();

@@ -27,7 +27,7 @@ describe('cost in the status bar, Show Cost, budgets', () => {
     api.cost.reset();
   });
 
-  it('shows the session total of the ledger, by agent and model in the tooltip, estimated figures marked', async () => {
+  it('shows the session total of the ledger, by agent and model in the tooltip, estimated figures marked', () => {
     assert.equal(api.cost.statusBar.text, '$(pulse) $0.00');
     api.ledger.record({ model: 'gpt-4.1', tag: { agent: 'analyst', reviewId: 'r1' }, attempt: 1, usage: usage(1000, 500), usageSource: 'reported', outcome: 'ok' });
     api.ledger.record({ model: 'deepseek-v3.2', tag: { agent: 'coding', reviewId: 'r1' }, attempt: 1, usage: usage(2000, 1000), usageSource: 'estimated', outcome: 'ok' });

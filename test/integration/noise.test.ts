@@ -102,7 +102,7 @@ describe('noise controls in the editor (minimum confidence, Dismiss in this proj
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', first.uri, new vscode.Range(4, 0, 4, 0));
     const dismiss = actions.find((a) => a.title === 'Quorum: Dismiss in this project — SQL injection in find_order');
     assert.ok(dismiss?.command);
-    assert.equal(await vscode.commands.executeCommand(dismiss.command.command, ...(dismiss.command.arguments ?? [])), true);
+    assert.equal(await vscode.commands.executeCommand(dismiss.command.command, ...((dismiss.command.arguments ?? []) as unknown[])), true);
     assert.deepEqual(titles(first.uri), ['Off-by-one reads past the end of prices', 'Row returned without a type']);
 
     const file = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(dismissedFile()))) as { version: number; dismissed: { agent: string; rule: string; code: string; file: string }[] };

@@ -41,7 +41,7 @@ describe('Show Review Outcomes: what became of each finding, in the editor', fun
     return summary;
   };
   const tree = () => api.outcomes.view.tree;
-  const items = (nodes: OutcomeNode[]) => nodes.map((n) => tree().getTreeItem(n)).map((i) => [String(i.label), String(i.description ?? '')]);
+  const items = (nodes: OutcomeNode[]) => nodes.map((n) => tree().getTreeItem(n)).map((i) => [typeof i.label === 'string' ? i.label : (i.label?.label ?? ''), typeof i.description === 'string' ? i.description : '']);
 
   before(async () => {
     api = await quorum();
@@ -124,7 +124,7 @@ describe('Show Review Outcomes: what became of each finding, in the editor', fun
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(4, 0, 4, 0));
     const reasoned = actions.find((a) => a.title === 'Quorum: Dismiss with a reason… — SQL injection in find_order');
     assert.ok(reasoned?.command, actions.map((a) => a.title).join(' | '));
-    assert.equal(await vscode.commands.executeCommand(reasoned.command.command, ...(reasoned.command.arguments ?? [])), true);
+    assert.equal(await vscode.commands.executeCommand(reasoned.command.command, ...((reasoned.command.arguments ?? []) as unknown[])), true);
 
     // The user saw the proposed rule (the offer's detail, the input's value) before anything was written.
     const offer = prompter.calls.find((c) => c.id === 'learning.offer');

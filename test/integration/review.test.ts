@@ -49,8 +49,7 @@ async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeActi
 
 async function run(action: vscode.CodeAction | undefined): Promise<unknown> {
   assert.ok(action?.command, 'the action exists');
-  const args: unknown[] = action.command.arguments ?? [];
-  return vscode.commands.executeCommand(action.command.command, ...args);
+  return vscode.commands.executeCommand(action.command.command, ...((action.command.arguments ?? []) as unknown[]));
 }
 
 describe('review selection (real VS Code, loopback gateway)', function () {

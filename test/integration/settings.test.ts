@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import * as vscode from 'vscode';
 import type { QuorumApi } from '../../src/vscode/api';
 import { ScriptedPrompter, quorum, setSetting } from './helpers';
 
@@ -39,6 +38,5 @@ describe('settings: read live, invalid values reported once by name', () => {
     await setSetting(api, 'limits.maxConcurrent', 1000);
     assert.equal(prompter.messagesWith('settings.invalid').length, 2);
     assert.ok(api.settings.issues.some((i) => i.path === 'limits.maxConcurrent'));
-    void vscode;
   });
 });

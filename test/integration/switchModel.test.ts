@@ -105,10 +105,11 @@ describe('Switch Model… (gateway /models with prices, saved to settings)', fun
     assert.ok(checked.length >= 2, `several current models: ${checked.map((i) => i.label).join(', ')}`);
     for (const i of checked) assert.match(i.detail ?? '', /used by (Analyst|Architecture|Security|Coding)/);
     const input = prompter.calls.find((c) => c.id === 'switchModel.enter');
-    const validate = input?.options?.validateInput;
-    assert.ok(validate);
-    assert.ok(await validate('bad model id'));
-    assert.equal(await validate('openai/gpt-4o'), undefined);
+    const options = input?.options;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- only checked to be there; called through `options` below
+    assert.ok(options?.validateInput);
+    assert.ok(await options.validateInput('bad model id'));
+    assert.equal(await options.validateInput('openai/gpt-4o'), undefined);
     const config = vscode.workspace.getConfiguration('quorum');
     for (const a of BUILTINS) assert.equal(config.inspect<string>(`agents.${a}.model`)?.workspaceValue, 'openai/gpt-4o', a);
     assert.equal(api.settings.current.agents.coding.model, 'openai/gpt-4o');

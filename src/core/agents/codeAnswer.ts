@@ -69,7 +69,7 @@ function splitAdvice(replacements: readonly CodeReplacement[], scope: CodeScope)
 }
 
 function replacementList(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return Array.from<unknown>(value);
   if (!isRecord(value)) return undefined;
   const list = pick(value, LIST_KEYS);
   return Array.isArray(list) ? list : undefined;

@@ -213,10 +213,10 @@ const OUTSIDE_MIN_CONFIDENCE = 0.5;
 const LIST_KEYS = ['findings', 'issues', 'results', 'problems', 'vulnerabilities', 'items', 'comments', 'review'];
 
 function findingList(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value.every((v) => isRecord(v)) ? value : undefined;
+  if (Array.isArray(value)) return value.every((v) => isRecord(v)) ? Array.from<unknown>(value) : undefined;
   if (!isRecord(value)) return undefined;
   const list = pick(value, LIST_KEYS);
-  if (Array.isArray(list)) return list;
+  if (Array.isArray(list)) return Array.from<unknown>(list);
   if (isRecord(list)) return findingList(list);
   // A single finding on its own.
   if (pickString(value, ['title', 'summary', 'issue']) && (pick(value, ['severity', 'level']) !== undefined || pick(value, ['startLine', 'line', 'lines']) !== undefined)) return [value];

@@ -39,7 +39,7 @@ const expectedFileSchema = z.looseObject({
   findings: z.array(expectedFindingSchema),
   /** What the project's tools report on the file (the case's file is theirs): sent read-only, their repeats scored apart. */
   toolResults: z
-    .array(toolResultSchema.omit({ file: true }).refine((r) => r.endLine >= r.startLine, { path: ['endLine'], message: 'endLine is before startLine' }))
+    .array(toolResultSchema.omit({ file: true }).refine((r) => r.endLine >= r.startLine, { path: ['endLine'], error: 'endLine is before startLine' }))
     .max(500)
     .optional(),
 });

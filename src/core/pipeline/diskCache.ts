@@ -43,7 +43,7 @@ const entrySchema = z.object({
   format: z.literal(FORMAT),
   version: z.literal(VERSION),
   key: z.string().regex(KEY),
-  storedAt: z.number().finite(),
+  storedAt: z.number(),
   value: answerSchema,
 });
 

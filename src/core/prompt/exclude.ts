@@ -15,7 +15,7 @@ export interface ExclusionRule {
 
 export interface Excluder {
   /** The rule that keeps `relativePath` from being sent, or undefined when it may be sent. */
-  match(relativePath: string): ExclusionRule | undefined;
+  match: (relativePath: string) => ExclusionRule | undefined;
 }
 
 /** A file of a changes review that is not sent, and why. */

@@ -21,14 +21,14 @@ export async function withCodeContext(work: ShapedWork, request: ReviewRequest, 
   const redactor = request.context.redactSecrets ? work.shaped.redactor : undefined;
   let batches: ReviewTarget[];
   let status: ContextStatus | undefined;
-  let finish: (signal: AbortSignal) => Promise<void> = async () => {};
+  let finish: (signal: AbortSignal) => Promise<void> = () => Promise.resolve();
   try {
     const served = await fromLanguageServer(asked, source, request, redactor);
     const rest = asked.filter((_, i) => !served[i]);
     const step = rest.length > 0
       ? await addContext(rest, { root: source.root, cacheDir: source.cacheDir, excluder: request.context.excluder, maxFileBytes: source.maxFileBytes, maxTokens: source.maxTokens, redactor, ...(source.timeBudgetMs !== undefined ? { timeBudgetMs: source.timeBudgetMs } : {}) })
       : undefined;
-    if (step) finish = step.finish;
+    if (step) finish = (signal) => step.finish(signal);
     // The language server's batches had theirs: the status counts every region.
     const regions = (list: readonly ReviewTarget[]) => list.reduce((n, b) => n + b.regions.length, 0);
     if (step?.status) status = { ...step.status, regions: regions(asked), chosen: regions(asked) - regions(rest) + step.status.chosen };

@@ -31,7 +31,7 @@ function dropPath(root: unknown, path: readonly PropertyKey[]): boolean {
     return true;
   }
   if (!isRecord(node) || typeof last !== 'string' || !(last in node)) return false;
-  delete node[last];
+  Reflect.deleteProperty(node, last);
   return true;
 }
 

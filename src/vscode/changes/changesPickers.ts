@@ -55,7 +55,7 @@ async function pickRef(deps: PickerDeps, repository: GitRepository): Promise<str
     ...refs.filter((r) => r.name !== head).map((r): RefItem => ({
       label: escapeIcons(r.name),
       description: `${typeLabel(r.type)}${r.commit ? ` · ${r.commit.slice(0, 8)}` : ''}`,
-      ...(r.name !== undefined ? { ref: r.name } : {}),
+      ref: r.name,
       alwaysShow: false,
     })),
     typed,

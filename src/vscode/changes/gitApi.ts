@@ -45,11 +45,9 @@ export interface GitRepository {
   };
   status(): Promise<void>;
   /** Without a path: the files that differ between `ref` and the working tree; with one, that file's patch. */
-  diffWith(ref: string): Promise<unknown>;
-  diffWith(ref: string, path: string): Promise<unknown>;
+  diffWith(ref: string, path?: string): Promise<unknown>;
   /** The same between `ref` and the index. */
-  diffIndexWith(ref: string): Promise<unknown>;
-  diffIndexWith(ref: string, path: string): Promise<unknown>;
+  diffIndexWith(ref: string, path?: string): Promise<unknown>;
   getMergeBase(ref1: string, ref2: string): Promise<unknown>;
   getCommit(ref: string): Promise<unknown>;
   getRefs(query: GitRefQuery, token?: vscode.CancellationToken): Promise<unknown>;

@@ -11,7 +11,7 @@ const SYMBOLS_WAIT_MS = 3_000;
 function collect(symbols: readonly vscode.DocumentSymbol[], out: LineRange[]): void {
   for (const s of symbols) {
     if (FUNCTION_KINDS.has(s.kind)) out.push(reviewLines({ start: s.range.start.line, end: s.range.end.line }));
-    collect(s.children ?? [], out);
+    collect(s.children, out);
   }
 }
 
@@ -31,7 +31,7 @@ export async function functionScopes(uri: vscode.Uri): Promise<LineRange[]> {
     timer = setTimeout(() => resolve(undefined), SYMBOLS_WAIT_MS);
   });
   try {
-    const symbols: unknown = await Promise.race([vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', uri), timeout]);
+    const symbols: unknown = await Promise.race([vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', uri), timeout]);
     if (!isDocumentSymbols(symbols)) return [];
     const out: LineRange[] = [];
     collect(symbols, out);

@@ -17,7 +17,7 @@ interface CostPickItem extends vscode.QuickPickItem {
  * cost details; warns once when the month passes its budget.
  */
 export class CostController implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables: { dispose(): unknown }[] = [];
   private running = 0;
   private monthWarnedFor: string | undefined;
   private pendingMonthly: Promise<void> = Promise.resolve();

@@ -18,7 +18,7 @@ const codeScope = { regions: [{ file: 'src/users.ts', startLine: codeTarget.star
 
 describe('findings parser over a corpus of messy model answers', () => {
   const target = findingsTarget;
-  for (const [name, expected] of Object.entries(findingsCases) as [string, FindingsCase][]) {
+  for (const [name, expected] of Object.entries<FindingsCase>(findingsCases)) {
     it(name, () => {
       const result = parseFindings(read(name), 'analyst', findingsScope);
       assert.equal(result.parsed, expected.parsed, 'parsed');
@@ -39,7 +39,7 @@ describe('findings parser over a corpus of messy model answers', () => {
 });
 
 describe('coding-agent answer parser over a corpus', () => {
-  for (const [name, expected] of Object.entries(codeCases) as [string, CodeCase][]) {
+  for (const [name, expected] of Object.entries<CodeCase>(codeCases)) {
     it(name, () => {
       const result = parseCodeAnswer(read(name), codeScope);
       assert.equal(result.parsed, expected.parsed);

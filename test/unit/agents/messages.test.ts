@@ -23,7 +23,7 @@ describe('prompt building', () => {
     assert.equal(system?.role, 'system');
     assert.match(system?.content ?? '', /^Be an analyst\./);
     assert.match(system?.content ?? '', /between 98 and 100/);
-    assert.match(user?.content ?? '', / 98 \| function f\(a\) \{\n 99 \|   return a ``` 1;\n100 \| \}/);
+    assert.match(user?.content ?? '', / 98 \| function f\(a\) \{\n 99 \| {3}return a ``` 1;\n100 \| \}/);
     assert.match(user?.content ?? '', /\n````typescript\n/);
     assert.match(user?.content ?? '', /Reviewed lines: 98-100/);
   });
@@ -64,7 +64,7 @@ describe('prompt building', () => {
         { agent: 'architecture', title: 'Architecture', status: 'ok', text: 'free text review', findings: [], unparsed: true },
       ],
     });
-    assert.match(user?.content ?? '', /### Security \(security\)\n\[\n \{\n  "severity": "high"/);
+    assert.match(user?.content ?? '', /### Security \(security\)\n\[\n \{\n {2}"severity": "high"/);
     assert.match(user?.content ?? '', /"cwe": "CWE-89"/);
     assert.match(user?.content ?? '', /### Analyst \(analyst\)\nThis review did not finish \(error\)/);
     assert.match(user?.content ?? '', /### Architecture \(architecture\)\nfree text review/);

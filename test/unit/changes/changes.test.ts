@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { strict as assert } from 'node:assert';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -204,7 +205,7 @@ describe('changes: the diff model on real git repositories', function () {
   });
 
   it('says what is wrong: outside a repository, an unknown ref', async () => {
-    await assert.rejects(GitCliSource.open(require('node:os').tmpdir()), (e: unknown) => e instanceof ChangesError && e.code === 'not-a-repository');
+    await assert.rejects(GitCliSource.open(tmpdir()), (e: unknown) => e instanceof ChangesError && e.code === 'not-a-repository');
     repo.write('a', 'a\n').commit();
     const source = await GitCliSource.open(repo.dir);
     await assert.rejects(collectChanges(source, { kind: 'ref', ref: 'no-such-branch' }, { maxFileBytes: MAX }), (e: unknown) => e instanceof ChangesError && e.code === 'unknown-ref' && /no-such-branch/.test(e.message));

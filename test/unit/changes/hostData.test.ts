@@ -21,7 +21,8 @@ function gitDiffOf(oldText: string, newText: string) {
     try {
       execFileSync('git', ['diff', '--no-index', '--no-color', '-U0', 'old', 'new'], { cwd: dir, encoding: 'utf8' });
     } catch (e) {
-      out = String((e as { stdout?: unknown }).stdout ?? '');
+      const stdout = (e as { stdout?: unknown }).stdout;
+      out = typeof stdout === 'string' ? stdout : '';
     }
     return parseUnifiedDiff(out).map(({ added, removed, additions, deletions }) => ({ added, removed, additions, deletions }));
   } finally {
@@ -122,7 +123,7 @@ describe('changes: .gitattributes read without git', function () {
   it('reads every .gitattributes from the root to the file, as git check-attr does (nested files, anchors, folders, binary, -diff, !attr)', async () => {
     const { attributesOf } = await import('../../../src/core/changes/attributes');
     const files: Record<string, string> = { '.gitattributes': ROOT, 'sub/.gitattributes': SUB, 'sub/deep/.gitattributes': DEEP };
-    const read = async (file: string) => files[file];
+    const read = (file: string) => Promise.resolve(files[file]);
     assert.deepEqual(sorted(await attributesOf(paths, read)), expected);
     const repo = new TempRepo();
     try {
@@ -143,15 +144,15 @@ describe('changes: .gitattributes read without git', function () {
     const files: Record<string, string> = { 'sub/.gitattributes': 'plain.ts -linguist-generated\nforced.ts -linguist-generated\ntext.bin -diff\n' };
     const paths = ['a.gen.ts', 'sub/plain.ts', 'sub/forced.ts', 'sub/freed.gen.ts', 'x.bin', 'sub/text.bin', 'sub/notes.txt', 'global.ts', 'other.ts'];
     const expected = { generated: ['a.gen.ts', 'global.ts', 'sub/forced.ts'], binary: ['sub/notes.txt', 'sub/text.bin', 'x.bin'] };
-    assert.deepEqual(sorted(await attributesOf(paths, async (f) => files[f], { global: GLOBAL, info: INFO })), expected);
+    assert.deepEqual(sorted(await attributesOf(paths, (f) => Promise.resolve(files[f]), { global: GLOBAL, info: INFO })), expected);
     const repo = new TempRepo();
     try {
       for (const [f, t] of Object.entries(files)) repo.write(f, t);
-      repo.write('.git/info/attributes', INFO).write('../global-attributes-' + repo.dir.split('/').pop(), GLOBAL);
-      repo.git('config', 'core.attributesFile', join(repo.dir, '..', 'global-attributes-' + repo.dir.split('/').pop()));
+      repo.write('.git/info/attributes', INFO).write('../global-attributes-' + (repo.dir.split('/').pop() ?? ''), GLOBAL);
+      repo.git('config', 'core.attributesFile', join(repo.dir, '..', 'global-attributes-' + (repo.dir.split('/').pop() ?? '')));
       assert.deepEqual(sorted(await (await GitCliSource.open(repo.dir)).attributes(paths, { kind: 'uncommitted' })), expected);
     } finally {
-      rmSync(join(repo.dir, '..', 'global-attributes-' + repo.dir.split('/').pop()), { force: true });
+      rmSync(join(repo.dir, '..', 'global-attributes-' + (repo.dir.split('/').pop() ?? '')), { force: true });
       repo.dispose();
     }
   });

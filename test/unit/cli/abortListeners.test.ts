@@ -21,7 +21,9 @@ import { numbered, TempRepo } from '../changes/gitRepo';
 async function mostAbortListeners<T>(run: () => Promise<T>): Promise<{ result: T; most: number }> {
   const live = new WeakMap<EventTarget, Set<unknown>>();
   let most = 0;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original methods, called with `this` and put back after
   const add = EventTarget.prototype.addEventListener;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- as above
   const remove = EventTarget.prototype.removeEventListener;
   EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean) {
     if (type === 'abort' && this instanceof AbortSignal && listener) {
@@ -76,7 +78,7 @@ describe('quorum review --changes of 20 batches per agent: no MaxListenersExceed
     const watch = setInterval(() => (onReviewSignal = Math.max(onReviewSignal, getEventListeners(controller.signal, 'abort').length)), 5);
     tg.script((req) => ({ text: req.model === 'deepseek-v3.2' ? '{"rationale":"r","replacements":[]}' : '{"findings":[]}' }));
     let stderr = '';
-    let most = 0;
+    let most: number;
     try {
       const run = await mostAbortListeners(() => runCli({
         argv: ['review', '--changes', '--format', 'json', '--no-cache'], cwd: repo.dir, version: '0.0.0', signal: controller.signal,

@@ -99,7 +99,7 @@ describe('quorum review with context (against the loopback test gateway, on real
     for (const req of tg.requests) {
       const user = userOf(req);
       assert.match(user, /Context \(read-only, not reviewed\):\n\nFile: src\/main\.ts \(caller greet, lines \d+-\d+\)/);
-      assert.match(user, /File: src\/util\.ts \(definition displayName, lines 4-8\)\n```typescript\n4 \| export function displayName\(user: User, upper: boolean\): string \{\n5 \|   const audit = "\[REDACTED:aws-access-key-id\]";/);
+      assert.match(user, /File: src\/util\.ts \(definition displayName, lines 4-8\)\n```typescript\n4 \| export function displayName\(user: User, upper: boolean\): string \{\n5 \| {3}const audit = "\[REDACTED:aws-access-key-id\]";/);
       assert.ok(secret && !user.includes(secret.secret), 'a secret in context is redacted like reviewed code');
       assert.ok(!user.includes('hiddenHelper(): number'), 'nothing of an excluded file is sent');
       const system = ((req.body?.messages ?? []) as { role: string; content: string }[])[0]?.content ?? '';

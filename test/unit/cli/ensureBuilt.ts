@@ -13,7 +13,7 @@ function newestSource(path: string): number {
 
 /** Builds dist/cli.js with the project's esbuild.js when it is missing or older than what it is built from. */
 export function ensureBuilt(): void {
-  let built = 0;
+  let built: number;
   try {
     built = statSync(cliPath).mtimeMs;
   } catch {

@@ -224,7 +224,6 @@ describe('quorum mcp (the SDK client over stdio, the loopback gateway, real git 
 
   it('estimate: what would be sent and cost, and nothing is sent (no key needed)', async () => {
     const { QUORUM_API_KEY: _omit, ...noKey } = env;
-    void _omit;
     const { client } = await start(repo.dir, noKey);
     const r = (await client.callTool({ name: 'estimate', arguments: {} })) as CallToolResult;
     const s = structured(r);
@@ -281,7 +280,6 @@ describe('quorum mcp (the SDK client over stdio, the loopback gateway, real git 
     assert.equal(chatRequests(tg).length, 0);
 
     const { QUORUM_API_KEY: _omit, ...noKey } = env;
-    void _omit;
     const k = await start(repo.dir, noKey);
     const r = (await k.client.callTool({ name: 'review_changes', arguments: {} })) as CallToolResult;
     assert.equal(r.isError, true);

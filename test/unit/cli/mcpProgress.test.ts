@@ -20,7 +20,10 @@ describe('MCP call progress', () => {
   function make(token: string | undefined) {
     let now = 0;
     const sent: { progress: number; total?: number; message?: string }[] = [];
-    const p = new CallProgress(token, async (n: ServerNotification) => void sent.push(n.params as { progress: number }), () => undefined, { everyMs: 1000, now: () => now });
+    const p = new CallProgress(token, (n: ServerNotification) => {
+      sent.push(n.params as { progress: number });
+      return Promise.resolve();
+    }, () => undefined, { everyMs: 1000, now: () => now });
     return { p, sent, tick: (ms: number) => (now += ms) };
   }
 

@@ -44,11 +44,11 @@ function fakeGateway(answer: (n: number) => Answer): FakeGateway {
   const sentAt: number[] = [];
   const impl = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const signal = init?.signal ?? undefined;
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     sentAt.push(Date.now());
     return Promise.resolve(answer(sentAt.length)(signal));
   };
-  return { fetch: impl as typeof fetch, sentAt };
+  return { fetch: impl, sentAt };
 }
 
 function client(gw: FakeGateway, limits: Record<string, number>): GatewayClient {

@@ -8,6 +8,7 @@ import { closestModels } from '../../../src/core/gateway/suggest';
 
 async function sse(parts: (string | Uint8Array)[]): Promise<SseItem[]> {
   const enc = new TextEncoder();
+  // eslint-disable-next-line @typescript-eslint/require-await -- an async iterable, as a response body is
   async function* gen() {
     for (const p of parts) yield typeof p === 'string' ? enc.encode(p) : p;
   }

@@ -20,7 +20,6 @@ export function normalize(schema: unknown): unknown {
   if (Array.isArray(anyOf) && anyOf.length === 2 && isRecord(anyOf[0]) && anyOf[0].const === '' && isRecord(anyOf[1])) {
     const other = anyOf[1];
     const { anyOf: _drop, ...rest } = schema;
-    void _drop;
     const out: JsonSchema = { ...rest, type: 'string', pattern: `^$|${String(other.pattern)}` };
     if (other.maxLength !== undefined) out.maxLength = other.maxLength;
     return out;
@@ -42,7 +41,7 @@ export function settingLeaves(): Map<string, JsonSchema> {
     }
     leaves.set(['quorum', ...path].join('.'), normalize(node) as JsonSchema);
   };
-  walk(root as JsonSchema, []);
+  walk(root, []);
   return leaves;
 }
 

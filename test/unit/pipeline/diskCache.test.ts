@@ -101,7 +101,7 @@ describe('disk cache', () => {
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       child.on('error', fail);
-      child.on('close', (code) => (code === 0 ? ok(JSON.parse(out)) : fail(new Error(`writer ${i + 1} exited ${code}: ${err}`))));
+      child.on('close', (code) => (code === 0 ? ok(JSON.parse(out) as Parameters<typeof ok>[0]) : fail(new Error(`writer ${i + 1} exited ${code}: ${err}`))));
     })));
     for (const r of results) {
       assert.equal(r.torn, 0, `writer ${r.id} read a torn or missing entry`);

@@ -10,9 +10,9 @@ import { countTokens } from '../../../src/core/tokens/count';
  */
 describe('the tokenizer reads its own copy of the library rank table', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the library's own table, the reference
-  const library: { default: readonly unknown[] } = require('gpt-tokenizer/bpeRanks/cl100k_base');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const reference: { countTokens: (text: string, options: { disallowedSpecial: Set<string> }) => number } = require('gpt-tokenizer/encoding/cl100k_base');
+  const library = require('gpt-tokenizer/bpeRanks/cl100k_base') as { default: readonly unknown[] };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the library's own counter, the reference
+  const reference = require('gpt-tokenizer/encoding/cl100k_base') as { countTokens: (text: string, options: { disallowedSpecial: Set<string> }) => number };
 
   it('cl100k_base.json is the library table, rank by rank (else: npm run tokenizer:table)', () => {
     const copy: unknown = JSON.parse(readFileSync(join(__dirname, '../../../data/cl100k_base.json'), 'utf8'));

@@ -22,7 +22,7 @@ const eventSchema = z.looseObject({
 });
 
 const repositorySchema = z.string().trim().regex(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, 'GITHUB_REPOSITORY is not owner/name');
-const apiUrlSchema = z.string().trim().url('GITHUB_API_URL is not a URL').refine((u) => /^https?:\/\//i.test(u), 'GITHUB_API_URL must start with http:// or https://');
+const apiUrlSchema = z.string().trim().pipe(z.url('GITHUB_API_URL is not a URL')).refine((u) => /^https?:\/\//i.test(u), 'GITHUB_API_URL must start with http:// or https://');
 
 /** The pull request number of the event file, or why there is none. */
 function eventNumber(path: string | undefined): number | string {

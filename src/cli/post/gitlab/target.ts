@@ -19,7 +19,7 @@ export interface GitlabTarget {
   mr: number;
 }
 
-const urlSchema = z.string().trim().url().refine((u) => /^https?:\/\//i.test(u));
+const urlSchema = z.string().trim().pipe(z.url()).refine((u) => /^https?:\/\//i.test(u));
 const projectSchema = z.string().trim().regex(/^(\d+|[A-Za-z0-9_][A-Za-z0-9_.-]*(\/[A-Za-z0-9_][A-Za-z0-9_.-]*)+)$/);
 const iidSchema = z.string().trim().regex(/^[1-9]\d{0,9}$/).transform(Number);
 

@@ -96,7 +96,7 @@ describe('quorum review --post github (loopback gateway, fake GitHub, real git r
     assert.ok(!text.includes('<!--') && !/@octocat/.test(text) && !/^```/m.test(text), text);
     assert.equal((argument?.body.match(/<!-- quorum:finding/g) ?? []).length, 1);
     assert.match(r.body ?? '', /3 new findings: 2 on the changed lines, 1 outside the diff/);
-    assert.match(r.body ?? '', /<!-- quorum:finding [0-9a-f,]+ -->\n- \*\*🔵 Low\*\* · analyst — \*\*Outside the diff\*\*  \n  `src\/app\.py` line 19/);
+    assert.match(r.body ?? '', /<!-- quorum:finding [0-9a-f,]+ -->\n- \*\*🔵 Low\*\* · analyst — \*\*Outside the diff\*\* {2}\n {2}`src\/app\.py` line 19/);
     const summaries = postsTo(gh, 'POST', '/issues/7/comments');
     assert.equal(summaries.length, 1);
     const summary = bodyOf(summaries[0]).body ?? '';
@@ -164,7 +164,7 @@ describe('quorum review --post github (loopback gateway, fake GitHub, real git r
     assert.match(run.stderr, /GitHub refused a comment on src\/new\.js:2 \(422\); it is in the review body/);
     assert.equal(gh.reviews.length, 1, 'one review');
     assert.deepEqual(gh.reviewComments.map((c) => [c.path, c.line]), [['src/app.py', 10]]);
-    assert.match(gh.reviews[0]?.body ?? '', /Runs an argument\*\*  \n  `src\/new\.js` lines 1–2/);
+    assert.match(gh.reviews[0]?.body ?? '', /Runs an argument\*\* {2}\n {2}`src\/new\.js` lines 1–2/);
     // Known next time: the moved finding is not posted again.
     const before = gh.calls.length;
     assert.equal((await review()).code, 0);

@@ -130,7 +130,7 @@ describe('quorum review --post gitlab (loopback gateway, fake GitLab, real git r
     const summary = posted(notes[0]).body;
     assert.match(summary, new RegExp(`^<!-- quorum:summary sha=${head} -->\n## Quorum review`));
     assert.match(summary, /\*\*This run:\*\* 5 new \(4 inline\), 0 already posted, 0 resolved/);
-    assert.match(summary, /#### Not on the diff's lines \(1\)\n\n<!-- quorum:finding [0-9a-f,]+ -->\n- \*\*🔵 Low\*\* · analyst — \*\*Outside the diff\*\*  \n  `src\/app\.py` line 19/);
+    assert.match(summary, /#### Not on the diff's lines \(1\)\n\n<!-- quorum:finding [0-9a-f,]+ -->\n- \*\*🔵 Low\*\* · analyst — \*\*Outside the diff\*\* {2}\n {2}`src\/app\.py` line 19/);
     assert.match(run.stderr, /posted to GitLab project 42!7: 5 new finding\(s\) \(4 inline\), 0 already posted, 0 marked resolved; summary created/);
     assert.equal(calls(gl, 'PUT', /./).length, 0);
   });
