@@ -12,6 +12,7 @@ import { runReview } from '../core/review/runReview';
 import type { QuorumSettings } from '../core/settings/schema';
 import { formatUsd } from '../shared/format';
 import { errorCode } from '../shared/guards';
+import { lineLabel } from '../shared/lineLabel';
 import { renderWhatWillBeSent } from '../shared/whatWillBeSent';
 import type { ReviewArgs } from './args';
 import { EXIT, exitCodeOf, type CliIo } from './exit';
@@ -47,9 +48,9 @@ export interface CliReview {
   outcomes?: OutcomeRecorder;
 }
 
-/** `aws-access-key-id (line 3), private-key (lines 10-35)`: kinds and lines, never values. */
+/** `aws-access-key-id (line 3), private-key (lines 10–35)`: kinds and lines, never values. */
 function describeRedactions(redactions: readonly Redaction[]): string {
-  return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? `line ${r.line}` : `lines ${r.line}-${r.endLine}`})`).join(', ');
+  return redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${lineLabel(r.line, r.endLine)})`).join(', ');
 }
 
 /** What context goes out (and whether the time budget cut it), and what the index read and parsed for it. */

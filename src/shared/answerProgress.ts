@@ -118,71 +118,78 @@ export class AnswerProgress {
     const text = this.text;
     for (let i = this.pos; i < text.length; i++) {
       const c = text.charAt(i);
-      if (this.inString) {
-        if (this.unicode >= 0) {
-          if (--this.unicode < 0 && this.capture) this.current += ' ';
-          continue;
-        }
-        if (this.escape) {
-          this.escape = false;
-          if (c === 'u') this.unicode = 4;
-          else if (c === 'n' && this.inCode) this.codeLines++;
-          else if (this.capture) this.current += c === 'n' || c === 't' || c === 'r' ? ' ' : c;
-          continue;
-        }
-        if (c === '\\') {
-          this.escape = true;
-        } else if (c === '"') {
-          this.inString = false;
-          this.endString(this.current);
-        } else if (c === '\n' && this.inCode) {
-          this.codeLines++;
-        } else if (this.capture && this.current.length < MAX_TITLE + 1) {
-          this.current += c;
-        }
-        continue;
-      }
-      switch (c) {
-        case '"': {
-          this.inString = true;
-          this.current = '';
-          const key = this.key;
-          // Keys (and the title and severity values) are kept; other values are only walked through.
-          this.capture = key === undefined || TITLE_KEYS.has(key) || SEVERITY_KEYS.has(key);
-          this.inCode = key !== undefined && CODE_KEYS.has(key);
-          if (this.inCode && this.codeLines === 0) this.codeLines = 1;
-          break;
-        }
-        case ':':
-          this.key = this.lastString;
-          this.lastString = undefined;
-          break;
-        case '{':
-          this.objects.push({ inList: this.stack[this.stack.length - 1] === '[' });
-          this.stack.push('{');
-          this.key = undefined;
-          break;
-        case '[':
-          this.stack.push('[');
-          this.key = undefined;
-          break;
-        case '}':
-          if (this.stack.pop() === '{') this.objects.pop();
-          this.key = undefined;
-          break;
-        case ']':
-          this.stack.pop();
-          this.key = undefined;
-          break;
-        case ',':
-          this.key = undefined;
-          this.lastString = undefined;
-          break;
-        default:
-          break;
-      }
+      if (this.inString) this.stringChar(c);
+      else this.structureChar(c);
     }
     this.pos = text.length;
+  }
+
+  /** A character inside a string: escapes, the string's end, code lines, and the kept text of a title or severity. */
+  private stringChar(c: string): void {
+    if (this.unicode >= 0) {
+      if (--this.unicode < 0 && this.capture) this.current += ' ';
+      return;
+    }
+    if (this.escape) {
+      this.escape = false;
+      if (c === 'u') this.unicode = 4;
+      else if (c === 'n' && this.inCode) this.codeLines++;
+      else if (this.capture) this.current += c === 'n' || c === 't' || c === 'r' ? ' ' : c;
+      return;
+    }
+    if (c === '\\') {
+      this.escape = true;
+    } else if (c === '"') {
+      this.inString = false;
+      this.endString(this.current);
+    } else if (c === '\n' && this.inCode) {
+      this.codeLines++;
+    } else if (this.capture && this.current.length < MAX_TITLE + 1) {
+      this.current += c;
+    }
+  }
+
+  /** A character outside strings: a string's start, a key's colon, objects and lists opening and closing. */
+  private structureChar(c: string): void {
+    switch (c) {
+      case '"': {
+        this.inString = true;
+        this.current = '';
+        const key = this.key;
+        // Keys (and the title and severity values) are kept; other values are only walked through.
+        this.capture = key === undefined || TITLE_KEYS.has(key) || SEVERITY_KEYS.has(key);
+        this.inCode = key !== undefined && CODE_KEYS.has(key);
+        if (this.inCode && this.codeLines === 0) this.codeLines = 1;
+        break;
+      }
+      case ':':
+        this.key = this.lastString;
+        this.lastString = undefined;
+        break;
+      case '{':
+        this.objects.push({ inList: this.stack[this.stack.length - 1] === '[' });
+        this.stack.push('{');
+        this.key = undefined;
+        break;
+      case '[':
+        this.stack.push('[');
+        this.key = undefined;
+        break;
+      case '}':
+        if (this.stack.pop() === '{') this.objects.pop();
+        this.key = undefined;
+        break;
+      case ']':
+        this.stack.pop();
+        this.key = undefined;
+        break;
+      case ',':
+        this.key = undefined;
+        this.lastString = undefined;
+        break;
+      default:
+        break;
+    }
   }
 
   private endString(value: string): void {

@@ -47,7 +47,8 @@ function sentLabel(t: (key: ContextLabelKey, ...args: (string | number)[]) => st
 
 export const PANEL_STRINGS = {
   panelTitle: 'Quorum Review',
-  lines: 'lines {0}–{1}',
+  line: 'line {0}',
+  lines: 'lines {0}',
   statusRunning: 'Reviewing…',
   statusDone: 'Review complete',
   statusFailed: 'Review failed',
@@ -139,7 +140,7 @@ export const PANEL_STRINGS = {
   noFindings: 'No findings.',
   noFindingsFiltered: 'No findings match the filter.',
   findingsPending: 'Findings appear here as the agents report them.',
-  lineRange: 'Lines {0}–{1}',
+  lineRange: 'Lines {0}',
   lineSingle: 'Line {0}',
   revealHint: 'Reveal in the editor',
   previewFix: 'Preview fix',
@@ -251,6 +252,14 @@ export function placeholderCount(template: string): number {
   let n = 0;
   for (const m of template.matchAll(/\{(\d+)\}/g)) n = Math.max(n, Number(m[1]) + 1);
   return n;
+}
+
+/** A string of the panel by its key, with `{0}`, `{1}`… filled in. */
+export type Translate = (key: PanelStringKey, ...args: (string | number)[]) => string;
+
+/** The `Translate` of a set of strings (the panel's, in the display language; the command line's). */
+export function translator(strings: PanelStrings): Translate {
+  return (key, ...args) => formatString(strings[key], args);
 }
 
 /** Fills `{0}`, `{1}`… with `args`. */

@@ -1,6 +1,6 @@
 import { CONTEXT_KINDS } from './codeContext';
-import { SEVERITIES } from './severity';
-import { AGENT_ERROR_CODES, AGENT_OUTPUTS, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS, TARGET_KINDS, VERDICTS, VERIFIER_NOTICES } from './reviewCodes';
+import { findingViewSchema } from './finding';
+import { AGENT_ERROR_CODES, AGENT_OUTPUTS, COST_SOURCES, GATEWAY_ERROR_CODES, HIDDEN_REASONS, RETRY_KINDS, SKIP_REASONS, TARGET_KINDS, VERIFIER_NOTICES } from './reviewCodes';
 import * as z from 'zod/mini';
 
 /**
@@ -15,8 +15,6 @@ import * as z from 'zod/mini';
  * `zod/mini` (not classic zod): the same validation at a third of the size in the webview bundle.
  */
 
-const severitySchema = z.enum(SEVERITIES);
-
 const str = (max: number) => z.string().check(z.maxLength(max));
 const text = str(2_000_000);
 const shortText = str(2_000);
@@ -27,34 +25,7 @@ const money = z.number().check(z.nonnegative());
 const nonNegative = money;
 const list = <T extends z.core.SomeType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
 
-const findingViewSchema = z.object({
-  id: shortText,
-  /** The finding's file (optional so that reviews stored before files were named still load). */
-  file: z.optional(str(8_000)),
-  agents: list(shortText, 64),
-  severity: severitySchema,
-  title: str(20_000),
-  explanation: str(200_000),
-  startLine: int,
-  endLine: int,
-  suggestion: z.optional(str(500_000)),
-  advice: z.optional(str(20_000)),
-  cwe: z.optional(shortText),
-  confidence: z.number().check(z.gte(0), z.lte(1)),
-  clamped: z.optional(z.boolean()),
-  outsideChanges: z.optional(z.boolean()),
-  /** The verifier's verdict: by which model and why (model text). */
-  verification: z.optional(z.object({ verdict: z.enum(VERDICTS), by: shortText, reason: str(4_000) })),
-  /** The verifier was asked and gave no verdict (it failed). */
-  unverified: z.optional(z.boolean()),
-  /** Carried over from an earlier review of the same code (a re-review of changes). */
-  carried: z.optional(z.boolean()),
-  /** The project's tool already reports it (hidden as `reported-by-tool`): the tool and its rule (repository text). */
-  reportedBy: z.optional(z.object({ tool: shortText, rule: shortText })),
-  /** The learning (`.quorum/learnings.md`) that hid it or capped its severity: its title (repository text). */
-  learning: z.optional(shortText),
-});
-export type FindingView = z.infer<typeof findingViewSchema>;
+export type { FindingView } from './finding';
 
 const AGENT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 const agentStateSchema = z.enum(AGENT_STATES);

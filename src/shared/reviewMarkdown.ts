@@ -1,44 +1,19 @@
 import { formatCount, formatMs, formatUsd } from './format';
-import { AGENT_STATE_LABEL, HIDDEN_REASON_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL, verdictNote } from './labels';
-import { actualCostLabel, contextLabel, estimateLabel, formatString, type PanelStringKey, type PanelStrings } from './panelStrings';
+import { AGENT_STATE_LABEL, REVIEW_STATE_LABEL, SEVERITY_LABEL, findingMarks, hiddenWhy, lineWords } from './labels';
+import { lineLabel } from './lineLabel';
+import { actualCostLabel, contextLabel, estimateLabel, formatString, translator, type PanelStringKey, type PanelStrings, type Translate } from './panelStrings';
 import type { AgentView, FindingView, ReviewView } from './protocol';
 import { HIDDEN_REASONS, type HiddenReason } from './reviewCodes';
 import { costSourceKey, filterFindings, hiddenFindings, sortFindings } from './reviewReducer';
+import { escapeInline, fence } from './untrustedText';
 
 /**
  * The one Markdown renderer of a review, for the panel's Export and the CLI's `--format markdown`: target,
  * status and cost, the agents, findings most severe first (with advice and suggested code) — the findings the
  * noise controls hide left out or listed apart, and counted either way — the improved code per region and answers
  * kept as text. Model text is untrusted: inline text is escaped so it cannot become HTML
- * or links, and code goes into fences longer than any backtick run inside it. Escaping and fences live here only.
+ * or links, and code goes into fences longer than any backtick run inside it (`untrustedText.ts`).
  */
-
-/** Escapes text for a Markdown paragraph or table cell: no HTML, no emphasis, no links, one line. */
-export function escapeInline(text: string): string {
-  return text
-    .replace(/\r?\n/g, ' ')
-    .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`)
-    .replace(/^(\s*)([#+-])(?=\s|$)/, '$1\\$2')
-    .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2');
-}
-
-/** A code span of one line: backticks inside become quotes, so nothing can close it early. */
-export function codeSpan(text: string): string {
-  return `\`${text.replace(/\r?\n/g, ' ').replace(/`/g, "'")}\``;
-}
-
-/** Backticks for a fence around `text`: three, or more than its longest run, so that the text cannot close it. */
-export function fenceMarks(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-/** A fenced code block whose fence cannot be closed by the content. */
-export function fence(code: string, language = ''): string {
-  const marks = fenceMarks(code);
-  const lang = /^[A-Za-z0-9_+-]{1,40}$/.test(language) ? language : '';
-  return `${marks}${lang}\n${code.replace(/\n$/, '')}\n${marks}`;
-}
 
 interface ReviewMarkdownOptions {
   /** The title line, as Markdown (built with `escapeInline`/`codeSpan`); the export's own heading when absent. */
@@ -53,8 +28,6 @@ interface ReviewMarkdownOptions {
    */
   showHidden?: boolean;
 }
-
-type Translate = (key: PanelStringKey, ...args: (string | number)[]) => string;
 
 interface Context {
   view: ReviewView;
@@ -72,9 +45,9 @@ export function reviewToMarkdown(view: ReviewView, strings: PanelStrings, export
 }
 
 export function reviewMarkdown(view: ReviewView, strings: PanelStrings, options: ReviewMarkdownOptions = {}): string {
-  const t: Translate = (key, ...args) => formatString(strings[key], args);
+  const t = translator(strings);
   const ctx: Context = { view, t, strings, languageOf: options.languageOf ?? ((file) => (file === undefined || file === view.target.file ? view.target.language : '')), multiFile: view.changes !== undefined, showHidden: options.showHidden === true };
-  const target = `${view.target.file} (${t('lines', view.target.startLine, view.target.endLine)})`;
+  const target = `${view.target.file} (${lineLabel(view.target.startLine, view.target.endLine, lineWords(t, true))})`;
   const out: string[] = [options.title ?? `# ${escapeInline(t('exportHeading', target))}`, ''];
   out.push(statusLine(ctx), '');
   if (options.exportedAt) out.push(`_${escapeInline(t('exportGenerated', options.exportedAt.toISOString()))}_`, '');
@@ -141,7 +114,7 @@ function findingsSection(ctx: Context): string[] {
     out.push(`## ${escapeInline(t('exportHiddenHeading'))} (${hidden.size})`, '');
     for (const f of sortFindings(view.findings).filter((x) => hidden.has(x.id))) {
       const reason = hidden.get(f.id);
-      out.push(...findingBlock(ctx, f, reason ? t(HIDDEN_REASON_LABEL[reason]) : ''));
+      out.push(...findingBlock(ctx, f, reason ? hiddenWhy(t, f, reason) : ''));
     }
   }
   return out;
@@ -168,10 +141,10 @@ function notShownNote({ t, strings, showHidden }: Context, hidden: ReadonlyMap<s
 }
 
 function findingBlock({ t, languageOf, multiFile }: Context, f: FindingView, why = ''): string[] {
-  const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
+  const lines = lineLabel(f.startLine, f.endLine, lineWords(t));
   const where = multiFile && f.file ? `${f.file} · ${lines}` : lines;
   const out = [`### ${escapeInline(`${t(SEVERITY_LABEL[f.severity]).toLocaleUpperCase()}: ${f.title}`)}`, ''];
-  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', f.outsideChanges ? t('exportOutsideChanges') : '', verdictNote(t, f), f.carried ? t('carried') : '', why];
+  const meta = [where, f.agents.join(', '), f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), ...findingMarks(t, f), why];
   out.push(`_${meta.filter(Boolean).map(escapeInline).join(' · ')}_`, '');
   if (f.explanation) out.push(escapeInline(f.explanation), '');
   if (f.advice) out.push(`**${escapeInline(t('exportAdvice'))}:** ${escapeInline(f.advice)}`, '');
@@ -193,7 +166,7 @@ function improvedCode({ t, languageOf, multiFile, view }: Context, a: AgentView)
   if (o.rationale) out.push(`**${escapeInline(t('exportRationale'))}:** ${escapeInline(o.rationale)}`, '');
   const regions = o.replacements?.length ? o.replacements : [{ file: view.target.file, startLine: view.target.startLine, endLine: view.target.endLine, code: o.improvedCode ?? '' }];
   for (const r of regions) {
-    const lines = t('lineRange', r.startLine, r.endLine);
+    const lines = lineLabel(r.startLine, r.endLine, lineWords(t));
     out.push(`### ${escapeInline(multiFile ? `${r.file} · ${lines}` : lines)}`, '', fence(r.code, languageOf(r.file)), '');
   }
   return out;

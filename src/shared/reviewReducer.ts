@@ -54,9 +54,10 @@ export function applyViewEvent(view: ReviewView, event: ReviewViewEvent, changes
 
 /** An agent's card through its life: queued, started, streaming, retrying, ended. */
 function applyAgentEvent(view: ReviewView, event: AgentEvent, changes: ViewChanges): void {
+  const a = ensureAgent(view, event.agent, changes);
+  changes.agents.add(a.agent);
   switch (event.kind) {
-    case 'queued': {
-      const a = ensureAgent(view, event.agent, changes);
+    case 'queued':
       a.title = event.title;
       a.model = event.model;
       a.state = 'queued';
@@ -66,42 +67,24 @@ function applyAgentEvent(view: ReviewView, event: AgentEvent, changes: ViewChang
       if (event.estimateUsd !== undefined) a.estimateUsd = event.estimateUsd;
       if (event.likelyUsd !== undefined) a.likelyUsd = event.likelyUsd;
       if (event.output !== undefined) a.output = event.output;
-      changes.agents.add(a.agent);
       changes.header = true;
       break;
-    }
-    case 'started': {
-      const a = ensureAgent(view, event.agent, changes);
+    case 'started':
       a.model = event.model;
       a.state = 'running';
-      changes.agents.add(a.agent);
       changes.header = true;
       break;
-    }
-    case 'delta': {
-      const a = ensureAgent(view, event.agent, changes);
-      if (a.state === 'queued') {
-        a.state = 'running';
-        changes.header = true;
-      }
+    case 'delta':
+      startRunning(a, changes);
       a.text += event.text;
       a.chunks += 1;
       if (a.retry) a.retry = undefined;
-      changes.agents.add(a.agent);
       break;
-    }
-    case 'retrying': {
-      const a = ensureAgent(view, event.agent, changes);
-      if (a.state === 'queued') {
-        a.state = 'running';
-        changes.header = true;
-      }
+    case 'retrying':
+      startRunning(a, changes);
       a.retry = { attempt: event.attempt, model: event.model, code: event.code, reason: event.reason };
-      changes.agents.add(a.agent);
       break;
-    }
-    case 'ended': {
-      const a = ensureAgent(view, event.agent, changes);
+    case 'ended':
       a.title = event.title;
       a.model = event.outcome.model;
       a.state = event.outcome.state;
@@ -109,11 +92,16 @@ function applyAgentEvent(view: ReviewView, event: AgentEvent, changes: ViewChang
       // after partial output) so the user still sees what arrived.
       if (event.outcome.text.length > 0 || event.outcome.state === 'done') a.text = event.outcome.text;
       a.outcome = event.outcome;
-      changes.agents.add(a.agent);
       changes.header = true;
       break;
-    }
   }
+}
+
+/** Text or a retry from a queued agent: it is running (the header's count changes). */
+function startRunning(a: AgentView, changes: ViewChanges): void {
+  if (a.state !== 'queued') return;
+  a.state = 'running';
+  changes.header = true;
 }
 
 /** The review's own events: findings, the end of the review, what the user dismissed or applied, what is hidden. */

@@ -1,6 +1,7 @@
 import { formatCount, formatUsd } from './format';
+import { lineLabel } from './lineLabel';
 import { formatString } from './panelStrings';
-import { codeSpan, escapeInline, fence } from './reviewMarkdown';
+import { codeSpan, escapeInline, fence } from './untrustedText';
 
 /**
  * "What will be sent": the exact messages of each agent after rules and redaction, with the model, the
@@ -72,7 +73,7 @@ export const WHAT_WILL_BE_SENT_EN = {
 export type WhatWillBeSentStrings = Record<keyof typeof WHAT_WILL_BE_SENT_EN, string>;
 
 function lineRange(s: WhatWillBeSentStrings, a: number, b: number): string {
-  return a === b ? `${s.line} ${a}` : `${s.lines} ${a}-${b}`;
+  return lineLabel(a, b, { one: `${s.line} {0}`, many: `${s.lines} {0}` });
 }
 
 function renderAgents(out: string[], agents: readonly SentAgent[], s: WhatWillBeSentStrings, depth: string): void {

@@ -6,10 +6,12 @@ import { applyViewEvent, noChanges, streamsText, type FindingFilter, type ViewCh
 import * as z from 'zod/mini';
 import { AGENT_STATE_LABEL } from '../shared/labels';
 import { AgentCard } from './agentCard';
+import { actionMessage } from './actionMessage';
 import { PAGE_ACTIONS, h, icon, setText } from './dom';
 import { FindingsList } from './findingsList';
 import { isOpenableHref, renderMarkdown } from './markdown';
 import { ReviewHeader } from './header';
+import { StreamClock } from './streamClock';
 import { setStrings, t } from './strings';
 import { field, isOneOf } from '../shared/guards';
 
@@ -18,16 +20,6 @@ export interface VsCodeApi {
   getState(): unknown;
   setState(state: unknown): void;
 }
-
-/** Streamed text re-renders a card at most this often (10 times a second; state changes are immediate). */
-const STREAM_INTERVAL_MS = 100;
-/** Main-thread time a frame may spend on cards with streamed text before leaving the rest to the next. */
-const FRAME_BUDGET_MS = 6;
-/**
- * At most this many cards' streamed text per frame (the four built-in agents in one frame; more custom agents
- * take more frames). Two per frame cost more than they saved: one more style/layout/paint pass per tick.
- */
-const STREAM_CARDS_PER_FRAME = 4;
 
 /** UI state only (VS Code keeps it across reloads; the serializer reads `targetKey`). */
 /** What a screen reader is told when an agent's state changes. */
@@ -56,15 +48,8 @@ export class App {
   private pending: ViewChanges = noChanges();
   private frame = 0;
   private cards = new Map<string, AgentCard>();
-  /** Cards with streamed text waiting for the stream's next tick. */
-  private readonly streamDue = new Set<string>();
-  /** When the stream's clock last ticked (performance.now()). */
-  private streamTickAt = -Infinity;
-  /** A tick is being rendered (cards the frame budget left over go out next frame). */
-  private streamTick = false;
-  /** Cards the current tick has updated (each once: new text after that waits for the next tick). */
-  private readonly tickDone = new Set<string>();
-  private tickTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The clock that streamed text goes out on. */
+  private readonly clock = new StreamClock(() => this.schedule());
   /** Whether some agent's answer was arriving at the last render. */
   private arriving = false;
   private header: ReviewHeader | undefined;
@@ -100,7 +85,7 @@ export class App {
     const parsed = hostToWebviewSchema.safeParse(data);
     if (!parsed.success) {
       const said = field(data, 'type');
-      const type = said !== undefined ? String(said).slice(0, 40) : typeof data;
+      const type = typeof said === 'string' || typeof said === 'number' ? String(said).slice(0, 40) : typeof (said ?? data);
       console.warn(`quorum: dropped an invalid message (${type})`);
       this.vscode.postMessage({ type: 'log', level: 'warn', message: `dropped an invalid ${type} message: ${describeIssues(parsed.error)}` });
       return;
@@ -154,9 +139,7 @@ export class App {
     this.frame = 0;
     this.pending = noChanges();
     this.cards.clear();
-    this.streamDue.clear();
-    this.tickDone.clear();
-    this.streamTick = false;
+    this.clock.reset();
     this.root.setAttribute('aria-busy', 'false');
     document.title = t('panelTitle');
     const review = this.review;
@@ -193,13 +176,7 @@ export class App {
     // Finished cards show their agent's findings: the merged list at the end, or a dismissal, changes them.
     if (changes.findings) for (const a of review.agents) if (a.state === 'done') changes.agents.add(a.agent);
     const announcements: string[] = [];
-    const frameStart = performance.now();
-    // Streamed text goes out on one clock for every card: every STREAM_INTERVAL_MS all cards with new text
-    // update together, so the page is styled, laid out and painted once per interval, not once per card and
-    // again for its scroll.
-    if (frameStart - this.streamTickAt >= STREAM_INTERVAL_MS) this.startStreamTick(frameStart, changes);
-    let deferred = false;
-    let streamUpdates = 0;
+    this.clock.startFrame(performance.now(), changes.agents);
     // Where readers scrolled to is read first, while the layout is still clean from the last frame.
     for (const c of this.cards.values()) c.readScroll();
     const streamed: AgentCard[] = [];
@@ -207,29 +184,20 @@ export class App {
       const a = review.agents.find((x) => x.agent === id);
       const card = this.cards.get(id);
       if (!a || !card) continue;
-      // State changes go out at once. Streamed text waits for the stream's clock (once per card per tick), and
-      // a frame takes at most STREAM_CARDS_PER_FRAME cards and stops once FRAME_BUDGET_MS is spent: those go
-      // next frame, within the same tick.
+      // State changes go out at once; streamed text waits for the clock (once per card per tick, within the
+      // frame's budget: the rest go next frame).
       if (!card.hasNews(a, review.live)) {
-        if (!this.streamTick || this.tickDone.has(id)) {
-          this.streamDue.add(id);
-          continue;
-        }
-        if (streamUpdates >= STREAM_CARDS_PER_FRAME || performance.now() - frameStart > FRAME_BUDGET_MS) {
-          this.pending.agents.add(id);
-          deferred = true;
-          continue;
-        }
-        streamUpdates++;
+        const when = this.clock.admit(id);
+        if (when === 'frame') this.pending.agents.add(id);
+        if (when !== 'now') continue;
       }
-      if (this.streamTick) this.tickDone.add(id);
+      this.clock.drawn(id);
       const before = card.state;
       card.update(a, review);
       if (card.streamsMarkdown) streamed.push(card);
       if (announce && before !== a.state) announcements.push(announcement(a));
     }
-    if (!deferred) this.streamTick = false;
-    if (this.streamDue.size > 0) this.scheduleTick();
+    this.clock.endFrame();
     // The header's icon stops spinning once answers arrive (see `streamsText`).
     const arriving = review.agents.some(streamsText);
     if (changes.header || arriving !== this.arriving) this.header.update(review, Date.now());
@@ -239,7 +207,7 @@ export class App {
     // Last, after every write: cards that got new text show its end (unless their reader scrolled up). The
     // first scroll lays the page out once, as this frame must anyway; the scrolls themselves dirty no layout.
     for (const c of streamed) c.followTail();
-    if (deferred) this.schedule();
+    if (this.clock.deferred) this.schedule();
     this.tick();
   }
 
@@ -253,25 +221,6 @@ export class App {
       }
     }
     cardsEl.replaceChildren(...review.agents.flatMap((a) => this.cards.get(a.agent)?.root ?? []));
-  }
-
-  /** The stream's clock ticks: every card whose streamed text waited for it is drawn, each once this tick. */
-  private startStreamTick(now: number, changes: ViewChanges): void {
-    this.streamTickAt = now;
-    for (const id of this.streamDue) changes.agents.add(id);
-    this.streamDue.clear();
-    this.tickDone.clear();
-    this.streamTick = true;
-  }
-
-  /** A frame when the stream's clock next ticks, for cards whose streamed text is waiting for it. */
-  private scheduleTick(): void {
-    if (this.tickTimer !== undefined) return;
-    const wait = Math.max(0, STREAM_INTERVAL_MS - (performance.now() - this.streamTickAt));
-    this.tickTimer = setTimeout(() => {
-      this.tickTimer = undefined;
-      this.schedule();
-    }, wait);
   }
 
   /** The elapsed clock ticks once a second while the review runs. */
@@ -310,36 +259,8 @@ export class App {
     const action = el.getAttribute('data-action');
     if (action === 'toggleContext') return this.header?.context.toggleList();
     if (!isOneOf(PAGE_ACTIONS, action)) return;
-    const message = this.message(action, el);
+    const message = actionMessage(action, el, this.review, this.filter);
     if (message) this.post(message);
-  }
-
-  /** The message a click on a `data-action` element sends. */
-  private message(action: (typeof PAGE_ACTIONS)[number], el: Element): WebviewToHost | undefined {
-    const findingId = el.getAttribute('data-finding') ?? '';
-    switch (action) {
-      case 'stop': return { type: 'stop' };
-      case 'rerun': return { type: 'rerun', noCache: el.getAttribute('data-nocache') === 'true' };
-      case 'export': return { type: 'export', ...(this.filter.showHidden ? { showHidden: true } : {}) };
-      case 'reveal':
-      case 'previewFix':
-      case 'applyFix':
-      case 'dismiss':
-      case 'dismissInProject': return { type: action, findingId };
-      case 'previewImproved':
-      case 'applyImproved':
-      case 'copyImproved':
-      case 'setApiKey': return { type: action };
-      case 'openContext': {
-        // The page names the snippet it lists; the host checks that the file is inside the workspace.
-        const item = this.review?.context?.items[Number(el.getAttribute('data-index'))];
-        return item ? { type: 'openContext', file: item.file, startLine: item.startLine, endLine: item.endLine } : undefined;
-      }
-      case 'switchModel': {
-        const agent = el.getAttribute('data-agent');
-        return agent ? { type: 'switchModel', agent } : { type: 'switchModel' };
-      }
-    }
   }
 
   private post(m: WebviewToHost): void {

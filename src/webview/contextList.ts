@@ -1,3 +1,4 @@
+import { lineSpan } from '../shared/lineLabel';
 import { contextLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ContextView } from '../shared/protocol';
 import { h, icon, setAttr, setText } from './dom';
@@ -69,12 +70,11 @@ export class ContextList {
 
   private build(context: ContextView): void {
     this.list.replaceChildren(...context.items.map((c, i) => {
-      const lines = c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}–${c.endLine}`;
       return h('li', {},
         h('button', { type: 'button', class: 'link-button context-entry', 'data-action': 'openContext', 'data-index': i, title: t('revealHint') },
           h('span', { class: 'context-symbol' }, c.symbol),
           h('span', { class: 'context-kind' }, t(KIND_LABEL[c.kind])),
-          h('span', { class: 'context-where' }, `${c.file}:${lines}`)));
+          h('span', { class: 'context-where' }, `${c.file}:${lineSpan(c.startLine, c.endLine)}`)));
     }));
   }
 }

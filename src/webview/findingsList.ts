@@ -1,4 +1,5 @@
-import { HIDDEN_REASON_LABEL, SEVERITY_LABEL, verdictNote } from '../shared/labels';
+import { SEVERITY_LABEL, findingMarks, hiddenWhy, lineWords } from '../shared/labels';
+import { lineLabel } from '../shared/lineLabel';
 import type { FindingView, ReviewView } from '../shared/protocol';
 import type { HiddenReason } from '../shared/reviewCodes';
 import { SEVERITIES } from '../shared/severity';
@@ -17,9 +18,9 @@ export function severityIcon(severity: string): HTMLElement {
 
 /** A finding as the list shows it: severity, title and lines (a button that reveals them), who found it, and the explanation. */
 export function findingSummary(f: FindingView, view: ReviewView): HTMLElement[] {
-  const lines = f.startLine === f.endLine ? t('lineSingle', f.startLine) : t('lineRange', f.startLine, f.endLine);
+  const lines = lineLabel(f.startLine, f.endLine, lineWords(t));
   const agentTitles = f.agents.map((id) => view.agents.find((a) => a.agent === id)?.title ?? id).join(', ');
-  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), f.clamped ? t('clamped') : '', verdictNote(t, f), f.carried ? t('carried') : ''].filter(Boolean).join(' · ');
+  const meta = [agentTitles, f.cwe ?? '', t('confidence', Math.round(f.confidence * 100)), ...findingMarks(t, f)].filter(Boolean).join(' · ');
   const out: HTMLElement[] = [
     h('button', { type: 'button', class: 'finding-main', 'data-action': 'reveal', 'data-finding': f.id, title: t('revealHint') },
       h('span', { class: `sev-label sev-${f.severity}` }, severityIcon(f.severity), ` ${t(SEVERITY_LABEL[f.severity])}`),
@@ -131,10 +132,7 @@ export class FindingsList {
     const hasFix = f.suggestion !== undefined;
     const applied = view.applied?.includes(f.id) ?? false;
     const data = { finding: f.id };
-    const why = hidden === 'reported-by-tool' && f.reportedBy
-      ? t('hiddenReportedBy', f.reportedBy.tool, f.reportedBy.rule || '—')
-      : hidden === 'learned' && f.learning !== undefined ? t('hiddenLearnedBy', f.learning)
-      : hidden ? t(HIDDEN_REASON_LABEL[hidden]) : undefined;
+    const why = hidden ? hiddenWhy(t, f, hidden) : undefined;
     // A learning that capped the severity of a finding still shown says which learning did.
     const learned = !hidden && f.learning !== undefined ? t('severityLearnedBy', f.learning) : undefined;
     return h('li', { class: `finding sev-${f.severity}${why ? ' finding-hidden' : ''}`, 'data-finding': f.id },
@@ -155,11 +153,8 @@ export class FindingsList {
     const mains = [...this.list.querySelectorAll<HTMLButtonElement>('button.finding-main')];
     if (mains.length === 0) return;
     const current = mains.findIndex((b) => b.closest('li')?.contains(document.activeElement));
-    let next = current;
-    if (e.key === 'ArrowDown') next = Math.min(mains.length - 1, current + 1);
-    else if (e.key === 'ArrowUp') next = Math.max(0, current - 1);
-    else if (e.key === 'Home') next = 0;
-    else next = mains.length - 1;
+    const last = mains.length - 1;
+    const next = e.key === 'ArrowDown' ? Math.min(last, current + 1) : e.key === 'ArrowUp' ? Math.max(0, current - 1) : e.key === 'Home' ? 0 : last;
     mains[next]?.focus();
     e.preventDefault();
   }

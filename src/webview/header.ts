@@ -1,5 +1,6 @@
 import { formatMs, formatUsd } from '../shared/format';
-import { REVIEW_STATE_LABEL } from '../shared/labels';
+import { REVIEW_STATE_LABEL, lineWords } from '../shared/labels';
+import { lineLabel, lineSpan } from '../shared/lineLabel';
 import { actualCostLabel, estimateLabel, type PanelStringKey } from '../shared/panelStrings';
 import type { ReviewView } from '../shared/protocol';
 import type { SkipReason } from '../shared/reviewCodes';
@@ -79,7 +80,7 @@ export class ReviewHeader {
     } else {
       setText(this.file, view.target.file.split(/[\\/]/).pop() || view.target.file);
       setAttr(this.file, 'title', view.target.file);
-      setText(this.lines, t('lines', view.target.startLine, view.target.endLine));
+      setText(this.lines, lineLabel(view.target.startLine, view.target.endLine, lineWords(t, true)));
       setText(this.language, view.target.language);
       this.language.hidden = false;
     }
@@ -126,7 +127,7 @@ export class ReviewHeader {
     if (p && p.rules.length > 0) parts.push(t('rulesUsed', p.rules.join(', ')));
     if (p && p.rulesDropped.length > 0) parts.push(t('rulesDropped', p.rulesDropped.join(', ')));
     if (p && p.redactions.length > 0) {
-      parts.push(t('redactedSecrets', p.redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${r.line === r.endLine ? r.line : `${r.line}–${r.endLine}`})`).join(', ')));
+      parts.push(t('redactedSecrets', p.redactions.map((r) => `${r.file ? `${r.file}: ` : ''}${r.kind} (${lineSpan(r.line, r.endLine)})`).join(', ')));
     }
     setText(this.privacy, parts.join(' · '));
     this.privacy.hidden = parts.length === 0;

@@ -475,7 +475,7 @@ describe('review selection (real VS Code, loopback gateway)', function () {
       const entries = await vscode.workspace.fs.readDirectory(api.logUri);
       let log = '';
       for (const [name] of entries.filter(([n]) => n.endsWith('.log'))) log += new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(api.logUri, name)));
-      assert.match(log, /Review [0-9a-f-]+ of orders\.py lines 4-13/);
+      assert.match(log, /Review [0-9a-f-]+ of orders\.py lines 4–13/);
       assert.match(log, /answered/);
       assert.ok(!log.includes(KEY));
     });

@@ -94,7 +94,7 @@ describe('webview: agent cards show findings, not JSON', () => {
     await settle(panel);
     assert.equal(await raw.locator('pre').evaluate((el) => el.textContent), `${ANSWERS.analyst} More.`);
     // Done: the progress gives way to the findings the host read.
-    await panel.send(events(seq++,
+    await panel.send(events(seq,
       { kind: 'finding', agent: 'analyst', finding: { ...FINDINGS[1]!, agents: ['analyst'] } },
       { kind: 'finding', agent: 'analyst', finding: FINDINGS[3]! },
       { kind: 'ended', agent: 'analyst', title: 'Analyst', outcome: outcome({ state: 'done', model: 'gpt-4.1', text: ANSWERS.analyst, findingCount: 2 }) }));
@@ -141,7 +141,7 @@ describe('webview: agent cards show findings, not JSON', () => {
     const mid = await cardText(panel, 'coding');
     assert.match(mid, /Writing the improved code · 6 lines so far/);
     assert.doesNotMatch(mid, /improvedCode|rationale|\{"/);
-    await panel.send(events(seq++, { kind: 'ended', agent: 'coding', title: 'Coding', outcome: outcome({ state: 'done', model: 'deepseek-v3.2', text: json, improvedCode: IMPROVED, rationale: 'Parameterised the query.' }) }));
+    await panel.send(events(seq, { kind: 'ended', agent: 'coding', title: 'Coding', outcome: outcome({ state: 'done', model: 'deepseek-v3.2', text: json, improvedCode: IMPROVED, rationale: 'Parameterised the query.' }) }));
     await settle(panel);
     const done = await cardText(panel, 'coding');
     assert.match(done, /Improved code/);

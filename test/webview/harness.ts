@@ -94,12 +94,13 @@ export async function openPanel(options: OpenOptions = {}): Promise<PanelPage> {
     }
     const file = join(root, decodeURIComponent(url.pathname));
     if (!file.startsWith(root)) return route.fulfill({ status: 404 });
+    let body: Buffer;
     try {
-      const ext = file.slice(file.lastIndexOf('.'));
-      return route.fulfill({ status: 200, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', body: readFileSync(file) });
+      body = readFileSync(file);
     } catch {
       return route.fulfill({ status: 404 });
     }
+    return route.fulfill({ status: 200, contentType: CONTENT_TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body });
   });
   // A string, not a function: the test runner's transpiler would add helpers the page does not have.
   await page.addInitScript(`(() => {

@@ -51,12 +51,12 @@ describe('webview: streamed answers render incrementally', () => {
         const d = Object.getOwnPropertyDescriptor(Element.prototype, p) ?? Object.getOwnPropertyDescriptor(HTMLElement.prototype, p);
         Object.defineProperty(el, p, {
           configurable: true,
-          get() { counter.reads++; return d?.get?.call(el); },
+          get(): unknown { counter.reads++; return d?.get?.call(el) as unknown; },
           set(v: unknown) { d?.set?.call(el, v); },
         });
       }
       for (let i = 0; i < 20; i++) el.dispatchEvent(new Event('scroll'));
-      for (const p of ['scrollHeight', 'clientHeight', 'offsetHeight', 'scrollTop']) delete (el as unknown as Record<string, unknown>)[p];
+      for (const p of ['scrollHeight', 'clientHeight', 'offsetHeight', 'scrollTop']) Reflect.deleteProperty(el, p);
       return counter.reads;
     });
     assert.equal(reads, 0);
@@ -110,7 +110,7 @@ describe('webview: streamed answers render incrementally', () => {
     assert.ok(first.height > 0);
     assert.match(await body.innerText(), /^Paragraph 0 [\s\S]*Paragraph 59 [^\n]*\n+The open paragraph$/);
     // The final text is authoritative: a short one gets a box its own size.
-    await panel.send(events(seq++, { kind: 'ended', agent: 'analyst', title: 'Analyst', outcome: outcome({ state: 'done', model: 'gpt-4.1', text: 'Short answer.', unparsed: true }) }));
+    await panel.send(events(seq, { kind: 'ended', agent: 'analyst', title: 'Analyst', outcome: outcome({ state: 'done', model: 'gpt-4.1', text: 'Short answer.', unparsed: true }) }));
     await settle(panel);
     assert.equal(await body.innerText(), 'Short answer.');
     assert.ok((await box()).height < 60, `the finished box fits its text (${(await box()).height} px)`);

@@ -78,7 +78,7 @@ describe('webview: rendering every state', () => {
     assert.equal(await panel.page.locator('section.card[data-agent="security"] details.raw-answer').getAttribute('open'), null);
     assert.match(sec, /^.*2 findings$/m);
     assert.match(sec, /Raw answer/);
-    const severities = await panel.page.locator('li.finding').evaluateAll((els) => els.map((e) => e.className.replace('finding sev-', '')));
+    const severities = await panel.page.locator('li.finding').evaluateAll((els) => els.map((e) => e.getAttribute('class')?.replace('finding sev-', '') ?? ''));
     assert.deepEqual(severities, ['critical', 'high', 'medium', 'low', 'info']);
     const first = await text(panel, 'li.finding');
     assert.match(first, /SQL built from the user name/);

@@ -1,5 +1,6 @@
 import type { PlannedReview, ReviewOutcome } from '../../core/review/reviewRequest';
-import { findingHead, nonNegative, reportStatus } from '../../core/report/json';
+import { reportStatus } from '../../core/report/agentStatus';
+import { findingHead, nonNegative } from '../../core/report/json';
 import type { AgentResult, ReviewSummary } from '../../core/domain/result';
 import type { McpFinding, McpResult } from './schemas';
 import type { McpSession } from './session';

@@ -1,5 +1,6 @@
 import { formatUsd } from '../../shared/format';
-import { codeSpan, escapeInline, fence } from '../../shared/reviewMarkdown';
+import { lineLabel } from '../../shared/lineLabel';
+import { codeSpan, escapeInline, fence } from '../../shared/untrustedText';
 import type { McpOutcome } from './reviewBridge';
 
 /**
@@ -9,10 +10,6 @@ import type { McpOutcome } from './reviewBridge';
  * in it, so no answer can add a heading, a link, a finding or an instruction that looks like the server's own.
  */
 
-function lines(start: number, end: number): string {
-  return start === end ? `line ${start}` : `lines ${start}-${end}`;
-}
-
 export function renderOutcome(o: McpOutcome): string {
   const r = o.result;
   const out: string[] = [];
@@ -21,7 +18,7 @@ export function renderOutcome(o: McpOutcome): string {
     out.push('');
     out.push(`Nothing was sent. A review would send ${r.regions.length} region${r.regions.length === 1 ? '' : 's'} in ${r.requests} request${r.requests === 1 ? '' : 's'} to ${codeSpan(o.host)} and cost about ${formatUsd(r.estimatedUsd)} (at most ${formatUsd(r.maxUsd)}).`);
     if (r.agents.length > 0) out.push('', `Agents: ${r.agents.map((a) => `${codeSpan(a.id)} on ${codeSpan(a.model)}`).join(', ')}.`);
-    if (r.regions.length > 0) out.push('', 'Code sent:', ...r.regions.map((g) => `- ${codeSpan(g.file)} ${lines(g.startLine, g.endLine)}`));
+    if (r.regions.length > 0) out.push('', 'Code sent:', ...r.regions.map((g) => `- ${codeSpan(g.file)} ${lineLabel(g.startLine, g.endLine)}`));
   } else {
     const n = r.findings.length;
     out.push(`## Quorum review: ${escapeInline(o.label)}`);
@@ -31,9 +28,9 @@ export function renderOutcome(o: McpOutcome): string {
     if (failed.length > 0) out.push('', ...failed.map((a) => `- Agent ${codeSpan(a.id)} (${codeSpan(a.model)}) ${a.status === 'cancelled' ? 'was cancelled' : `failed: ${escapeInline(a.error ?? 'error')}`}`));
     r.findings.forEach((f, i) => {
       out.push('', `### ${i + 1}. [${f.severity}] ${escapeInline(f.title)}`);
-      out.push('', `${codeSpan(f.file)} ${lines(f.startLine, f.endLine)} · ${f.agents.map(codeSpan).join(', ')}${f.cwe ? ` · ${codeSpan(f.cwe)}` : ''}`);
+      out.push('', `${codeSpan(f.file)} ${lineLabel(f.startLine, f.endLine)} · ${f.agents.map(codeSpan).join(', ')}${f.cwe ? ` · ${codeSpan(f.cwe)}` : ''}`);
       if (f.explanation.trim() !== '') out.push('', escapeInline(f.explanation));
-      if (f.replacement !== undefined) out.push('', `Replacement for ${lines(f.startLine, f.endLine)}:`, '', fence(f.replacement));
+      if (f.replacement !== undefined) out.push('', `Replacement for ${lineLabel(f.startLine, f.endLine)}:`, '', fence(f.replacement));
     });
   }
   if (r.skipped.length > 0) out.push('', 'Skipped:', ...r.skipped.map((k) => `- ${codeSpan(k.file)}: ${k.reason}`));

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import * as zm from 'zod/mini';
+import { findingSchema } from '../../shared/finding';
 import { SKIP_REASONS } from '../../shared/reviewCodes';
 import { SEVERITIES } from '../../shared/severity';
 
@@ -9,14 +11,14 @@ import { SEVERITIES } from '../../shared/severity';
 
 const agentId = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'agent ids are lower-case letters, digits and dashes');
 const agents = z.array(agentId).min(1, 'agents needs at least one agent id').max(20).optional().describe('Run only these agents (analyst, architecture, security, coding, or a custom agent id). Default: every enabled agent.');
-const severity = z.enum(SEVERITIES, { message: `minSeverity is one of ${SEVERITIES.join(', ')}` });
+const severity = z.enum(SEVERITIES, { error: `minSeverity is one of ${SEVERITIES.join(', ')}` });
 
 const CHANGE_SCOPES = ['uncommitted', 'staged', 'base', 'last-commit'] as const;
 
 /** `review_changes` and `estimate`: the changes of a git repository. */
 export const changesInput = {
   repo: z.string().trim().min(1, 'repo needs a folder').max(4096).optional().describe('A folder of the git repository (default: the folder the server runs in). Paths in the result are relative to its root.'),
-  scope: z.enum(CHANGE_SCOPES, { message: `scope is one of ${CHANGE_SCOPES.join(', ')}` }).optional().describe('uncommitted (default: staged, unstaged and untracked changes against HEAD), staged, base (from the merge base of `base` and HEAD to the working tree, like a pull request) or last-commit.'),
+  scope: z.enum(CHANGE_SCOPES, { error: `scope is one of ${CHANGE_SCOPES.join(', ')}` }).optional().describe('uncommitted (default: staged, unstaged and untracked changes against HEAD), staged, base (from the merge base of `base` and HEAD to the working tree, like a pull request) or last-commit.'),
   base: z.string().trim().min(1, 'base needs a branch, tag or commit').max(256).regex(/^[^-\s]/, 'base needs a branch, tag or commit').optional().describe('The branch, tag or commit for scope "base" (giving it implies that scope).'),
   agents,
   minSeverity: severity.optional().describe('Leave out findings less severe than this (critical, high, medium, low, info; default info).'),
@@ -32,18 +34,11 @@ export const fileInput = {
 
 export type ChangesInput = z.infer<z.ZodObject<typeof changesInput>>;
 
+/** A finding as a tool's result gives it: picked from the one Finding (`src/shared/finding.ts`). */
 const finding = z.object({
-  file: z.string(),
-  startLine: z.number().int().positive(),
-  endLine: z.number().int().positive(),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  explanation: z.string(),
-  /** The agents that reported it (merged across agents). */
-  agents: z.array(z.string()),
-  cwe: z.string().optional(),
-  /** The code that replaces lines startLine..endLine. */
-  replacement: z.string().optional(),
+  ...zm.pick(findingSchema, { file: true, startLine: true, endLine: true, severity: true, title: true, explanation: true, agents: true, cwe: true }).shape,
+  /** The code that replaces lines startLine..endLine (the finding's `suggestion`). */
+  replacement: findingSchema.shape.suggestion,
 });
 export type McpFinding = z.infer<typeof finding>;
 

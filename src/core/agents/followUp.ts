@@ -2,7 +2,7 @@ import type { ChatMessage } from '../domain/chat';
 import type { ChatRequest } from '../gateway/types';
 import { SecretRedactor } from '../redaction/redactor';
 import type { Finding } from '../domain/finding';
-import { fenceMarks } from '../../shared/reviewMarkdown';
+import { fence } from '../../shared/untrustedText';
 import { languageName } from './language';
 import { numberLines } from './messages';
 import type { AgentSpec } from './spec';
@@ -59,11 +59,6 @@ function window(code: FollowUpCode, finding: FollowUpInput['finding']): FollowUp
   return { ...code, startLine: code.startLine + from, text: lines.slice(from, Math.max(from + 1, to)).join('\n') };
 }
 
-function fenced(text: string, language = ''): string {
-  const marks = fenceMarks(text);
-  return `${marks}${language.replace(/[^\w+-]/g, '')}\n${text}\n${marks}`;
-}
-
 function systemPrompt(input: FollowUpInput, redacted: boolean): string {
   return [
     `You are ${input.agent.title}, one of the reviewers of a multi-agent code review. You reported the finding below;`,
@@ -87,10 +82,10 @@ function findingPart(input: FollowUpInput, code: FollowUpCode): string {
   ].join('\n');
   return [
     `Your finding about ${code.file}, ${lines}:`,
-    fenced(details),
-    ...(f.suggestion ? ['The replacement you proposed for those lines:', fenced(f.suggestion, code.language)] : []),
+    fence(details),
+    ...(f.suggestion ? ['The replacement you proposed for those lines:', fence(f.suggestion, code.language)] : []),
     `The code (${code.file}, lines ${code.startLine}-${code.startLine + code.text.split('\n').length - 1}):`,
-    fenced(numberLines(code.text, code.startLine), code.language),
+    fence(numberLines(code.text, code.startLine), code.language),
   ].join('\n');
 }
 

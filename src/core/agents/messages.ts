@@ -2,7 +2,7 @@ import { filesOf, type Region, type ReviewTarget } from '../domain/target';
 import type { ChatMessage } from '../domain/chat';
 import type { AgentResult } from '../domain/result';
 import type { Finding } from '../domain/finding';
-import { fenceMarks } from '../../shared/reviewMarkdown';
+import { fenceMarks } from '../../shared/untrustedText';
 import { languageName } from './language';
 import type { AgentSpec } from './spec';
 import type { ContextSnippet } from '../domain/context';

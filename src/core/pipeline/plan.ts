@@ -14,6 +14,7 @@ import { estimateOf } from './estimate';
 import type { ReviewEstimate } from '../domain/estimate';
 import type { ReviewOptions } from './options';
 import type { ReviewTarget } from '../domain/target';
+import { lineLabel } from '../../shared/lineLabel';
 
 /**
  * Planning a review, once: the agents in run order, each one's rules, messages and cache key, and the estimate
@@ -74,7 +75,7 @@ function checkTarget(target: ReviewTarget): void {
   const bad = target.regions.find((r) => !(r.startLine >= 1) || !(r.endLine >= r.startLine));
   if (target.regions.length > 0 && !bad && target.regions.some((r) => r.text.trim() !== '')) return;
   const where = bad ?? target.regions[0];
-  throw new ReviewConfigError('empty-target', where ? `nothing to review in ${where.file} lines ${where.startLine}-${where.endLine}` : `nothing to review in ${target.label}`);
+  throw new ReviewConfigError('empty-target', where ? `nothing to review in ${where.file} ${lineLabel(where.startLine, where.endLine)}` : `nothing to review in ${target.label}`);
 }
 
 /** The enabled agents the options select, with the options' models; a `ReviewConfigError` for anything unknown or invalid. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '../domain/finding';
 import type { ReviewSummary } from '../domain/result';
+import { CWE_ID } from '../../shared/finding';
 import type { Severity } from '../../shared/severity';
 import { FingerprintCounter, lineHash } from './fingerprint';
 import { ruleIdOf } from './ruleId';
@@ -38,7 +39,7 @@ interface CodeQualityOptions {
 /** One line of plain text: the widget shows the description as text. */
 function descriptionOf(f: Finding): string {
   const title = f.title.replace(/\s+/g, ' ').trim();
-  const cwe = f.cwe && /^CWE-\d+$/.test(f.cwe) ? ` (${f.cwe})` : '';
+  const cwe = f.cwe && CWE_ID.test(f.cwe) ? ` (${f.cwe})` : '';
   return `${title}${cwe} [${f.agents.join(', ')}]`.slice(0, 1000);
 }
 

@@ -1,4 +1,5 @@
 import { formatUsd } from '../../shared/format';
+import { lineLabel, lineSpan } from '../../shared/lineLabel';
 import { terminalText } from '../../shared/untrustedText';
 import { compareFindings } from '../../shared/severity';
 import type { Finding } from '../domain/finding';
@@ -22,15 +23,14 @@ function fixLine(f: Finding): string | undefined {
   if (f.suggestion !== undefined) {
     const lines = f.suggestion.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
     if (lines.length === 1) return `replace with \`${oneLine(lines[0] ?? '').trim()}\``;
-    return `replace lines ${f.startLine}-${f.endLine} with ${lines.length} lines (first: \`${oneLine(lines.find((l) => l.trim() !== '') ?? '').trim()}\`)`;
+    return `replace ${lineLabel(f.startLine, f.endLine)} with ${lines.length} lines (first: \`${oneLine(lines.find((l) => l.trim() !== '') ?? '').trim()}\`)`;
   }
   return f.advice ? oneLine(f.advice) : undefined;
 }
 
 function findingLine(f: Finding): string {
-  const lines = f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
   const fix = fixLine(f);
-  return `${oneLine(f.file)}:${lines} ${f.severity} [${f.agents.join('+')}]${f.cwe ? ` ${f.cwe}` : ''} ${oneLine(f.title)}${fix ? ` — fix: ${fix}` : ''}`;
+  return `${oneLine(f.file)}:${lineSpan(f.startLine, f.endLine)} ${f.severity} [${f.agents.join('+')}]${f.cwe ? ` ${f.cwe}` : ''} ${oneLine(f.title)}${fix ? ` — fix: ${fix}` : ''}`;
 }
 
 interface CompactReview {

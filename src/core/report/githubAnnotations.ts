@@ -1,6 +1,6 @@
 import type { ReviewSummary } from '../domain/result';
 import { findingFile } from './findingFile';
-import { ciLevel, type CiLevel } from './levels';
+import { severityLevel, type SeverityLevel } from '../../shared/severity';
 
 /**
  * A review as GitHub Actions workflow commands (`::error file=…,line=…,endLine=…,title=…::message`), which the
@@ -12,7 +12,7 @@ import { ciLevel, type CiLevel } from './levels';
 const ANNOTATIONS_PER_LEVEL = 10;
 
 type Command = 'error' | 'warning' | 'notice';
-const COMMAND: Record<CiLevel, Command> = { error: 'error', warning: 'warning', note: 'notice' };
+const COMMAND: Record<SeverityLevel, Command> = { error: 'error', warning: 'warning', note: 'notice' };
 
 /** @actions/core `escapeData`: the message of a command. */
 export function escapeData(s: string): string {
@@ -51,7 +51,7 @@ export function toGithubAnnotations(summary: ReviewSummary, options: GithubAnnot
     all.push({ command: 'error', line: workflowCommand('error', { title: `Quorum: ${a.agent} failed` }, message) });
   }
   for (const f of summary.findings) {
-    const command = COMMAND[ciLevel(f.severity)];
+    const command = COMMAND[severityLevel(f.severity)];
     const details = [
       f.explanation.trim(),
       f.suggestion !== undefined ? `Suggested replacement:\n${f.suggestion}` : '',

@@ -1,56 +1,53 @@
-import { SEVERITIES } from '../../shared/severity';
 import * as z from 'zod';
+import * as zm from 'zod/mini';
+import { CWE_ID, findingSchema, reportedBySchema, verificationSchema } from '../../shared/finding';
 import { CONTEXT_KINDS } from '../../shared/codeContext';
 import type { AgentResult, ReviewSummary } from '../domain/result';
 import type { Finding } from '../domain/finding';
 import { toolResultSchema } from '../domain/toolResult';
 import { repeatsCount } from '../toolResults/repeats';
+import { reportStatus } from './agentStatus';
 import type { ContextStatus } from '../domain/context';
-import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERDICTS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
+import { AGENT_ERROR_CODES, COST_SOURCES, HIDDEN_REASONS, SKIP_REASONS, VERIFIER_NOTICES, type HiddenReason } from '../../shared/reviewCodes';
 
 /**
  * The one JSON document `quorum review --format json` prints. The schema is the contract (tests check the
  * output against it); `toJsonOutput` builds it from a review summary.
  */
 
-const verificationSchema = z.strictObject({ verdict: z.enum(VERDICTS), by: z.string(), reason: z.string() });
+/** The JSON says a mark as `true` or not at all. */
+const mark = z.literal(true).optional();
 
-/** The fields both finding lists share: where, how severe, who found it, and its marks (hidden and why, the verifier's verdict, carried over). */
+/**
+ * The fields both finding lists share — where, how severe, who found it, and its marks (hidden and why, the
+ * verifier's verdict, carried over) — picked from the one Finding (`src/shared/finding.ts`). The JSON allows no
+ * other key, a CWE only as `CWE-<n>`, and a mark as `true`.
+ */
 const findingFields = {
-  file: z.string(),
-  startLine: z.number().int().positive(),
-  endLine: z.number().int().positive(),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  agents: z.array(z.string()).min(1),
-  cwe: z.string().regex(/^CWE-\d+$/).optional(),
-  confidence: z.number().min(0).max(1),
-  outsideChanges: z.literal(true).optional(),
+  ...zm.pick(findingSchema, { file: true, startLine: true, endLine: true, severity: true, title: true, agents: true, confidence: true }).shape,
+  cwe: z.string().regex(CWE_ID).optional(),
+  outsideChanges: mark,
   /** Listed with --show-hidden: below --min-confidence / --min-severity, dismissed in the project, or refuted. */
-  hidden: z.literal(true).optional(),
+  hidden: mark,
   /** Why it is hidden (with `hidden`): `refuted` by the verifier (its reason is in `verification`), `dismissed`, …. */
   hiddenReason: z.enum(HIDDEN_REASONS).optional(),
   /** The verifier's verdict (--verify): the model that gave it and why (model text). */
-  verification: verificationSchema.optional(),
+  verification: z.strictObject(verificationSchema.shape).optional(),
   /** The verifier was asked and gave no verdict (it failed): the finding is as the reviewers reported it. */
-  unverified: z.literal(true).optional(),
+  unverified: mark,
   /** Carried over at $0 from an earlier review of the same region content. */
-  carried: z.literal(true).optional(),
+  carried: mark,
   /** The project's tool already reports it (hidden as `reported-by-tool`): that tool and its rule. */
-  reportedBy: z.strictObject({ tool: z.string(), rule: z.string() }).optional(),
+  reportedBy: z.strictObject(reportedBySchema.shape).optional(),
   /** The learning (`.quorum/learnings.md`) that hid it or lowered its severity, by its title. */
-  learning: z.string().optional(),
+  learning: findingSchema.shape.learning,
 };
 
-/** One agent's finding, as it reported it. */
+/** One agent's finding, as it reported it: `suggestion` is the replacement code, `advice` how to fix it in words (never pasted as code). */
 const jsonFindingSchema = z.strictObject({
-  id: z.string(),
+  ...zm.pick(findingSchema, { id: true, explanation: true, suggestion: true, advice: true }).shape,
   ...findingFields,
-  explanation: z.string(),
-  suggestion: z.string().optional(),
-  /** How to fix it, in words (never pasted as code; `suggestion` is the replacement code). */
-  advice: z.string().optional(),
-  clamped: z.literal(true).optional(),
+  clamped: mark,
 });
 
 /** What the panel lists: the findings merged across agents, most severe first. */
@@ -165,10 +162,6 @@ function jsonMergedFinding(f: Finding, hidden: ReadonlyMap<string, HiddenReason>
 /** Numbers from a gateway are not trusted to be finite and non-negative. */
 export const nonNegative = (n: number): number => (Number.isFinite(n) && n > 0 ? n : 0);
 
-/** An agent's end as reports say it: ok, cancelled, or error (a failure of any kind). */
-export function reportStatus(r: Pick<AgentResult, 'status'>): 'ok' | 'cancelled' | 'error' {
-  return r.status === 'ok' ? 'ok' : r.status === 'cancelled' ? 'cancelled' : 'error';
-}
 const count = (n: number) => Math.floor(nonNegative(n));
 
 function jsonAgent(r: AgentResult, findings: Finding[], hidden: ReadonlyMap<string, HiddenReason>): z.infer<typeof jsonAgentSchema> {

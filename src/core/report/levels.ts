@@ -1,14 +1,6 @@
 import type { Finding } from '../domain/finding';
 import type { Severity } from '../../shared/severity';
 
-/** How CI surfaces weigh a finding: critical/high fail a check, medium warns, low and info are notes. */
-export type CiLevel = 'error' | 'warning' | 'note';
-
-export function ciLevel(severity: Severity): CiLevel {
-  if (severity === 'critical' || severity === 'high') return 'error';
-  return severity === 'medium' ? 'warning' : 'note';
-}
-
 /** GitHub's security-severity scale (0.1–10): ≥ 9 critical, 7–8.9 high, 4–6.9 medium, 0.1–3.9 low. */
 const SECURITY_SEVERITY: Record<Severity, number> = { critical: 9.5, high: 8.0, medium: 5.5, low: 3.0, info: 1.0 };
 

@@ -1,29 +1,33 @@
 import type { Finding } from '../domain/finding';
 import type { ReviewSummary } from '../domain/result';
 import { SEVERITIES, type Severity } from '../../shared/severity';
+import { CWE_ID } from '../../shared/finding';
 import { formatUsd } from '../../shared/format';
+import { lineLabel } from '../../shared/lineLabel';
+import { SEVERITY_LABEL } from '../../shared/labels';
 import { SEVERITY_ICON } from './levels';
-import { codeSpan, fenced, inlineText, plainText } from './githubMarkdown';
+import { reportWords } from './reportStrings';
+import { codeSpan, commentLine, commentText, fence } from '../../shared/untrustedText';
 import { findingMarker, resolvedMarker, summaryMarker } from './pullRequestMarkers';
 
-/** The bodies Quorum posts on a pull request. Everything a model or a repository wrote goes through githubMarkdown.ts. */
+/** The bodies Quorum posts on a pull request. Everything a model or a repository wrote goes through `commentText`, `commentLine` and `codeSpan` (untrustedText.ts). */
 
 /** Skipped files named in the summary; the rest are counted (a comment holds at most 65,536 characters). */
 const MAX_LISTED = 50;
 
 /** `🔴 Critical`: a severity's mark and name. */
-const severityLabel = (s: Severity): string => `${SEVERITY_ICON[s]} ${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+const severityLabel = (s: Severity): string => `${SEVERITY_ICON[s]} ${reportWords(SEVERITY_LABEL[s])}`;
 
 /** Severity, agents, rule and title on one line. */
 function headline(f: Finding): string {
-  const cwe = f.cwe && /^CWE-\d+$/.test(f.cwe) ? ` · ${f.cwe}` : '';
-  return `**${severityLabel(f.severity)}** · ${f.agents.map((a) => inlineText(a, 40)).join(', ')}${cwe} — **${inlineText(f.title, 300)}**`;
+  const cwe = f.cwe && CWE_ID.test(f.cwe) ? ` · ${f.cwe}` : '';
+  return `**${severityLabel(f.severity)}** · ${f.agents.map((a) => commentLine(a, 40)).join(', ')}${cwe} — **${commentLine(f.title, 300)}**`;
 }
 
 function details(f: Finding, maxChars = 4000): string[] {
   const out: string[] = [];
-  if (f.explanation.trim()) out.push(plainText(f.explanation.trim(), maxChars));
-  if (f.advice?.trim()) out.push(`_Advice:_ ${plainText(f.advice.trim(), maxChars / 2)}`);
+  if (f.explanation.trim()) out.push(commentText(f.explanation.trim(), maxChars));
+  if (f.advice?.trim()) out.push(`_Advice:_ ${commentText(f.advice.trim(), maxChars / 2)}`);
   return out;
 }
 
@@ -33,15 +37,14 @@ function details(f: Finding, maxChars = 4000): string[] {
  */
 export function commentBody(f: Finding, keys: readonly string[], suggestion: string | undefined, otherCode: string | undefined, suggestionInfo: string): string {
   const parts = [findingMarker(keys), headline(f), ...details(f)];
-  if (suggestion !== undefined) parts.push(fenced(suggestionInfo, suggestion.slice(0, 20_000)));
-  else if (otherCode !== undefined) parts.push(`Proposed code for lines ${f.startLine}–${f.endLine}:\n\n${fenced('', otherCode.slice(0, 20_000))}`);
+  if (suggestion !== undefined) parts.push(fence(suggestion.slice(0, 20_000), suggestionInfo));
+  else if (otherCode !== undefined) parts.push(`Proposed code for ${lineLabel(f.startLine, f.endLine)}:\n\n${fence(otherCode.slice(0, 20_000))}`);
   return parts.join('\n\n');
 }
 
 /** A finding listed in the review body (outside the diff, or refused by GitHub): marker, place, finding. */
 function bodyItem(f: Finding, keys: readonly string[]): string {
-  const lines = f.startLine === f.endLine ? `line ${f.startLine}` : `lines ${f.startLine}–${f.endLine}`;
-  return [`${findingMarker(keys)}`, `- ${headline(f)}  \n  ${codeSpan(f.file, 500)} ${lines}${details(f, 1000).map((d) => `  \n  ${d.replace(/\n/g, '  \n  ')}`).join('')}`].join('\n');
+  return [findingMarker(keys), `- ${headline(f)}  \n  ${codeSpan(f.file, 500)} ${lineLabel(f.startLine, f.endLine)}${details(f, 1000).map((d) => `  \n  ${d.replace(/\n/g, '  \n  ')}`).join('')}`].join('\n');
 }
 
 export function reviewBody(headSha: string, inline: number, outside: readonly { finding: Finding; keys: readonly string[] }[]): string {
@@ -93,7 +96,7 @@ export function summaryBody(headSha: string, base: string, summary: ReviewSummar
     ...(changes.dismissed > 0 || changes.hidden > 0 ? ['', `Not posted: ${changes.dismissed} dismissed in \`.quorum/dismissed.json\`, ${changes.hidden} below the confidence or severity threshold.`] : []),
     '',
     skipped.length > 0 ? `**Skipped** (${skipped.length}): ${skipped.slice(0, MAX_LISTED).map((k) => `${codeSpan(k.file, 300)} (${k.reason})`).join(', ')}${skipped.length > MAX_LISTED ? `, and ${skipped.length - MAX_LISTED} more` : ''}` : '**Skipped:** none',
-    ...(failed.length > 0 ? ['', `**Agents that failed:** ${failed.map((a) => `${inlineText(a.agent, 40)} (${a.error?.code ?? 'error'})`).join(', ')}`] : []),
+    ...(failed.length > 0 ? ['', `**Agents that failed:** ${failed.map((a) => `${commentLine(a.agent, 40)} (${a.error?.code ?? 'error'})`).join(', ')}`] : []),
     '',
     `**Cost:** ${formatUsd(summary.totals.costUsd)}${summary.totals.estimatedUsd > 0 ? ' (partly estimated)' : ''} · ${summary.totals.requests} request${summary.totals.requests === 1 ? '' : 's'} · ${summary.totals.promptTokens + summary.totals.completionTokens} tokens`,
     ...unplacedSection(unplaced),

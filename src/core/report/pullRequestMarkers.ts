@@ -1,7 +1,7 @@
 /**
  * The hidden markers that let a later run recognise Quorum's own comments: a finding's fingerprints (hex digests
  * of agent, rule and normalised code, one per agent that raised it), the summary comment, and a "resolved"
- * reply. Untrusted text in a comment is rendered with `<` escaped (markdown.ts), so a marker cannot be forged
+ * reply. Untrusted text in a comment is rendered with `<` escaped (`commentText`), so a marker cannot be forged
  * from inside a finding.
  */
 

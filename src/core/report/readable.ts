@@ -1,16 +1,17 @@
 import { contextLine } from './contextLine';
-import { reportedByNote, toolsLine } from './toolsLine';
+import { toolsLine } from './toolsLine';
 import { repeatsCount } from '../toolResults/repeats';
 import type { AgentResult, NoiseSplit, ReviewSummary } from '../domain/result';
 import { filesOf } from '../domain/target';
 import type { Finding } from '../domain/finding';
 import { formatUsd } from '../../shared/format';
 import { summaryView } from './viewEvents';
-import { REPORT_STRINGS } from './reportStrings';
-import { verdictNote } from '../../shared/labels';
-import { formatString, type PanelStringKey } from '../../shared/panelStrings';
-import { codeSpan, escapeInline, reviewMarkdown } from '../../shared/reviewMarkdown';
-import { terminalText } from '../../shared/untrustedText';
+import { REPORT_STRINGS, reportWords } from './reportStrings';
+import { statusWords } from './agentStatus';
+import { findingMarks, hiddenWhy, verifierNotice } from '../../shared/labels';
+import { lineLabel, lineSpan } from '../../shared/lineLabel';
+import { reviewMarkdown } from '../../shared/reviewMarkdown';
+import { codeSpan, escapeInline, terminalText } from '../../shared/untrustedText';
 
 /** Human-readable results: plain text for terminals and logs, Markdown for PR comments and job summaries. */
 
@@ -18,17 +19,15 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-function lines(f: Pick<Finding, 'startLine' | 'endLine'>): string {
-  return f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
-}
+/** The panel's words as the command line says them. */
+const t = reportWords;
 
 function agentLine(r: AgentResult, s: ReviewSummary): string {
-  const state = r.status === 'ok' ? (r.cached ? 'ok (cached)' : 'ok') : r.status === 'cancelled' ? 'cancelled' : `failed: ${r.error?.code ?? 'error'}`;
   const n = r.role === 'verifier' ? s.findings.filter((f) => f.verification).length : r.findings.length;
   const found = r.role === 'verifier' ? `, ${n} verdict${n === 1 ? '' : 's'}` : `, ${n} finding${n === 1 ? '' : 's'}`;
   const what = r.status !== 'ok' ? (r.error?.message ? ` - ${r.error.message}` : '') : r.unparsed ? ', answer kept as text' : r.improvedCode !== undefined ? ', improved code' : found;
-  const notice = r.notice ? ` - ${tt(formatString(REPORT_STRINGS[r.notice.code === 'same-model' ? 'verifierSameModel' : 'verifierNoOtherModel'], [r.notice.model ?? '?']))}` : '';
-  return `${r.agent} (${tt(r.model)}): ${state}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
+  const notice = r.notice ? ` - ${tt(verifierNotice(t, r.notice))}` : '';
+  return `${r.agent} (${tt(r.model)}): ${statusWords(r)}${tt(what)}${notice}; ${seconds(r.latencyMs)}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens${r.usage.reasoningTokens > 0 ? ` (${r.usage.reasoningTokens} reasoning)` : ''}, ${formatUsd(r.costUsd)}${r.costSource === 'estimated' && r.costUsd > 0 ? ' (estimated)' : ''}`;
 }
 
 /** Model output, gateway messages and file names in a terminal: no escape sequences, bidi controls shown. */
@@ -45,7 +44,7 @@ function soleRegionOf(s: ReviewSummary): ReviewSummary['target']['regions'][numb
 
 function what(s: ReviewSummary): string {
   const only = soleRegionOf(s);
-  if (only) return `${only.file}:${only.startLine}-${only.endLine}`;
+  if (only) return `${only.file}:${lineSpan(only.startLine, only.endLine)}`;
   const files = filesOf(s.target).length;
   const skipped = s.target.skipped?.length ?? 0;
   return `${s.target.label}: ${files} file${files === 1 ? '' : 's'}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
@@ -54,7 +53,7 @@ function what(s: ReviewSummary): string {
 /** The code each proposed replacement is for. */
 function replacementsOf(s: ReviewSummary, a: AgentResult): { where: string; code: string; file: string }[] {
   const single = s.target.regions.length === 1 && s.target.kind !== 'changes';
-  return (a.replacements ?? []).map((r) => ({ where: single ? `lines ${r.startLine}-${r.endLine}` : `${r.file}:${r.startLine}-${r.endLine}`, code: r.code, file: r.file }));
+  return (a.replacements ?? []).map((r) => ({ where: single ? lineLabel(r.startLine, r.endLine) : `${r.file}:${lineSpan(r.startLine, r.endLine)}`, code: r.code, file: r.file }));
 }
 
 function languageOf(s: ReviewSummary, file: string): string {
@@ -67,10 +66,10 @@ function totalsLine(s: ReviewSummary): string {
   return `Total: ${formatUsd(t.costUsd)}${estimated}, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens, ${t.requests} request${t.requests === 1 ? '' : 's'}, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}, ${seconds(s.elapsedMs)}${s.cancelled ? ' (cancelled)' : ''}`;
 }
 
-/** `, refuted by gpt-4.1: why`, `, not verified …`, `, carried over …`: what the verifier and the memory say of a finding. */
-function marksOf(f: Finding): string {
-  const t = (key: PanelStringKey, ...args: (string | number)[]) => formatString(REPORT_STRINGS[key], args);
-  return [verdictNote(t, f), f.carried ? t('carried') : '', reportedByNote(f)].filter(Boolean).map((m) => `, ${tt(m)}`).join('');
+/** `a.py:3–5 [high] Title (CWE-89) - analyst, security, confidence 80%, refuted by gpt-4.1: why`: a finding's line. */
+function findingLine(f: Finding): string {
+  const notes = [f.agents.join(', '), t('confidence', Math.round(f.confidence * 100)), ...findingMarks(t, f), f.reportedBy ? hiddenWhy(t, f, 'reported-by-tool') : ''];
+  return `  ${tt(f.file)}:${lineSpan(f.startLine, f.endLine)} [${f.severity}] ${tt(f.title)}${f.cwe ? ` (${f.cwe})` : ''} - ${notes.filter(Boolean).map(tt).join(', ')}`;
 }
 
 /** `toolResultsHidden`: the findings that repeat a tool result (counted before hidden ones were left out of `s`). */
@@ -87,7 +86,7 @@ export function formatText(s: ReviewSummary, toolResultsHidden = repeatsCount(s.
   else {
     out.push(`Findings (${s.findings.length}):`);
     for (const f of s.findings) {
-      out.push(`  ${tt(f.file)}:${lines(f)} [${f.severity}] ${tt(f.title)}${f.cwe ? ` (${f.cwe})` : ''} - ${f.agents.join(', ')}, confidence ${Math.round(f.confidence * 100)}%${f.clamped ? ', lines clamped' : ''}${f.outsideChanges ? ', outside the changes' : ''}${marksOf(f)}`);
+      out.push(findingLine(f));
       if (f.explanation) out.push(indent(tt(f.explanation)));
       if (f.advice) out.push('    Advice:', indent(tt(f.advice), '      '));
       if (f.suggestion !== undefined) out.push('    Suggested replacement:', indent(tt(f.suggestion), '      | '));
@@ -111,7 +110,7 @@ export function formatText(s: ReviewSummary, toolResultsHidden = repeatsCount(s.
  */
 export function formatMarkdown(s: ReviewSummary, noise?: { split: NoiseSplit; showHidden: boolean }): string {
   const only = soleRegionOf(s);
-  const title = `## Quorum review of ${only ? `${codeSpan(only.file)} lines ${only.startLine}-${only.endLine}` : escapeInline(what(s))}`;
+  const title = `## Quorum review of ${only ? `${codeSpan(only.file)} ${lineLabel(only.startLine, only.endLine)}` : escapeInline(what(s))}`;
   const view = { ...summaryView(s), hidden: (noise?.split.hidden ?? []).map((h) => ({ id: h.finding.id, reason: h.reason })) };
   const markdown = reviewMarkdown(view, REPORT_STRINGS, { title, languageOf: (file) => (file ? languageOf(s, file) : ''), showHidden: noise?.showHidden === true });
   const redundant = noise ? noise.split.hidden.filter((h) => h.reason === 'reported-by-tool').length : repeatsCount(s.findings);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CWE_ID } from '../../shared/finding';
 import type { Finding } from '../domain/finding';
 
 /**
@@ -8,7 +9,7 @@ import type { Finding } from '../domain/finding';
  */
 export function ruleIdOf(f: Pick<Finding, 'agents' | 'cwe' | 'title'>): string {
   const agent = slug(f.agents[0] ?? 'quorum') || 'quorum';
-  if (f.cwe && /^CWE-\d{1,6}$/.test(f.cwe)) return `quorum/${agent}/${f.cwe}`;
+  if (f.cwe && CWE_ID.test(f.cwe)) return `quorum/${agent}/${f.cwe}`;
   return `quorum/${agent}/${slug(f.title) || `finding-${createHash('sha256').update(f.title).digest('hex').slice(0, 10)}`}`;
 }
 

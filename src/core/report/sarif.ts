@@ -1,11 +1,12 @@
 import type { Log, Notification, Region, ReportingDescriptor, Result } from 'sarif';
 import type { Finding } from '../domain/finding';
 import type { ReviewSummary } from '../domain/result';
-import { escapeInline, fence } from '../../shared/reviewMarkdown';
+import { CWE_ID } from '../../shared/finding';
+import { escapeInline, fence } from '../../shared/untrustedText';
 import { FingerprintCounter, lineHash } from './fingerprint';
 import { findingFile } from './findingFile';
-import { compareSeverity } from '../../shared/severity';
-import { ciLevel, isSecurityFinding, securitySeverity } from './levels';
+import { compareSeverity, severityLevel } from '../../shared/severity';
+import { isSecurityFinding, securitySeverity } from './levels';
 import { pathToUriReference } from './repoPath';
 import { ruleIdOf } from './ruleId';
 
@@ -29,7 +30,7 @@ export interface SarifOptions {
   linesOf: (file: string) => readonly string[] | undefined;
 }
 
-const cweNumber = (cwe: string | undefined) => (cwe && /^CWE-\d+$/.test(cwe) ? cwe.slice(4) : undefined);
+const cweNumber = (cwe: string | undefined) => (cwe && CWE_ID.test(cwe) ? cwe.slice(4) : undefined);
 
 function rule(id: string, f: Finding, maxSeverity: Finding['severity']): ReportingDescriptor {
   const security = isSecurityFinding(f);
@@ -45,7 +46,7 @@ function rule(id: string, f: Finding, maxSeverity: Finding['severity']): Reporti
     fullDescription: { text: sentence(explanation) },
     help: { text: helpText, markdown: helpMarkdown },
     ...(n ? { helpUri: `https://cwe.mitre.org/data/definitions/${n}.html` } : {}),
-    defaultConfiguration: { level: ciLevel(maxSeverity) },
+    defaultConfiguration: { level: severityLevel(maxSeverity) },
     properties: {
       tags,
       ...(security ? { 'security-severity': securitySeverity(maxSeverity).toFixed(1) } : {}),
@@ -56,7 +57,7 @@ function rule(id: string, f: Finding, maxSeverity: Finding['severity']): Reporti
 
 /** `security CWE-89` → `SecurityCwe89`: rule names are Pascal-case identifiers (SARIF2012). */
 function pascalCase(text: string): string {
-  return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase()).join('') || 'Finding';
+  return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => `${w.charAt(0).toUpperCase()}${w.slice(1).toLowerCase()}`).join('') || 'Finding';
 }
 
 /** The region's lines and a few around them, as SARIF snippets, when the file's text is known. */
@@ -111,7 +112,7 @@ function resultOf(f: Finding, { summary, options, rules, counter, linesOf }: Res
   return {
     ruleId: id,
     ruleIndex: rules.get(id)?.index ?? 0,
-    level: ciLevel(f.severity),
+    level: severityLevel(f.severity),
     message: { text: sentence(explanation ? `${f.title}: ${explanation}` : f.title) },
     locations: [{
       physicalLocation: {

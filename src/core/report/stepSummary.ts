@@ -1,7 +1,9 @@
 import { filesOf } from '../domain/target';
 import type { ReviewSummary } from '../domain/result';
 import { formatUsd } from '../../shared/format';
-import { codeSpan, escapeInline } from '../../shared/reviewMarkdown';
+import { lineLabel, lineSpan } from '../../shared/lineLabel';
+import { codeSpan, escapeInline } from '../../shared/untrustedText';
+import { statusWords } from './agentStatus';
 import { findingFile } from './findingFile';
 import { SEVERITY_ICON } from './levels';
 
@@ -22,7 +24,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
   const t = summary.totals;
   const only = summary.target.kind !== 'changes' && summary.target.regions.length === 1 ? summary.target.regions[0] : undefined;
   const files = filesOf(summary.target).length;
-  const target = only ? `${options.pathOf(only.file)} lines ${only.startLine}-${only.endLine}` : `${summary.target.label}: ${files} file${files === 1 ? '' : 's'}`;
+  const target = only ? `${options.pathOf(only.file)} ${lineLabel(only.startLine, only.endLine)}` : `${summary.target.label}: ${files} file${files === 1 ? '' : 's'}`;
   const failed = summary.agents.filter((a) => a.status === 'error').length;
   const cached = summary.agents.filter((a) => a.cached).length;
   const out: string[] = [`### Quorum review: ${escapeInline(target)}`, ''];
@@ -37,8 +39,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
   if (summary.findings.length > 0) {
     out.push('| Severity | Location | Finding | Agents | Confidence |', '| --- | --- | --- | --- | ---: |');
     for (const f of summary.findings.slice(0, STEP_SUMMARY_MAX_FINDINGS)) {
-      const lines = f.startLine === f.endLine ? `${f.startLine}` : `${f.startLine}-${f.endLine}`;
-      const where = `${options.pathOf(findingFile(summary, f))}:${lines}`;
+      const where = `${options.pathOf(findingFile(summary, f))}:${lineSpan(f.startLine, f.endLine)}`;
       const title = f.cwe ? `${f.title} (${f.cwe})` : f.title;
       out.push(`| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${codeSpan(where)} | ${escapeInline(title)} | ${escapeInline(f.agents.join(', '))} | ${Math.round(f.confidence * 100)}% |`);
     }
@@ -47,8 +48,7 @@ export function toStepSummary(summary: ReviewSummary, options: StepSummaryOption
   }
   out.push('| Agent | Model | Status | Tokens in/out | Cost |', '| --- | --- | --- | ---: | ---: |');
   for (const a of summary.agents) {
-    const status = a.status === 'ok' ? (a.cached ? 'ok (cached)' : 'ok') : a.status === 'error' ? `failed: ${a.error?.code ?? 'error'}` : a.status;
-    out.push(`| ${escapeInline(a.agent)} | ${escapeInline(a.model)} | ${escapeInline(status)} | ${a.usage.promptTokens}/${a.usage.completionTokens} | ${formatUsd(a.costUsd)}${a.costSource === 'estimated' && a.costUsd > 0 ? ' (estimated)' : ''} |`);
+    out.push(`| ${escapeInline(a.agent)} | ${escapeInline(a.model)} | ${escapeInline(statusWords(a))} | ${a.usage.promptTokens}/${a.usage.completionTokens} | ${formatUsd(a.costUsd)}${a.costSource === 'estimated' && a.costUsd > 0 ? ' (estimated)' : ''} |`);
   }
   out.push(`| **Total** | | | ${t.promptTokens}/${t.completionTokens} | **${formatUsd(t.costUsd)}** |`, '');
   return out.join('\n') + '\n';

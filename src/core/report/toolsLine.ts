@@ -1,4 +1,3 @@
-import type { Finding } from '../domain/finding';
 import type { TargetInfo } from '../domain/target';
 import { toolsOf } from '../domain/toolResult';
 
@@ -11,9 +10,4 @@ export function toolsLine(target: Pick<TargetInfo, 'toolResults'>, redundant: nu
   if (results.length === 0) return '';
   const sent = `tools: ${results.length} result${results.length === 1 ? '' : 's'} from ${toolsOf(results).join(', ')}`;
   return redundant > 0 ? `${sent}; ${redundant} finding${redundant === 1 ? '' : 's'} already reported, hidden` : sent;
-}
-
-/** `, already reported by eslint (no-unused-vars)`: the mark of a finding that repeats a tool result. */
-export function reportedByNote(f: Pick<Finding, 'reportedBy'>): string {
-  return f.reportedBy ? `already reported by ${f.reportedBy.tool}${f.reportedBy.rule ? ` (${f.reportedBy.rule})` : ''}` : '';
 }

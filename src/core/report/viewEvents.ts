@@ -3,6 +3,7 @@ import type { AgentResult, ReviewSummary } from '../domain/result';
 import type { Finding } from '../domain/finding';
 import type { ReviewEvent } from '../domain/events';
 import { revealBidi } from '../../shared/bidi';
+import { lineSpan } from '../../shared/lineLabel';
 import type { AgentErrorView, AgentOutcome, ContextView, FindingView, ReviewView, ReviewViewEvent, ToolsView } from '../../shared/protocol';
 import { toolsOf } from '../domain/toolResult';
 import { contextInfo } from '../domain/context';
@@ -125,7 +126,7 @@ export function toOutcome(result: AgentResult, state: AgentOutcome['state']): Ag
   if (result.unparsed) o.unparsed = true;
   if (result.improvedCode !== undefined) o.improvedCode = revealBidi(result.improvedCode);
   // A review of changes: the proposal for each region, headed by its file and lines (previewed and applied across files).
-  else if (result.replacements && result.replacements.length > 0) o.improvedCode = revealBidi(result.replacements.map((r) => `@@ ${r.file}:${r.startLine}-${r.endLine} @@\n${r.code}`).join('\n\n'));
+  else if (result.replacements && result.replacements.length > 0) o.improvedCode = revealBidi(result.replacements.map((r) => `@@ ${r.file}:${lineSpan(r.startLine, r.endLine)} @@\n${r.code}`).join('\n\n'));
   if (result.replacements?.length) o.replacements = result.replacements.map((r) => ({ file: r.file, startLine: r.startLine, endLine: r.endLine, code: revealBidi(r.code) }));
   if (result.rationale !== undefined) o.rationale = revealBidi(result.rationale);
   const error = toErrorView(result.error);

@@ -1,4 +1,4 @@
-import { fenceMarks } from '../../shared/reviewMarkdown';
+import { fenceMarks } from '../../shared/untrustedText';
 import type { ToolResult } from '../domain/toolResult';
 
 /**

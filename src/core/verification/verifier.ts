@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { fenceMarks } from '../../shared/reviewMarkdown';
+import { fenceMarks } from '../../shared/untrustedText';
 import type { ChatMessage } from '../domain/chat';
 import type { Finding } from '../domain/finding';
 import type { Region } from '../domain/target';

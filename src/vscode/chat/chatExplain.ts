@@ -4,8 +4,7 @@ import { formatUsd } from '../../shared/format';
 import { escapeMarkdown, proseMarkdown } from '../../shared/untrustedText';
 import { InternalCommands } from '../commands';
 import type { KnownFinding } from '../findings/followUps';
-import { severityLabel } from '../threads/threadMarkdown';
-import { type ChatDeps, type ChatMemory, type ChatStream, type Listed, md, untilCancelled } from './chatParts';
+import { type ChatDeps, type ChatMemory, type ChatStream, type Listed, findingHeading, md, untilCancelled } from './chatParts';
 
 /** `/explain`: asks Quorum's own gateway about a finding and writes the answer as it streams. */
 export async function explainInChat(deps: ChatDeps, memory: ChatMemory, prompt: string, stream: ChatStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
@@ -13,7 +12,7 @@ export async function explainInChat(deps: ChatDeps, memory: ChatMemory, prompt: 
   if (!found) return { errorDetails: { message: vscode.l10n.t('Put the cursor on a line with a Quorum finding, or give the number of a finding that @quorum listed (/explain 2).') } };
   const { known, question } = found;
   const f: Finding = known.finding;
-  stream.markdown(md(`**${escapeMarkdown(severityLabel(f.severity))}** · ${escapeMarkdown(f.title)} · ${escapeMarkdown(f.agents.join(' + '))} `));
+  stream.markdown(md(findingHeading(f)));
   stream.anchor(new vscode.Location(known.session.uriOf(f.file), new vscode.Range(f.startLine - 1, 0, f.endLine - 1, 0)), `${f.file}:${f.startLine}`);
   stream.markdown(md('\n\n'));
   const answer = lineWriter(stream);

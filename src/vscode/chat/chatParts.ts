@@ -3,7 +3,9 @@ import type { ChangesCommands } from '../changes/changesCommands';
 import type { FindingStore } from '../findings/findingStore';
 import type { FollowUps } from '../findings/followUps';
 import type { ReviewController } from '../review/reviewController';
-import { untrustedMarkdown } from '../threads/threadMarkdown';
+import type { Finding } from '../../core/domain/finding';
+import { escapeMarkdown } from '../../shared/untrustedText';
+import { severityLabel, untrustedMarkdown } from '../threads/threadMarkdown';
 
 /** What the chat participant works with. */
 export interface ChatDeps {
@@ -28,6 +30,11 @@ export interface ChatMemory {
 }
 
 export const md = (text: string) => untrustedMarkdown(text);
+
+/** `**Critical** · title · security + analyst `: a finding's heading in the chat (its words escaped), before its link. */
+export function findingHeading(f: Pick<Finding, 'severity' | 'title' | 'agents'>): string {
+  return `**${escapeMarkdown(severityLabel(f.severity))}** · ${escapeMarkdown(f.title)} · ${escapeMarkdown(f.agents.join(' + '))} `;
+}
 
 /** Runs `work` with a signal that aborts when the chat request is cancelled. */
 export async function untilCancelled<T>(token: vscode.CancellationToken, work: (signal: AbortSignal) => Promise<T>): Promise<T> {

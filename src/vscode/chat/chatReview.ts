@@ -6,8 +6,8 @@ import { InternalCommands } from '../commands';
 import { prepareScope } from '../review/reviewScope';
 import type { ReviewScopeInput } from '../review/reviewScopeInput';
 import { runScopedReview, type ScopedReview } from '../review/scopedReview';
-import { severityLabel, suggestionDiff } from '../threads/threadMarkdown';
-import { type ChatDeps, type ChatMemory, type ChatStream, md, untilCancelled } from './chatParts';
+import { suggestionDiff } from '../threads/threadMarkdown';
+import { type ChatDeps, type ChatMemory, type ChatStream, findingHeading, md, untilCancelled } from './chatParts';
 
 /** `/review` and `/changes`: prepares the scope, runs it through the review controller and lists what it found. */
 export async function reviewInChat(deps: ChatDeps, memory: ChatMemory, input: ReviewScopeInput, stream: ChatStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
@@ -34,7 +34,7 @@ function writeReview(deps: ChatDeps, memory: ChatMemory, result: ScopedReview, s
 function writeFinding(deps: ChatDeps, { summary, session }: ScopedReview, f: Finding, n: number, stream: ChatStream): void {
   const tracked = deps.store.get(summary.reviewId, f.id);
   const uri = tracked?.uri ?? session?.uriOf(f.file);
-  stream.markdown(md(`${n}. **${escapeMarkdown(severityLabel(f.severity))}** · ${escapeMarkdown(f.title)} · ${escapeMarkdown(f.agents.join(' + '))} `));
+  stream.markdown(md(`${n}. ${findingHeading(f)}`));
   if (uri) {
     const start = tracked?.range.start ?? f.startLine - 1;
     const end = tracked?.range.end ?? f.endLine - 1;

@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { languageOfFile } from '../../core/domain/fileLanguage';
 import { callerCandidate, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, type ContextCandidate } from '../../core/context/candidates';
-import type { LineRange } from '../../core/domain/lines';
+import { rangesOverlap, type LineRange } from '../../core/domain/lines';
 import type { Region, ReviewTarget } from '../../core/domain/target';
 
 /**
@@ -58,7 +58,6 @@ function flatten(symbols: readonly (vscode.DocumentSymbol | vscode.SymbolInforma
 
 const symbolName = (s: FlatSymbol) => (s.container ? `${s.container}.${s.name}` : s.name);
 const changedRanges = (r: Region): LineRange[] => r.changedLines ?? [{ start: r.startLine, end: r.endLine }];
-const overlaps = (a: LineRange, b: LineRange) => a.start <= b.end && b.start <= a.end;
 
 /** One review's questions to the language server, each document's symbols asked once, each answer awaited until the deadline. */
 class Asker {
@@ -158,21 +157,24 @@ async function fileCandidates(asker: Asker, root: vscode.Uri, file: string, regi
   const language = regions[0]?.language ?? doc.languageId;
   const changed = regions.flatMap(changedRanges);
   const own = await asker.symbolsOf(uri);
-  const out: ContextCandidate[] = [];
-
-  for (const region of regions) {
+  const enclosing = regions.flatMap((region) => {
     const first = changedRanges(region)[0]?.start ?? region.startLine;
-    own
+    return own
       .filter((s) => HOLDERS.has(s.kind) && s.startLine < region.startLine && s.startLine <= first && first <= s.endLine)
       .sort((a, b) => b.startLine - a.startLine)
       .slice(0, 2)
-      .forEach((s, depth) => out.push(enclosingCandidate({ file, language, startLine: s.startLine, signatureEnd: s.nameLine, symbol: symbolName(s), depth })));
-  }
+      .map((s, depth) => enclosingCandidate({ file, language, startLine: s.startLine, signatureEnd: s.nameLine, symbol: symbolName(s), depth }));
+  });
+  const [callers, definitions] = await Promise.all([callerCandidates(asker, uri, file, own, changed), definitionCandidates(asker, uri, doc, file, changed)]);
+  return [...enclosing, ...callers, ...definitions];
+}
 
-  const changedFunctions = own.filter((s) => FUNCTIONS.has(s.kind) && changed.some((c) => overlaps(c, { start: s.startLine, end: s.endLine })));
+/** Where the functions the change touches are called from, in other files (a few each). */
+async function callerCandidates(asker: Asker, uri: vscode.Uri, file: string, own: readonly FlatSymbol[], changed: readonly LineRange[]): Promise<ContextCandidate[]> {
+  const changedFunctions = own.filter((s) => FUNCTIONS.has(s.kind) && changed.some((c) => rangesOverlap(c, { start: s.startLine, end: s.endLine })));
   const callers = await Promise.all(
     changedFunctions.map(async (s) => {
-      const signatureChanged = changed.some((c) => overlaps(c, { start: s.startLine, end: s.nameLine }));
+      const signatureChanged = changed.some((c) => rangesOverlap(c, { start: s.startLine, end: s.nameLine }));
       const sites = (await asker.callSites(uri, s.position))
         .map((l) => ({ file: asker.relative(l.uri), line: l.line }))
         .filter((l): l is { file: string; line: number } => l.file !== undefined && l.file !== file)
@@ -181,8 +183,11 @@ async function fileCandidates(asker: Asker, root: vscode.Uri, file: string, regi
       return sites.map((l) => callerCandidate({ file: l.file, language: languageOfFile(l.file), line: l.line, symbol: symbolName(s), forFile: file, signatureChanged }));
     }),
   );
-  out.push(...callers.flat());
+  return callers.flat();
+}
 
+/** The definitions of the names the changed lines use (a few per name), each with the symbol that holds it. */
+async function definitionCandidates(asker: Asker, uri: vscode.Uri, doc: vscode.TextDocument, file: string, changed: readonly LineRange[]): Promise<ContextCandidate[]> {
   const definitions = await Promise.all(
     namesOn(doc, changed).map(async ({ at, called }) => {
       const found = (await asker.definitions(uri, at)).flatMap((d) => {
@@ -193,14 +198,12 @@ async function fileCandidates(asker: Asker, root: vscode.Uri, file: string, regi
       for (const d of found.slice(0, MAX_DEFINITIONS_PER_NAME)) {
         const line = d.range.start.line + 1;
         const holder = (await asker.symbolsOf(d.uri)).filter((s) => s.startLine <= line && line <= s.nameLine).sort((a, b) => b.startLine - a.startLine)[0];
-        const startLine = holder?.startLine ?? (d.whole ? d.whole.start.line + 1 : line);
-        const endLine = holder?.endLine ?? (d.whole ? d.whole.end.line + 1 : line);
         picked.push(
           definitionCandidate({
             file: d.file,
             language: languageOfFile(d.file),
-            startLine,
-            endLine,
+            startLine: holder?.startLine ?? (d.whole ? d.whole.start.line + 1 : line),
+            endLine: holder?.endLine ?? (d.whole ? d.whole.end.line + 1 : line),
             signatureEnd: holder?.nameLine ?? line,
             symbol: holder ? symbolName(holder) : doc.getText(doc.getWordRangeAtPosition(at) ?? new vscode.Range(at, at)),
             kind: holder ? definitionKind(holder.kind) : called ? 'function' : 'constant',
@@ -213,8 +216,7 @@ async function fileCandidates(asker: Asker, root: vscode.Uri, file: string, regi
       return picked;
     }),
   );
-  out.push(...definitions.flat());
-  return out;
+  return definitions.flat();
 }
 
 /**

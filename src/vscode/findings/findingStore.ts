@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { revealBidi } from '../../shared/bidi';
 import type { Finding } from '../../core/domain/finding';
-import type { Severity } from '../../shared/severity';
+import { lineSpan } from '../../shared/lineLabel';
+import { severityLevel, type SeverityLevel } from '../../shared/severity';
 import { trackRange, type EditorLines } from '../../core/domain/lineTracking';
 
 /** A finding (or the coding agent's improved code) tied to the lines it was made for. */
@@ -33,12 +34,11 @@ export function improvedCodeId(at: ImprovedCodeAt): string {
 /** The improved code of a review's first (for a selection, its one) region. */
 export const IMPROVED_CODE = improvedCodeId({ region: 0 });
 
-const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
-  critical: vscode.DiagnosticSeverity.Error,
-  high: vscode.DiagnosticSeverity.Error,
-  medium: vscode.DiagnosticSeverity.Warning,
-  low: vscode.DiagnosticSeverity.Information,
-  info: vscode.DiagnosticSeverity.Information,
+/** A finding's level (shared with SARIF and CI annotations) in the Problems panel. */
+const DIAGNOSTIC: Record<SeverityLevel, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  note: vscode.DiagnosticSeverity.Information,
 };
 
 /** `security/CWE-89` (agent and rule), with a link to the CWE entry when there is one. */
@@ -57,7 +57,7 @@ function diagnosticMessage(f: Finding): string {
   const text = revealBidi(f.explanation ? `${f.title}\n${f.explanation}` : f.title);
   if (!f.clamped) return text;
   const r = f.reportedLines;
-  const where = r ? (r.startLine === r.endLine ? String(r.startLine) : `${r.startLine}–${r.endLine}`) : '?';
+  const where = r ? lineSpan(r.startLine, r.endLine) : '?';
   return `${text}\n${vscode.l10n.t('[Placed by the reviewer at line(s) {0}, outside the reviewed lines: shown at the nearest reviewed line.]', where)}`;
 }
 
@@ -173,7 +173,7 @@ export class FindingStore implements vscode.Disposable {
     for (const t of this.forDocument(uri)) {
       if (!t.finding || t.hidden || !this.inProblems) continue;
       const f = t.finding;
-      const d = new vscode.Diagnostic(lineRange(doc, t.range), diagnosticMessage(f), SEVERITY[f.severity]);
+      const d = new vscode.Diagnostic(lineRange(doc, t.range), diagnosticMessage(f), DIAGNOSTIC[severityLevel(f.severity)]);
       d.source = 'Quorum';
       d.code = diagnosticCode(f);
       diagnostics.push(d);

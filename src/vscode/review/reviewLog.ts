@@ -3,6 +3,7 @@ import type { Redaction } from '../../core/redaction/redactor';
 import type { AgentResult, ReviewSummary } from '../../core/domain/result';
 import type { ReviewEstimate } from '../../core/domain/estimate';
 import { formatUsd } from '../../shared/format';
+import { lineLabel } from '../../shared/lineLabel';
 import type { QuorumLog } from '../log';
 
 /** The log's lines about a review (English, for the output channel; the log redacts them). */
@@ -10,7 +11,7 @@ import type { QuorumLog } from '../log';
 export function startLogLine(id: string, t: ReviewTarget, estimate: ReviewEstimate, language: string, noCache: boolean): string {
   const only = t.kind !== 'changes' ? soleRegion(t) : undefined;
   const chars = t.regions.reduce((n, r) => n + r.text.length, 0);
-  return `Review ${id} of ${only ? `${only.file} lines ${only.startLine}-${only.endLine}` : t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${estimate.order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${noCache ? '; cache bypassed' : ''}`;
+  return `Review ${id} of ${only ? `${only.file} ${lineLabel(only.startLine, only.endLine)}` : t.label} (${only ? only.language : `${t.regions.length} regions`}, ${chars} chars): ${estimate.order.join(', ')}; estimate up to ${formatUsd(estimate.costUsd)}; language ${language}${noCache ? '; cache bypassed' : ''}`;
 }
 
 /** Logs an agent that has ended (done, failed or cancelled): a warning when it failed. */
@@ -34,6 +35,6 @@ export function summaryLogLine(id: string, summary: ReviewSummary): string {
 export function privacyLogLines(id: string, rules: readonly string[], redactions: readonly Redaction[]): string[] {
   const out: string[] = [];
   if (rules.length > 0) out.push(`Review ${id}: repository rules ${rules.join(', ')}`);
-  if (redactions.length > 0) out.push(`Review ${id}: redacted before sending: ${redactions.map((r) => `${r.file ? `${r.file} ` : ''}${r.kind} (lines ${r.line}-${r.endLine})`).join(', ')}`);
+  if (redactions.length > 0) out.push(`Review ${id}: redacted before sending: ${redactions.map((r) => `${r.file ? `${r.file} ` : ''}${r.kind} (${lineLabel(r.line, r.endLine)})`).join(', ')}`);
   return out;
 }

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { Finding } from '../../core/domain/finding';
 import { revealBidi } from '../../shared/bidi';
 import { SEVERITY_LABEL } from '../../shared/labels';
-import { fence } from '../../shared/reviewMarkdown';
-import { escapeMarkdown, proseMarkdown } from '../../shared/untrustedText';
+import { escapeMarkdown, fence, proseMarkdown } from '../../shared/untrustedText';
 import { localPanelStrings } from '../panel/panelStrings';
 
 /**
@@ -32,8 +31,8 @@ export function suggestionDiff(original: string, replacement: string): string {
 /** The first comment of a finding's thread: severity, agents and rule, title, explanation, advice, the suggested change. */
 export function findingMarkdown(f: Finding, original: string, replacement: string | undefined): vscode.MarkdownString {
   const head = [severityLabel(f.severity).toLocaleUpperCase(), f.agents.join(' + '), ...(f.cwe ? [f.cwe] : [])].map((p) => escapeMarkdown(p)).join(' · ');
-  const parts = [`**${head}**`, '', `**${escapeMarkdown(revealBidi(f.title))}**`, '', escapeMarkdown(revealBidi(f.explanation), { multiline: true })];
-  if (f.advice) parts.push('', escapeMarkdown(revealBidi(f.advice), { multiline: true }));
+  const parts = [`**${head}**`, '', `**${escapeMarkdown(f.title)}**`, '', escapeMarkdown(f.explanation, { multiline: true })];
+  if (f.advice) parts.push('', escapeMarkdown(f.advice, { multiline: true }));
   if (replacement !== undefined) parts.push('', escapeMarkdown(vscode.l10n.t('Suggested change:')), '', suggestionDiff(original, replacement));
   return untrustedMarkdown(parts.join('\n'));
 }

@@ -74,7 +74,7 @@ describe('compact findings (the agent-mode tool\'s result)', () => {
     const lines = text.split('\n');
     assert.equal(lines[0], 'Quorum review of src/a.py lines 1-20: 2 findings (2 hidden by noise controls), cost $0.0123.');
     assert.equal(lines[1], 'Agents that failed: coding (timeout).');
-    assert.equal(lines[2], 'src/a.py:5-6 critical [security+analyst] CWE-89 SQL injection — fix: replace lines 5-6 with 2 lines (first: `a()`)');
+    assert.equal(lines[2], 'src/a.py:5–6 critical [security+analyst] CWE-89 SQL injection — fix: replace lines 5–6 with 2 lines (first: `a()`)');
     assert.equal(lines[3], 'src/a.py:3 low [security] Slow loop — fix: Use a set. ⏎ It is faster.');
   });
 

@@ -138,7 +138,7 @@ describe('CLI output', () => {
 
   it('formats text and Markdown, escaping model text in Markdown', () => {
     const s = summary({ findings: [finding] });
-    assert.match(formatText(s), /a\.ts:4-5 \[high\] Bad <thing> \| here - analyst, security, confidence 80%/);
+    assert.match(formatText(s), /a\.ts:4–5 \[high\] Bad <thing> \| here - analyst, security, confidence 80%/);
     const md = formatMarkdown(s);
     assert.match(md, /### HIGH: Bad \\<thing\\> \\\| here/);
     assert.match(md, /```typescript\nx\(\);\n```/);

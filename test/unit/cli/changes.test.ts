@@ -130,10 +130,10 @@ describe('quorum review --changes (against the loopback test gateway, on real gi
     assert.equal(run.stdout.match(/^# What Quorum will send$/gm)?.length, 1);
     assert.match(run.stdout, /\*\*Reviewed:\*\* Uncommitted changes \(regions: 2 · files: 2 · requests per agent: 2\)/);
     const [, first = '', second = ''] = run.stdout.split(/^## Request \d of 2$/m);
-    assert.match(first, /\*\*Holds:\*\* a\.ts \(lines 1-700\)/);
+    assert.match(first, /\*\*Holds:\*\* a\.ts \(lines 1–700\)/);
     assert.match(first, /alpha699/);
     assert.doesNotMatch(first, /beta1 /);
-    assert.match(second, /\*\*Holds:\*\* b\.ts \(lines 1-700\)/);
+    assert.match(second, /\*\*Holds:\*\* b\.ts \(lines 1–700\)/);
     assert.doesNotMatch(second, /alpha1 /);
     assert.equal(second.match(/^### [A-Z][a-z]+ \((analyst|architecture|security|coding)\)$/gm)?.length, 4);
     assert.equal(tg.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 0);

@@ -52,7 +52,7 @@ describe('CLI outputs for CI: SARIF, GitHub annotations, step summary, exit code
     const file = join(dir, 'out', 'quorum.sarif');
     const run = await quorum(['--format', 'sarif', '--output', file]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Quorum review of .*users\.py:1-9$/m, 'the text report on stdout');
+    assert.match(run.stdout, /^Quorum review of .*users\.py:1–9$/m, 'the text report on stdout');
     assert.match(run.stdout, /^Total: \$/m);
     const raw = readFileSync(file, 'utf8');
     assert.ok(!raw.includes(KEY));
@@ -87,7 +87,7 @@ describe('CLI outputs for CI: SARIF, GitHub annotations, step summary, exit code
     assert.equal(lines[0], '::error file=test/fixtures/code/users.py,line=6,endLine=6,title=[critical] SQL injection in the user lookup::Attacker-controlled name.%0A%0ASuggested replacement:%0A    cur.execute("SELECT * FROM users WHERE name = ?", (name,))%0A%0Asecurity, analyst · confidence 88%25 · CWE-89');
     assert.match(lines[3] ?? '', /^::notice file=test\/fixtures\/code\/users\.py,line=1,endLine=2,title=\[info\] Docstring%2C missing%3A 100%25::a%0Ab/);
     const md = readFileSync(summaryFile, 'utf8');
-    assert.ok(md.startsWith('# earlier step\n### Quorum review: test/fixtures/code/users.py lines 1-9'), md);
+    assert.ok(md.startsWith('# earlier step\n### Quorum review: test/fixtures/code/users.py lines 1–9'), md);
     assert.match(md, /\| 🟡 medium \| `test\/fixtures\/code\/users\.py:7` \| Weak \\\| hash \(CWE-327\) \| security \| 60% \|/);
     assert.match(md, /^\| coding \| deepseek-v3\.2 \| ok \|/m);
     assert.match(md, /^\| \*\*Total\*\* \|/m);

@@ -171,11 +171,11 @@ describe('quorum CLI (node dist/cli.js against the loopback test gateway)', func
     const text = await quorum(['review', fixture, '--agents', 'analyst,security,coding'], env);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /users\.py:6 \[critical\] SQL injection in the user lookup \(CWE-89\) - security, analyst/);
-    assert.match(text.stdout, /Improved code from coding \(lines 1-9\):/);
+    assert.match(text.stdout, /Improved code from coding \(lines 1–9\):/);
     assert.match(text.stdout, /^Total: \$/m);
     const md = await quorum(['review', fixture, '--agents', 'security', '--format', 'markdown'], env);
     assert.equal(md.code, 0, md.stderr);
-    assert.match(md.stdout, /^## Quorum review of `.*users\.py` lines 1-9/m);
+    assert.match(md.stdout, /^## Quorum review of `.*users\.py` lines 1–9/m);
     assert.match(md.stdout, /^### CRITICAL: SQL injection in the user lookup/m);
     assert.match(md.stdout, /```python\n {4}cur\.execute\("SELECT \* FROM users WHERE name = \?", \(name,\)\)\n```/);
   });

@@ -11,8 +11,9 @@ class MemoryMemento implements vscode.Memento {
   get<T>(key: string, defaultValue?: T): T | undefined {
     return (this.data.has(key) ? this.data.get(key) : defaultValue) as T | undefined;
   }
-  async update(key: string, value: unknown): Promise<void> {
+  update(key: string, value: unknown): Promise<void> {
     this.data.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
   }
 }
 

@@ -4,7 +4,8 @@ import { PANEL_STRINGS } from '../../../src/shared/panelStrings';
 import type { ReviewView } from '../../../src/shared/protocol';
 import { formatMarkdown } from '../../../src/core/report/readable';
 import { summaryView, toFindingView } from '../../../src/core/report/viewEvents';
-import { codeSpan, escapeInline, fence, reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
+import { reviewToMarkdown } from '../../../src/shared/reviewMarkdown';
+import { codeSpan, escapeInline, fence } from '../../../src/shared/untrustedText';
 import { agent, finding, summary } from '../report/fixtures';
 
 const md = new MarkdownIt({ html: true, linkify: false });

@@ -33,7 +33,7 @@ describe('panel: pipeline events to view events', () => {
     const replacements = [{ file: 'src/a.ts', startLine: 3, endLine: 4, code: 'fixed();' }, { file: 'lib/b.py', startLine: 10, endLine: 10, code: 'pass' }];
     const v = toViewEvent({ type: 'done', reviewId: 'r', agent: 'coding', result: { ...base, agent: 'coding', replacements } });
     assert.ok(v.kind === 'ended');
-    assert.equal(v.outcome.improvedCode, '@@ src/a.ts:3-4 @@\nfixed();\n\n@@ lib/b.py:10-10 @@\npass');
+    assert.equal(v.outcome.improvedCode, '@@ src/a.ts:3–4 @@\nfixed();\n\n@@ lib/b.py:10 @@\npass');
     const single = toViewEvent({ type: 'done', reviewId: 'r', agent: 'coding', result: { ...base, agent: 'coding', improvedCode: 'only', replacements: [replacements[0]!] } });
     assert.ok(single.kind === 'ended');
     assert.equal(single.outcome.improvedCode, 'only');

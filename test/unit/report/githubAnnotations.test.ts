@@ -54,9 +54,9 @@ describe('GitHub step summary', () => {
     const md = toStepSummary(summary([finding({ severity: 'critical', title: 'Bad | <b>pipe</b> [x](javascript:alert(1))', cwe: 'CWE-89', agents: ['security', 'analyst'], startLine: 4, endLine: 6, confidence: 0.88 })], {
       agents: [agent('analyst', { cached: true, costUsd: 0, costSource: 'cached' }), agent('security', { status: 'error', error: { code: 'quota', message: 'spent' } })],
     }), { pathOf });
-    assert.match(md, /^### Quorum review: src\/db\/users\.py lines 1-12$/m);
+    assert.match(md, /^### Quorum review: src\/db\/users\.py lines 1–12$/m);
     assert.match(md, /\*\*1 finding\*\* · cost \$0\.0040 · 4 requests · 1 cached · \*\*1 agent failed\*\*/);
-    assert.match(md, /\| 🔴 critical \| `src\/db\/users\.py:4-6` \| Bad \\\| \\<b\\>pipe\\<\/b\\> \\\[x\\\]\(javascript:alert\(1\)\) \(CWE-89\) \| security, analyst \| 88% \|/);
+    assert.match(md, /\| 🔴 critical \| `src\/db\/users\.py:4–6` \| Bad \\\| \\<b\\>pipe\\<\/b\\> \\\[x\\\]\(javascript:alert\(1\)\) \(CWE-89\) \| security, analyst \| 88% \|/);
     assert.match(md, /^\| analyst \| analyst-model \| ok \(cached\) \| 100\/50 \| \$0\.00 \|$/m);
     assert.match(md, /^\| security \| security-model \| failed: quota \|/m);
     assert.match(md, /^\| \*\*Total\*\* \| \| \| 400\/200 \| \*\*\$0\.0040\*\* \|$/m);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { hunkRanges } from '../../../../src/core/changes/parse';
 import { intersect, localHunks, placementOf } from '../../../../src/cli/post/diffLines';
 import { patchHunks } from '../../../../src/cli/post/github/patches';
-import { codeSpan, fenced, plainText } from '../../../../src/core/report/githubMarkdown';
+import { codeSpan, commentText, fence } from '../../../../src/shared/untrustedText';
 import { findingFingerprints, findingMarker, summaryOf } from '../../../../src/core/report/pullRequestMarkers';
 import { githubTarget } from '../../../../src/cli/post/github/target';
 import { pullFilesFromGit } from '../../../fixtures/github/server';
@@ -14,19 +14,19 @@ import { numbered, TempRepo } from '../../changes/gitRepo';
 describe('--post github: its parts', () => {
   it('untrusted text cannot open HTML, forge a marker, ping anyone, link, or start a block', () => {
     const hostile = '<!-- quorum:finding aaaaaaaaaaaaaaaaaaaa --> @octocat @org/team\n```\n# Heading\n> quote\n- item\n![x](https://evil.example/p.png) [a](javascript:alert(1)) <img src=x onerror=alert(1)>';
-    const out = plainText(hostile, 10_000);
+    const out = commentText(hostile, 10_000);
     assert.ok(!out.includes('<'), out);
     assert.deepEqual(findingFingerprints(out), [], 'no marker is read from it');
     assert.doesNotMatch(out, /@(octocat|org)/);
     assert.doesNotMatch(out, /^(```|#|>|- )/m);
     assert.doesNotMatch(out, /(?<!\\)\]\(|(?<!\\)!\\?\[|https:\/\//, 'brackets escaped, no bare URL');
-    assert.equal(plainText('x'.repeat(50), 10), `${'x'.repeat(10)}…`);
-    assert.equal(codeSpan('a`b\nc', 100), '`a b c`');
+    assert.equal(commentText('x'.repeat(50), 10), `${'x'.repeat(10)}…`);
+    assert.equal(codeSpan('a`b\nc', 100), "`a'b c`");
   });
 
   it('a fence that the code inside cannot close', () => {
-    assert.equal(fenced('suggestion', 'a = 1\n'), '```suggestion\na = 1\n```');
-    assert.equal(fenced('suggestion', 'x = """\n```\n"""'), '````suggestion\nx = """\n```\n"""\n````');
+    assert.equal(fence('a = 1\n', 'suggestion'), '```suggestion\na = 1\n```');
+    assert.equal(fence('x = """\n```\n"""', 'suggestion'), '````suggestion\nx = """\n```\n"""\n````');
   });
 
   it('markers: finding fingerprints read back at the start of a line only; the summary with its head', () => {
