@@ -126,6 +126,8 @@ async function main() {
     { ...extension, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' },
     ...LAZY_MODULES.map((m) => (m.extension ? { ...extension, entryPoints: [m.entry], outfile: `dist/${m.file}` } : { ...node, entryPoints: [m.entry], outfile: `dist/${m.file}`, sourcemap: false })),
     { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [problemMatcher, lazyTreeSitter] },
+    // The context index's scanning thread (src/core/context/scanThread.ts), started by the CLI and the engine alike.
+    { ...node, entryPoints: ['src/core/context/scanWorker.ts'], outfile: 'dist/contextScan.js', sourcemap: false },
     {
       ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
       platform: 'browser', format: 'iife', target: ['chrome120'],

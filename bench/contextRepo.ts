@@ -4,7 +4,10 @@
  * times, each in a process of its own:
  *   off     `--context off`: the baseline
  *   cold    context on, an empty cache folder (a first review, or CI without its cache)
- *   warm    context on again with that cache folder (a second review of the change)
+ *   warm    context on again with that cache folder (a second review of the change: the context chosen for each
+ *           batch is kept under a key of the working tree, so it is read again, not looked up)
+ *   lookup  context on again with `--context-tokens` one more than the default: another key, so every batch's
+ *           context is looked up in the warm index (what a review of the next commit pays, less reading its changed files)
  * For each: wall milliseconds, the process's CPU milliseconds and its peak resident memory (from the process itself
  * at exit: `process.resourceUsage().maxRSS`), and the CLI's own lines on the context ("context: …", "context
  * index: … files, … read, … parsed"). `coldAddedMs`/`warmAddedMs` are the wall time context adds to the baseline.
@@ -61,11 +64,12 @@ export async function benchRepository(dir: string, base: string, contextSeconds:
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: npm run build first');
   const work = mkdtempSync(join(tmpdir(), 'quorum-bench-repo-'));
   const cache = join(work, 'cache');
-  const review = (context: 'on' | 'off') => ['review', '--changes', '--base', base, '--dry-run', '--context', context, '--cache-dir', cache, ...(contextSeconds ? ['--context-seconds', contextSeconds] : [])];
+  const review = (context: 'on' | 'off', extra: string[] = []) => ['review', '--changes', '--base', base, '--dry-run', '--context', context, '--cache-dir', cache, ...(contextSeconds ? ['--context-seconds', contextSeconds] : []), ...extra];
   try {
     const off = await runCli(dir, review('off'), work);
     const cold = await runCli(dir, review('on'), work);
     const warm = await runCli(dir, review('on'), work);
+    const lookup = await runCli(dir, review('on', ['--context-tokens', '3001']), work);
     const out = {
       repo: dir,
       base,
@@ -73,18 +77,24 @@ export async function benchRepository(dir: string, base: string, contextSeconds:
       offMs: off.ms,
       coldMs: cold.ms,
       warmMs: warm.ms,
+      lookupMs: lookup.ms,
       coldAddedMs: cold.ms - off.ms,
       warmAddedMs: warm.ms - off.ms,
+      lookupAddedMs: lookup.ms - off.ms,
       offCpuMs: off.cpuMs,
       coldCpuMs: cold.cpuMs,
       warmCpuMs: warm.cpuMs,
+      lookupCpuMs: lookup.cpuMs,
       offPeakMb: off.peakMb,
       coldPeakMb: cold.peakMb,
       warmPeakMb: warm.peakMb,
+      lookupPeakMb: lookup.peakMb,
       coldIndex: cold.index,
       warmIndex: warm.index,
+      lookupIndex: lookup.index,
       coldContext: cold.context,
       warmContext: warm.context,
+      lookupContext: lookup.context,
       load1: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     };
     process.stdout.write(JSON.stringify(out) + '\n');

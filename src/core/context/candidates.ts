@@ -37,6 +37,8 @@ export const MAX_CALLERS = 5;
 export const MAX_DEFINITIONS_PER_NAME = 2;
 /** Lines a definition shows at most (its signature, then its body); a longer one is cut. */
 const MAX_DEFINITION_LINES = 30;
+/** Fewer tokens than any snippet costs: its header line alone ("File: a (caller f, lines 1-1)") and the fence's 8. */
+const LEAST_SNIPPET_TOKENS = 16;
 /** Lines shown around a call site. */
 const CALLER_AROUND = 2;
 
@@ -161,7 +163,8 @@ export async function chooseContext(batch: ReviewTarget, candidates: readonly Co
     const least = { start: c.minStart ?? c.startLine, end: Math.min(c.minEnd, lines.length) };
     const range = outside(least, taken.get(c.file) ?? []);
     if (!range) continue;
-    const t = cost(c, lines, range);
+    // Once too little is left for any snippet, the rest are cut without counting their tokens.
+    const t = options.maxTokens - tokens < LEAST_SNIPPET_TOKENS ? Infinity : cost(c, lines, range);
     if (tokens + t > options.maxTokens) {
       if (!cut.some((k) => k.file === c.file && k.symbol === c.symbol && k.kind === c.kind)) cut.push({ file: c.file, symbol: c.symbol, kind: c.kind });
       continue;

@@ -41,12 +41,28 @@ function plainName(text: string): string {
   return /[A-Za-z_$][\w$]*/.exec(last)?.[0] ?? last;
 }
 
-function signatureEnd(node: TreeSitter.Node, lines: readonly string[]): number {
+/** A text's lines by row, as `text.split('\n')` would give them, each cut out when asked for (a file's lines as strings were most of what parsing a thousand files allocated). */
+class TextLines {
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) this.starts.push(at + 1);
+  }
+
+  at(row: number): string | undefined {
+    const start = this.starts[row];
+    if (start === undefined) return undefined;
+    const next = this.starts[row + 1];
+    return this.text.slice(start, next === undefined ? this.text.length : next - 1);
+  }
+}
+
+function signatureEnd(node: TreeSitter.Node, lines: TextLines): number {
   const start = node.startPosition.row;
   const body = node.childForFieldName('body');
   if (!body || body.startPosition.row <= start) return start + 1;
   const row = body.startPosition.row;
-  const before = (lines[row] ?? '').slice(0, body.startPosition.column);
+  const before = (lines.at(row) ?? '').slice(0, body.startPosition.column);
   const end = before.trim() === '' ? row - 1 : row;
   return Math.min(end, start + MAX_SIGNATURE_LINES - 1) + 1;
 }
@@ -57,7 +73,7 @@ interface RawDefinition extends Definition {
   endIndex: number;
 }
 
-function definitionsOf(grammar: LoadedGrammar, root: TreeSitter.Node, lines: readonly string[]): Definition[] {
+function definitionsOf(grammar: LoadedGrammar, root: TreeSitter.Node, lines: TextLines): Definition[] {
   const raw: RawDefinition[] = [];
   const seen = new Set<string>();
   for (const match of grammar.definitions.matches(root)) {
@@ -86,8 +102,7 @@ function definitionsOf(grammar: LoadedGrammar, root: TreeSitter.Node, lines: rea
   const out: Definition[] = [];
   for (const d of raw) {
     if (d.capture === 'container') continue;
-    const { capture, startIndex, endIndex, ...definition } = d;
-    void capture;
+    const { capture: _capture, startIndex, endIndex, ...definition } = d;
     if (d.kind === 'function' || d.kind === 'method') {
       const holder = holders.find((h) => h !== d && h.startIndex <= startIndex && endIndex <= h.endIndex);
       if (holder) Object.assign(definition, { kind: 'method', container: holder.name });
@@ -145,7 +160,7 @@ export async function identifiersIn(text: string, language: string, lines: reado
 export async function parseFile(text: string, language: string, identifiersOn: readonly LineRange[] = []): Promise<ParsedFile | undefined> {
   return withTree(text, language, (tree, grammar) => {
     const root = tree.rootNode;
-    const lines = text.split('\n');
+    const lines = new TextLines(text);
     return {
       definitions: definitionsOf(grammar, root, lines),
       calls: callsOf(grammar, root),

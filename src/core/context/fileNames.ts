@@ -1,86 +1,189 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { decodeText, isBinary, looksGenerated, looksMinified, splitFileLines } from '../changes/skip';
 import type { ContextBudget } from './budget';
-import { encodeNames, namesOf, type IndexEntry } from './indexStore';
-import { lexicalNames } from './lexical';
+import { addBlob, emptyFreshNames, readNames, symbolNames, type FreshNames } from './freshNames';
+import type { IndexEntry } from './indexStore';
 import type { ListedFile } from './listing';
+import type { ContextThreads } from './contextThreads';
+import type { Segment } from './segment';
 
 /**
- * The index's first level: what each blob may define and call (lexical.ts), for every listed file, and from it the
- * candidates of a lookup by name. Read in one pass in this process; a blob already known (stored, or parsed) is not
- * read again.
+ * The index's first level: what each blob may define and call (lexical.ts), and from it the candidates of a lookup
+ * by name. Its segments (the stored one, and those the scanning thread posts) are looked up where they lie: only the
+ * names a change uses are read. Names learnt in this thread (a parsed file's, or all of them without a scanning
+ * thread) are kept by name until the index is saved.
  */
 
-type ByName = Map<string, ListedFile[]>;
-
-function addTo(map: ByName, name: string, file: ListedFile): void {
-  const list = map.get(name);
-  if (!list) map.set(name, [file]);
-  else if (list[list.length - 1] !== file) list.push(file);
-}
-
-/** The file's text when the review may read it: not too large, binary, generated or minified. */
-export function readableText(root: string, file: ListedFile, maxFileBytes: number): string | undefined {
-  try {
-    const bytes = readFileSync(join(root, file.path));
-    if (bytes.length > maxFileBytes || isBinary(bytes)) return undefined;
-    const text = decodeText(bytes);
-    const head = splitFileLines(text.slice(0, 20_000));
-    return looksGenerated(head) || looksMinified(head) ? undefined : text;
-  } catch {
-    return undefined;
-  }
+interface ScanOptions {
+  root: string;
+  maxFileBytes: number;
+  budget?: ContextBudget | undefined;
+  /** Symbols of a blob parsed in this process, whose names need no reading. */
+  parsed: (hash: string) => IndexEntry | undefined;
+  /** The threads that read the names of a repository's many unknown files; without, they are read here. */
+  threads?: ContextThreads | undefined;
 }
 
 export class FileNames {
-  /** Each blob's names as stored (indexStore.ts). */
-  readonly names = new Map<string, string>();
+  readonly fresh: FreshNames;
   /** Files read in this process to learn their names. */
   readCount = 0;
   /** Whether every listed file's names are known. */
   scanned = false;
-  private lexical: { defines: ByName; calls: ByName } | undefined;
+  private segments: Segment[];
+  private readonly found = new Map<string, readonly ListedFile[]>();
+  private scanning: Promise<boolean> | undefined;
+  /** Blobs the threads are reading. */
+  private readonly pending = new Set<string>();
+  /** The segments the threads read, being merged into one. */
+  private merged: { of: readonly Segment[]; promise: Promise<Segment | undefined> } | undefined;
+  private byHash: Map<string, number[]> | undefined;
+  /** Places of listed files whose content another listed file has too. */
+  private readonly shared = new Set<number>();
+  private readonly slots = new WeakMap<Segment, Int32Array>();
+
+  /** `previous`: this process's names of the repository (an index opened again): its segments and unsaved names are taken over. */
+  constructor(private readonly files: readonly ListedFile[], stored: Segment | undefined, previous?: FileNames) {
+    this.fresh = previous?.fresh ?? emptyFreshNames();
+    this.segments = previous ? [...previous.segments] : stored ? [stored] : [];
+  }
+
+  /** The segments that hold names (the stored one first, then those read in this process and not saved yet). */
+  get stored(): readonly Segment[] {
+    return this.segments;
+  }
+
+  /** The segments to save: those the threads read merged into one when they could, so that it is copied as it is. */
+  async toSave(): Promise<readonly Segment[]> {
+    const of = this.merged?.of ?? [];
+    const merged = await this.merged?.promise;
+    return merged ? [...this.segments.filter((s) => !of.includes(s)), merged] : this.segments;
+  }
+
+  /** Reads on from `segment`, which holds every name read so far (the index was saved). */
+  adopt(segment: Segment): void {
+    this.segments = [segment];
+    this.merged = undefined;
+    const fresh = emptyFreshNames();
+    Object.assign(this.fresh, fresh);
+    this.found.clear();
+  }
+
+  /** How many listed files' names are not known (read by threads when they are many). */
+  get unknown(): number {
+    return this.scanned ? 0 : this.files.filter((f) => !this.knows(f.hash)).length;
+  }
+
+  /** Whether the names of the blob are known. */
+  knows(hash: string): boolean {
+    return this.fresh.ids.has(hash) || this.segments.some((s) => s.idOf(hash) !== undefined);
+  }
+
+  /** Keeps the names of a blob not known yet, from its symbols (a reviewed file parsed before its names were read). */
+  learn(hash: string, entry: IndexEntry): void {
+    // One the scanning thread is reading is known when it is done (else from its symbols then).
+    if (this.knows(hash) || this.pending.has(hash)) return;
+    addBlob(this.fresh, hash, symbolNames(entry));
+    this.found.clear();
+  }
 
   /**
-   * Learns the names of every file of `files` not known yet (a few hundred at a time, yielding between them): from
-   * its symbols when parsed, else read with `read`. False when the budget or `signal` stopped it first.
+   * Learns the names of every listed file not known yet: on the scanning thread when there is one, else here (a few
+   * hundred at a time, yielding between them); from its symbols when it was parsed. False when the budget stopped it
+   * first (what was read is kept).
    */
-  async scan(files: readonly ListedFile[], read: (file: ListedFile) => string | undefined, parsed: (hash: string) => IndexEntry | undefined, stop: { budget?: ContextBudget | undefined; signal?: AbortSignal | undefined }): Promise<boolean> {
-    if (this.scanned) return true;
+  scan(options: ScanOptions): Promise<boolean> {
+    if (this.scanned) return Promise.resolve(true);
+    // One scan at a time: a lookup asking meanwhile waits for the one under way.
+    this.scanning ??= this.scanAll(options).finally(() => (this.scanning = undefined));
+    return this.scanning;
+  }
+
+  private async scanAll(options: ScanOptions): Promise<boolean> {
+    const unknown = this.files.filter((f) => !this.knows(f.hash) && !options.parsed(f.hash));
+    if (unknown.length > 0 && options.threads) await this.scanInThreads(unknown, options, options.threads);
     let since = 0;
-    for (const file of files) {
-      if (this.names.has(file.hash)) continue;
-      if (stop.budget?.over || stop.signal?.aborted) return false;
-      const symbols = parsed(file.hash);
-      let names: string;
-      if (symbols) names = encodeNames('skipped' in symbols ? undefined : { defines: symbols.definitions.map((d) => d.name), calls: symbols.calls.map(([n]) => n) });
+    for (const file of this.files) {
+      if (this.knows(file.hash)) continue;
+      if (options.budget?.over) return false;
+      const symbols = options.parsed(file.hash);
+      if (symbols) addBlob(this.fresh, file.hash, symbolNames(symbols));
       else {
-        const text = read(file);
-        names = encodeNames(text === undefined ? undefined : lexicalNames(text));
+        addBlob(this.fresh, file.hash, readNames(options.root, file, options.maxFileBytes));
         this.readCount++;
       }
-      this.names.set(file.hash, names);
-      this.lexical = undefined;
       if (++since % 256 === 0) await new Promise((r) => setImmediate(r));
     }
+    this.found.clear();
     this.scanned = true;
     return true;
   }
 
-  /** The files of `files` (sorted by path) that may define or call `name`, in path order; the map is made once. */
-  candidates(files: readonly ListedFile[], of: 'defines' | 'calls', name: string): readonly ListedFile[] {
-    if (!this.lexical) {
-      const defines: ByName = new Map();
-      const calls: ByName = new Map();
-      for (const file of files) {
-        const stored = this.names.get(file.hash);
-        if (stored === undefined) continue;
-        for (const n of namesOf(stored, 'defines')) addTo(defines, n, file);
-        for (const n of namesOf(stored, 'calls')) addTo(calls, n, file);
-      }
-      this.lexical = { defines, calls };
+  /** Reads `files` on the threads until they are done or the budget is over; keeps what they read. */
+  private async scanInThreads(files: readonly ListedFile[], options: ScanOptions, threads: ContextThreads): Promise<void> {
+    const stop = new AbortController();
+    const timer = options.budget ? setTimeout(() => stop.abort(), Math.max(0, options.budget.remainingMs)) : undefined;
+    for (const f of files) this.pending.add(f.hash);
+    try {
+      const { segments, read } = await threads.scan(files.map(({ path, hash, language }) => ({ path, hash, language })), stop.signal);
+      this.segments.push(...segments);
+      this.readCount += read;
+      // Merged on a thread meanwhile: the index is saved with one segment of names, which it copies as it is.
+      if (segments.length > 1) this.merged = { of: segments, promise: threads.merge(segments) };
+    } finally {
+      clearTimeout(timer);
+      this.pending.clear();
+      this.found.clear();
     }
-    return this.lexical[of].get(name) ?? [];
+  }
+
+  /** The listed files whose content may define or call `name`, in path order. */
+  candidates(of: 'defines' | 'calls', name: string): readonly ListedFile[] {
+    const key = `${of} ${name}`;
+    let out = this.found.get(key);
+    if (!out) {
+      const at: number[] = [];
+      for (const id of this.fresh[of].get(name) ?? []) at.push(...(this.listed().get(this.fresh.blobs[id] as string) ?? []));
+      for (const segment of this.segments) {
+        const slots = this.slotsOf(segment);
+        for (const id of segment.posting(name)?.[of] ?? []) {
+          const first = slots[id] ?? -1;
+          if (first < 0) continue;
+          if (this.shared.has(first)) at.push(...(this.listed().get((this.files[first] as ListedFile).hash) ?? []));
+          else at.push(first);
+        }
+      }
+      // The listing is in path order: its places, in order, are the files in path order.
+      at.sort((x, y) => x - y);
+      out = at.filter((i, k) => k === 0 || at[k - 1] !== i).map((i) => this.files[i] as ListedFile);
+      this.found.set(key, out);
+    }
+    return out;
+  }
+
+  /** The listed files' places by blob hash. */
+  private listed(): Map<string, number[]> {
+    if (!this.byHash) {
+      const map = new Map<string, number[]>();
+      this.files.forEach((file, i) => {
+        const list = map.get(file.hash);
+        if (list) {
+          list.push(i);
+          this.shared.add(list[0] as number);
+        } else map.set(file.hash, [i]);
+      });
+      this.byHash = map;
+    }
+    return this.byHash;
+  }
+
+  /** For each blob of `segment`, the place of the first listed file with its content (-1: none is listed now). */
+  private slotsOf(segment: Segment): Int32Array {
+    let slots = this.slots.get(segment);
+    if (!slots) {
+      const listed = this.listed();
+      slots = new Int32Array(segment.blobCount);
+      for (let id = 0; id < segment.blobCount; id++) slots[id] = listed.get(segment.hash(id))?.[0] ?? -1;
+      this.slots.set(segment, slots);
+    }
+    return slots;
   }
 }

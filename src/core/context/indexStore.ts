@@ -1,12 +1,8 @@
-import * as z from 'zod';
 import { DEFINITION_KINDS, type Definition, type FileSymbols } from './extract';
 
 /**
- * How the repository index is kept on disk: one JSON document whose entries (one per blob hash) are each a line of
- * compact text. A second review reads the whole index before its first lookup, so reading it is on its path: a
- * JSON object per definition, validated field by field, cost ~45 ms for 5,000 files (2.3 MB, 25,000 records, and
- * the copy a schema makes); this form is 0.7 MB, its shape is checked by zod and each entry by `decodeEntry`, which
- * refuses anything it would not write (that blob is parsed again).
+ * How a blob's symbols are kept in the index file (segment.ts): compact text, decoded when a lookup reaches the blob
+ * by `decodeEntry`, which refuses anything it would not write (that blob is parsed again).
  *
  * An entry: `-` for a file that is indexed but not read (binary, generated, too large); else three sections
  * separated by `\n` — definitions, calls, aliases — each a list of records separated by `\t`, each record's fields
@@ -15,12 +11,12 @@ import { DEFINITION_KINDS, type Definition, type FileSymbols } from './extract';
  * (or an empty one) is written percent-encoded.
  */
 
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 /** What the index keeps per blob: its symbols, or that it is not read. */
 export type IndexEntry = FileSymbols | { skipped: true };
 
-const SKIPPED = '-';
+export const SKIPPED = '-';
 /** The form of an entry (what `encodeEntry` writes); a percent-encoded name may still not decode (`decodeEntry` says). */
 const NAME = '[^\\s%]*(?:%[0-9A-F]{2}[^\\s%]*)*';
 const LINE = '\\d{1,9}';
@@ -29,15 +25,6 @@ const CALL = `${NAME} ${LINE}`;
 const ALIAS = `${NAME} ${NAME}`;
 const list = (record: string) => `(?:${record}(?:\\t${record})*)?`;
 const ENTRY = new RegExp(`^(?:${SKIPPED}|${list(DEF)}\\n${list(CALL)}\\n${list(ALIAS)})$`);
-
-/** The document: symbols by blob hash (`blobs`), and what each listed blob may define and call (`names`, see lexical.ts). */
-export const storeSchema = z.object({
-  version: z.literal(INDEX_VERSION),
-  blobs: z.record(z.string(), z.string()),
-  names: z.record(z.string(), z.string()),
-  /** The identifiers on a reviewed file's changed lines, by `<blob hash> <ranges>`: a second review of the change parses nothing. */
-  used: z.record(z.string(), z.string()),
-});
 
 /** Identifiers as stored: `name line` records separated by tabs (a name holds no white space). */
 const USED = /^(?:\S+ \d{1,9}(?:\t\S+ \d{1,9})*)?$/;
@@ -51,25 +38,12 @@ export function decodeUsed(text: string): [string, number][] {
   });
 }
 
-/** A blob's names as stored: `-` for a file not read, else the names it may define, a line break, the names it may call (each list space-separated). */
-const NAMES = /^(?:-|[\w$]+(?: [\w$]+)*\n(?:[\w$]+(?: [\w$]+)*)?|\n(?:[\w$]+(?: [\w$]+)*)?)$/;
-export const isNames = (text: string) => NAMES.test(text);
-export const encodeNames = (names: { defines: readonly string[]; calls: readonly string[] } | undefined) => (names ? `${names.defines.join(' ')}\n${names.calls.join(' ')}` : SKIPPED);
-
-/** The names a stored entry may define or call; none for a file not read. */
-export function namesOf(text: string, of: 'defines' | 'calls'): string[] {
-  if (text === SKIPPED) return [];
-  const cut = text.indexOf('\n');
-  const part = of === 'defines' ? text.slice(0, cut) : text.slice(cut + 1);
-  return part === '' ? [] : part.split(' ');
-}
-
 /** Whether `text` has the form of an entry; one that does not is left out on its own (its file is parsed again). */
 export const isEntry = (text: string) => ENTRY.test(text);
 const PLAIN = /^[^\s%]+$/;
 const NUMBER = /^\d{1,9}$/;
 
-const encodeName = (name: string) => (PLAIN.test(name) ? name : encodeURIComponent(name));
+export const encodeName = (name: string) => (PLAIN.test(name) ? name : encodeURIComponent(name));
 
 function decodeName(field: string | undefined): string | undefined {
   if (field === undefined || !field.includes('%')) return field;
@@ -99,6 +73,24 @@ export function encodeEntry(entry: IndexEntry): string | undefined {
 
 const records = (section: string) => (section === '' ? [] : section.split('\t'));
 
+/** A definition record as `encodeEntry` writes it; undefined for one it would not write. */
+export function parseDefinition(record: string): Definition | undefined {
+  const [name, kind, start, end, signature, container, ...rest] = record.split(' ');
+  const d = { name: decodeName(name), kind: DEFINITION_KINDS[line(kind) ?? DEFINITION_KINDS.length], startLine: line(start), endLine: line(end), signatureEnd: line(signature) };
+  const holder = decodeName(container);
+  if (rest.length > 0 || d.name === undefined || d.kind === undefined || d.startLine === undefined || d.endLine === undefined || d.signatureEnd === undefined) return undefined;
+  if (container !== undefined && holder === undefined) return undefined;
+  return { name: d.name, kind: d.kind, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, ...(holder !== undefined ? { container: holder } : {}) };
+}
+
+/** A call record (`name line`) as `encodeEntry` writes it; undefined for one it would not write. */
+export function parseCall(record: string): [string, number] | undefined {
+  const [name, at, ...rest] = record.split(' ');
+  const n = decodeName(name);
+  const l = line(at);
+  return rest.length > 0 || n === undefined || l === undefined ? undefined : [n, l];
+}
+
 /** The entry `encodeEntry` wrote; undefined for any text it would not have written. */
 export function decodeEntry(text: string): IndexEntry | undefined {
   if (text === SKIPPED) return { skipped: true };
@@ -106,20 +98,15 @@ export function decodeEntry(text: string): IndexEntry | undefined {
   if (sections.length !== 3) return undefined;
   const definitions: Definition[] = [];
   for (const record of records(sections[0] ?? '')) {
-    const [name, kind, start, end, signature, container, ...rest] = record.split(' ');
-    const d = { name: decodeName(name), kind: DEFINITION_KINDS[line(kind) ?? DEFINITION_KINDS.length], startLine: line(start), endLine: line(end), signatureEnd: line(signature) };
-    const holder = decodeName(container);
-    if (rest.length > 0 || d.name === undefined || d.kind === undefined || d.startLine === undefined || d.endLine === undefined || d.signatureEnd === undefined) return undefined;
-    if (container !== undefined && holder === undefined) return undefined;
-    definitions.push({ name: d.name, kind: d.kind, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, ...(holder !== undefined ? { container: holder } : {}) });
+    const d = parseDefinition(record);
+    if (!d) return undefined;
+    definitions.push(d);
   }
   const calls: [string, number][] = [];
   for (const record of records(sections[1] ?? '')) {
-    const [name, at, ...rest] = record.split(' ');
-    const n = decodeName(name);
-    const l = line(at);
-    if (rest.length > 0 || n === undefined || l === undefined) return undefined;
-    calls.push([n, l]);
+    const c = parseCall(record);
+    if (!c) return undefined;
+    calls.push(c);
   }
   const aliases: [string, string][] = [];
   for (const record of records(sections[2] ?? '')) {

@@ -1,26 +1,32 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Excluder } from '../prompt/exclude';
 import type { LineRange } from '../domain/lines';
+import type { ReviewTarget } from '../domain/target';
 import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
-import { fileSymbols, type Definition, type FileSymbols } from './extract';
-import { readIndexFile, writeIndexFile } from './indexFile';
-import { decodeEntry, encodeEntry, type IndexEntry } from './indexStore';
-import { FileNames, readableText } from './fileNames';
+import { ChosenMemo, type ChosenContext } from './chosenMemo';
+import { ContextThreads } from './contextThreads';
+import { fileSymbols, type FileSymbols } from './extract';
+import { readIndexFile } from './indexFile';
+import { saveIndex } from './indexSave';
+import { indexKey } from './indexKey';
+import type { IndexEntry } from './indexStore';
+import { FileNames } from './fileNames';
+import { readableText } from './freshNames';
 import { UsedIdentifiers } from './usedIdentifiers';
 import { blobHash, listFiles, type ListedFile } from './listing';
 import { nearestFirst } from './nearest';
+import { inRounds, Lookup, type Asked, type FoundCall, type FoundDefinition, type LookupFiles } from './lookup';
+import { SymbolStore } from './symbolStore';
 
 /**
  * The repository's definitions and call sites, kept in the cache folder and keyed by blob hash: a file whose content
- * did not change is never read again. Two levels, both per blob:
- * - names: what each file may define and call, read off its text (lexical.ts) — every listed file, in one pass and
- *   in this process (no child process per file or per name): what a lookup's candidates are;
- * - symbols: what tree-sitter finds in the file, for the files a lookup reached (and, in the background, the rest).
- * A lookup of a name near a reviewed file parses its candidates nearest first and stops when the context has all it
- * can use of that name (MAX_DEFINITIONS_PER_NAME and one more to tell an ambiguous name, MAX_CALLERS call sites):
- * the work depends on the change, not on the size of the repository. A small repository is parsed whole.
+ * did not change is never read again. Two levels, both per blob, read from the stored segment where they lie:
+ * - names (fileNames.ts): what each file may define and call, read off its text (lexical.ts): a lookup's candidates;
+ * - symbols (symbolStore.ts): what tree-sitter finds in the files a lookup reached.
+ * A lookup (lookup.ts) parses its candidates nearest first and stops when the context has all it can use of the name:
+ * the work follows the change, not the size of the repository. A first review of a large repository reads the names
+ * and parses on threads of their own (contextThreads.ts). A small repository is parsed whole.
  */
 
 interface IndexOptions {
@@ -31,66 +37,50 @@ interface IndexOptions {
   maxFileBytes: number;
 }
 
-/** A definition found in the index, with its file. */
-interface FoundDefinition extends Definition {
-  file: string;
-  language: string;
-}
-
-/** A call site found in the index. */
-interface FoundCall {
-  file: string;
-  language: string;
-  name: string;
-  line: number;
-}
-
 /** Unparsed files a repository may have and still be parsed whole on its first lookup. */
 const SMALL_REPOSITORY = 64;
-/** Candidates of one lookup parsed at most: a name that reads like a definition in many files that define no such thing. */
-const MAX_REACHED = 24;
+/** What an index holds besides its listing: kept when this process opens the repository's index again. */
+interface IndexState {
+  /** Symbols, identifiers kept and context chosen (chosenMemo.ts); whether any is not saved yet. */
+  symbols: SymbolStore;
+  used: UsedIdentifiers;
+  chosen: Map<string, ChosenContext>;
+  dirty: boolean;
+}
 
 export class RepositoryIndex {
-  /** Symbols parsed in this process, or read from the store and decoded, by blob hash. */
-  private readonly blobs = new Map<string, IndexEntry>();
-  /** Symbols read from the store, as stored: decoded (into `blobs`) when a lookup needs them. */
-  private readonly stored = new Map<string, string>();
-  /** What each blob may define and call: the candidates of a lookup. */
-  private readonly names = new FileNames();
-  private readonly used = new UsedIdentifiers();
-  private files: ListedFile[] = [];
-  private byPath = new Map<string, ListedFile>();
-  private dirty = false;
+  private readonly names: FileNames;
+  private readonly byPath: Map<string, ListedFile>;
   private parsedCount = 0;
+  private readonly memo: ChosenMemo;
+  private threads: ContextThreads | undefined;
   /** Whether a first lookup found the repository small and parsed it whole. */
   private small: boolean | undefined;
+  /** Counts what changes a lookup's answer: a file parsed or learnt, a stored entry found broken, names read. */
+  private generation = 0;
+  private readonly answers = new Map<string, { generation: number; value: readonly FoundDefinition[] }>();
 
-  private constructor(private readonly options: IndexOptions) {}
+  private constructor(
+    private readonly options: IndexOptions,
+    private readonly files: readonly ListedFile[],
+    private readonly state: IndexState,
+    previous: RepositoryIndex | undefined,
+  ) {
+    this.byPath = new Map(files.map((f) => [f.path, f]));
+    this.names = new FileNames(files, state.symbols.stored, previous?.names);
+    this.memo = new ChosenMemo(files, options.maxFileBytes, state.chosen);
+  }
 
   /**
    * The index of the repository (or folder) at `root`: its listing read now, its entries those of `previous` (this
    * process's index of it, openIndex.ts) or else the cache folder's; undefined when it cannot be listed.
    */
   static async open(options: IndexOptions, previous?: RepositoryIndex): Promise<RepositoryIndex | undefined> {
-    const index = new RepositoryIndex(options);
-    const file = index.storeFile();
-    const [listing, stored] = await Promise.all([listFiles(options.root, options.excluder), previous ? undefined : file ? readIndexFile(file) : undefined]);
+    const file = storeFile(options);
+    const [listing, segment] = await Promise.all([listFiles(options.root, options.excluder), previous ? previous.state.symbols.stored : file ? readIndexFile(file) : undefined]);
     if (!listing) return undefined;
-    index.files = listing.files;
-    index.byPath = new Map(listing.files.map((f) => [f.path, f]));
-    for (const [hash, entry] of previous?.blobs ?? []) index.blobs.set(hash, entry);
-    for (const [hash, entry] of previous?.stored ?? stored?.blobs ?? []) index.stored.set(hash, entry);
-    for (const [hash, entry] of previous?.names.names ?? stored?.names ?? []) index.names.names.set(hash, entry);
-    for (const [key, entry] of previous?.used.stored ?? stored?.used ?? []) index.used.stored.set(key, entry);
-    // What `previous` had not saved yet is saved with this one.
-    index.dirty = previous?.dirty ?? false;
-    return index;
-  }
-
-  private storeFile(): string | undefined {
-    if (!this.options.cacheDir) return undefined;
-    const key = createHash('sha256').update(this.options.root).digest('hex').slice(0, 16);
-    return join(this.options.cacheDir, 'context', `${key}.json`);
+    const state: IndexState = previous?.state ?? { symbols: new SymbolStore(segment), used: new UsedIdentifiers(segment?.used), chosen: new Map(), dirty: false };
+    return new RepositoryIndex(options, listing.files, state, previous);
   }
 
   /** How many files the index may hold, and how many of them are parsed. */
@@ -104,24 +94,41 @@ export class RepositoryIndex {
   }
 
   /** Whether `path` is a file the review may send and the index holds. */
-  holds(path: string): boolean {
-    return this.byPath.has(path);
-  }
-
+  holds = (path: string): boolean => this.byPath.has(path);
   /**
    * The symbols the index holds for `path` when `bytes` are the content it listed there (its blob hash): a reviewed
    * file need not be queried again. Undefined when the file changed since, or is not indexed or not read.
    */
   symbolsAt(path: string, bytes: Uint8Array): FileSymbols | undefined {
     const file = this.byPath.get(path);
-    return file && this.has(file.hash) && blobHash(bytes) === file.hash ? this.symbolsOf(file) : undefined;
+    return file && this.has(file.hash) && blobHash(bytes) === file.hash ? this.state.symbols.symbols(file.hash) : undefined;
   }
 
-  /** Learns the names of every listed file not known yet; false when the budget or `signal` stopped it first. */
-  async scan(budget?: ContextBudget, signal?: AbortSignal): Promise<boolean> {
-    const before = this.names.names.size;
-    const done = await this.names.scan(this.files, (file) => readableText(this.options.root, file, this.options.maxFileBytes), (hash) => this.blobs.get(hash), { budget, signal });
-    if (this.names.names.size !== before) this.dirty = true;
+  /** Ends the index's threads once they are done (a merge for the save may still be under way). */
+  release(): void {
+    this.threads?.closeWhenIdle();
+  }
+
+  /** The context a review of this listing chose for `batch` before, when one was kept (chosenMemo.ts). */
+  chosen(batch: ReviewTarget, maxTokens: number): ChosenContext | undefined {
+    return this.memo.get(batch, maxTokens, this.state.symbols.stored);
+  }
+
+  keepChosen(batch: ReviewTarget, maxTokens: number, value: ChosenContext): void {
+    this.memo.keep(batch, maxTokens, value);
+    this.state.dirty = true;
+  }
+
+  /** Learns the names of every listed file not known yet; false when the budget stopped it first. */
+  async scan(budget?: ContextBudget): Promise<boolean> {
+    const before = this.names.fresh.blobs.length + this.names.stored.length;
+    // Many files to read (a first review): on threads of their own, which then help parse.
+    if (!this.threads && this.names.unknown > ContextThreads.WORTH) this.threads = ContextThreads.start({ root: this.options.root, maxFileBytes: this.options.maxFileBytes });
+    const done = await this.names.scan({ root: this.options.root, maxFileBytes: this.options.maxFileBytes, budget, parsed: (hash) => this.state.symbols.parsedNow(hash), threads: this.threads });
+    if (this.names.fresh.blobs.length + this.names.stored.length !== before) {
+      this.state.dirty = true;
+      this.generation++;
+    }
     return done;
   }
 
@@ -135,24 +142,27 @@ export class RepositoryIndex {
   /** The identifiers on `lines` of a reviewed file, kept by `keepIdentifiers` for this content; undefined when not kept. */
   identifiersAt(path: string, bytes: Uint8Array, lines: readonly LineRange[]): [string, number][] | undefined {
     const file = this.byPath.get(path);
-    return file && blobHash(bytes) === file.hash ? this.used.get(file.hash, lines) : undefined;
+    return file && blobHash(bytes) === file.hash ? this.state.used.get(file.hash, lines) : undefined;
   }
 
   keepIdentifiers(path: string, bytes: Uint8Array, lines: readonly LineRange[], identifiers: readonly (readonly [string, number])[]): void {
     const file = this.byPath.get(path);
-    if (file && blobHash(bytes) === file.hash && this.used.keep(file.hash, lines, identifiers)) this.dirty = true;
+    if (file && blobHash(bytes) === file.hash && this.state.used.keep(file.hash, lines, identifiers)) this.state.dirty = true;
   }
 
   private async parse(file: ListedFile): Promise<void> {
     if (this.has(file.hash)) return;
-    const text = readableText(this.options.root, file, this.options.maxFileBytes);
+    const text = readableText(this.options.root, file.path, this.options.maxFileBytes);
     this.take(file, (text !== undefined && (await fileSymbols(text, file.language).catch(() => undefined))) || { skipped: true });
     this.parsedCount++;
   }
 
   private take(file: ListedFile, entry: IndexEntry): void {
-    this.blobs.set(file.hash, entry);
-    this.dirty = true;
+    // A name that cannot be stored (a lone surrogate): the file counts as not read.
+    const kept = this.state.symbols.take(file.hash, entry) ? entry : { skipped: true as const };
+    if (kept !== entry) this.state.symbols.take(file.hash, kept);
+    this.names.learn(file.hash, kept);
+    this.state.dirty = true;
   }
 
   /** A small repository is parsed whole on its first lookup (then every lookup is complete); true when it was. */
@@ -165,115 +175,124 @@ export class RepositoryIndex {
     return this.small;
   }
 
-  private candidates(of: 'defines' | 'calls', name: string): readonly ListedFile[] {
-    return this.names.candidates(this.files, of, name);
-  }
-
   /**
    * Parses, nearest to `near` first, the files that may define `name` until more of its definitions that `keep`
    * accepts are parsed than MAX_DEFINITIONS_PER_NAME: `definitions(name)` then ranks as if the whole repository were
    * parsed. Stops early when the budget is over.
    */
-  async reachDefinitions(name: string, near: string, keep: (d: FoundDefinition) => boolean = () => true, budget?: ContextBudget): Promise<void> {
-    await this.reach('defines', name, near, (file) => this.definitionsIn(file, name).filter(keep).length, MAX_DEFINITIONS_PER_NAME + 1, budget);
+  async reachDefinitions(name: string, near: string, keep: (d: FoundDefinition) => boolean = () => true, budget?: ContextBudget): Promise<boolean> {
+    return this.reach({ of: 'defines', name, near, keep }, budget);
   }
 
   /** Parses, nearest to `near` first (not `near` itself), the files that may call `name` until MAX_CALLERS call sites are parsed. */
-  async reachCalls(name: string, near: string, budget?: ContextBudget): Promise<void> {
-    await this.reach('calls', name, near, (file) => (file.path === near ? 0 : this.callsIn(file, name).length), MAX_CALLERS, budget);
+  async reachCalls(name: string, near: string, budget?: ContextBudget): Promise<boolean> {
+    return this.reach({ of: 'calls', name, near }, budget);
   }
 
-  private async reach(of: 'defines' | 'calls', name: string, near: string, count: (file: ListedFile) => number, enough: number, budget: ContextBudget | undefined): Promise<void> {
-    if ((await this.parsedWhole()) || !(await this.scan(budget))) return;
-    const candidates = this.candidates(of, name);
+  private lookupOf(asked: Asked): { lookup: Lookup; files: LookupFiles } | undefined {
+    const candidates = this.names.candidates(asked.of, asked.name);
     // Every candidate parsed (a warm index, a name already looked up): the lookup is complete as it is.
-    if (candidates.every((f) => this.has(f.hash))) return;
-    let found = 0;
-    let reached = 0;
-    for (const file of nearestFirst(candidates, near, of === 'defines' ? 'definitions' : 'callers')) {
-      if (of === 'calls' && file.path === near) continue;
-      // The same candidates are reached whatever was parsed before: a second review finds them parsed and stops where the first did.
-      if (++reached > MAX_REACHED) return;
-      if (!this.has(file.hash)) {
-        if (budget?.over) return;
-        await this.parse(file);
-      }
-      found += count(file);
-      if (found >= enough) return;
-    }
+    if (candidates.every((f) => this.has(f.hash))) return undefined;
+    const count = asked.of === 'defines' ? (file: ListedFile) => this.definitionsIn(file, asked.name).filter(asked.keep ?? (() => true)).length : (file: ListedFile) => this.callsIn(file, asked.name).length;
+    const enough = asked.of === 'defines' ? MAX_DEFINITIONS_PER_NAME + 1 : MAX_CALLERS;
+    return { lookup: new Lookup(candidates, asked.near, asked.of, enough), files: { parsed: (file) => this.has(file.hash), count } };
   }
 
-  /** Reads the names of the rest and parses every file not parsed yet (yielding between them); stops when `signal` aborts. */
-  async complete(signal?: AbortSignal): Promise<void> {
-    if (!(await this.scan(undefined, signal))) return;
-    for (const file of this.files) {
-      if (signal?.aborted) return;
-      if (this.has(file.hash)) continue;
+  /** Parses what the lookup needs; false when the budget stopped it first. */
+  private async reach(asked: Asked, budget: ContextBudget | undefined): Promise<boolean> {
+    if (await this.parsedWhole()) return true;
+    if (!(await this.scan(budget))) return false;
+    const found = this.lookupOf(asked);
+    for (let file = found?.lookup.next(found.files); found && file; file = found.lookup.next(found.files)) {
+      if (budget?.over) return false;
       await this.parse(file);
-      if (this.parsedCount % 32 === 0) await new Promise((r) => setImmediate(r));
     }
+    return true;
+  }
+
+  /**
+   * Parses what `asked` need, on the index's threads, round after round: each round the next candidate of every
+   * lookup not done (the one `reach` would parse next), all at once. Then each lookup finds what it needs parsed.
+   * Without threads, or when the names are not read, nothing is done here.
+   */
+  async prefetch(asked: readonly Asked[], budget: ContextBudget | undefined): Promise<void> {
+    const threads = this.threads;
+    if (!threads || !(await this.scan(budget)) || (await this.parsedWhole())) return;
+    await inRounds(asked.flatMap((a) => this.lookupOf(a) ?? []), budget, async (files) => {
+      const parsed = await threads.parse(files.map(({ path, hash, language }) => ({ path, hash, language })));
+      for (const file of files) {
+        const text = parsed.get(file.hash);
+        // One the threads could not parse is parsed here.
+        if (text === undefined || !this.state.symbols.take(file.hash, text)) await this.parse(file);
+        else this.parsedCount++;
+        this.state.dirty = true;
+      }
+    });
+  }
+
+  /** Reads every name and parses every listed file not parsed yet: the whole index (the tests, the benchmark). */
+  async complete(): Promise<void> {
+    if (!(await this.scan())) return;
+    for (const file of this.files) await this.parse(file);
   }
 
   /** Whether the blob is parsed (now or stored). */
-  private has(hash: string): boolean {
-    return this.blobs.has(hash) || this.stored.has(hash);
-  }
-
-  /** The blob's entry, decoded from the store on first use; one that does not decode is dropped (parsed again later). */
-  private entryOf(hash: string): IndexEntry | undefined {
-    const known = this.blobs.get(hash);
-    if (known) return known;
-    const stored = this.stored.get(hash);
-    if (stored === undefined) return undefined;
-    const entry = decodeEntry(stored);
-    if (entry) this.blobs.set(hash, entry);
-    else this.stored.delete(hash);
-    return entry;
-  }
-
-  private symbolsOf(file: ListedFile): FileSymbols | undefined {
-    const entry = this.entryOf(file.hash);
-    return entry && !('skipped' in entry) ? entry : undefined;
-  }
+  private has = (hash: string): boolean => this.state.symbols.has(hash);
 
   private definitionsIn(file: ListedFile, name: string): FoundDefinition[] {
-    return (this.symbolsOf(file)?.definitions ?? []).filter((d) => d.name === name).map((d) => ({ ...d, file: file.path, language: file.language }));
+    return this.state.symbols.definitionsNamed(file.hash, name).map((d) => ({ ...d, file: file.path, language: file.language }));
   }
 
   private callsIn(file: ListedFile, name: string): FoundCall[] {
-    return (this.symbolsOf(file)?.calls ?? []).filter(([n]) => n === name).map(([, line]) => ({ file: file.path, language: file.language, name, line }));
+    return this.state.symbols.callLines(file.hash, name).map((line) => ({ file: file.path, language: file.language, name, line }));
   }
 
   /** The files a lookup of `name` reads: the candidates when every file's names are known, else every file. */
   private universe(of: 'defines' | 'calls', name: string): readonly ListedFile[] {
-    return this.names.scanned ? this.candidates(of, name) : this.files;
+    return this.names.scanned ? this.names.candidates(of, name) : this.files;
   }
 
-  /** Definitions named `name` in the parsed files. */
+  /** Definitions named `name` in the parsed files (remembered until a file is parsed: batches ask for the same names). */
   definitions(name: string): readonly FoundDefinition[] {
-    return this.universe('defines', name).flatMap((file) => this.definitionsIn(file, name));
+    const generation = this.generation + this.state.symbols.generation;
+    const known = this.answers.get(name);
+    if (known?.generation === generation) return known.value;
+    const value = this.universe('defines', name).flatMap((file) => this.definitionsIn(file, name));
+    this.answers.set(name, { generation, value });
+    return value;
   }
 
-  /** Call sites of `name` in the parsed files. */
-  calls(name: string): readonly FoundCall[] {
-    return this.universe('calls', name).flatMap((file) => this.callsIn(file, name));
-  }
-
-  /** Writes the index (the entries of the files listed now, merged with what another process saved) when something was read or parsed since it was loaded. */
-  async save(): Promise<void> {
-    const file = this.storeFile();
-    if (!file || !this.dirty) return;
-    const listed = new Set(this.files.map((f) => f.hash));
-    const blobs = new Map<string, string>();
-    const names = new Map<string, string>();
-    const used = this.used.of(listed);
-    for (const hash of listed) {
-      const entry = this.blobs.get(hash);
-      const stored = this.stored.get(hash) ?? (entry && encodeEntry(entry));
-      if (stored !== undefined) blobs.set(hash, stored);
-      const named = this.names.names.get(hash);
-      if (named !== undefined) names.set(hash, named);
+  /** The `limit` call sites of `name` in the parsed files other than `near` that the context ranks first: nearest, then by path and line. */
+  nearestCalls(name: string, near: string, limit: number): FoundCall[] {
+    const among = this.universe('calls', name).filter((f) => f.path !== near);
+    // The nearest files first, more of them while too few sites are found in them.
+    for (let take = 4 * limit; ; take *= 4) {
+      const out: FoundCall[] = [];
+      const order = nearestFirst(among, near, 'callers', take);
+      for (const file of order) {
+        out.push(...this.callsIn(file, name).sort((a, b) => a.line - b.line));
+        if (out.length >= limit) return out.slice(0, limit);
+      }
+      if (order.length >= among.length) return out;
     }
-    if (await writeIndexFile(file, { blobs, names, used }, (hash) => listed.has(hash))) this.dirty = false;
   }
+
+  /**
+   * Writes the index (the entries of the files listed now, merged with what another process saved) when something
+   * was read or parsed since it was loaded; then reads on from what was written.
+   */
+  async save(): Promise<void> {
+    const file = storeFile(this.options);
+    if (!file || !this.state.dirty) return;
+    const written = await saveIndex(file, { names: this.names, symbols: this.state.symbols, used: this.state.used.stored, chosen: this.state.chosen, files: this.files });
+    if (!written) return;
+    // What was saved is read from the segment now: the names read are let go.
+    this.state.symbols.adopt(written);
+    this.names.adopt(written);
+    this.state.dirty = false;
+  }
+}
+
+function storeFile(options: IndexOptions): string | undefined {
+  return options.cacheDir ? join(options.cacheDir, 'context', `${indexKey(options.root)}.idx`) : undefined;
 }

@@ -4,7 +4,9 @@ import type { Region, ReviewTarget } from '../domain/target';
 import { callerCandidate, chooseContext, definitionCandidate, enclosingCandidate, MAX_CALLERS, MAX_DEFINITIONS_PER_NAME, RepositoryFiles, sentLines, type ContextCandidate } from './candidates';
 import { identifiersIn, parseFile, type Definition, type ParsedFile } from './extract';
 import type { ContextBudget } from './budget';
-import { distance } from './nearest';
+import { keptOf } from './chosenMemo';
+import { distanceFrom } from './nearest';
+import type { Asked } from './lookup';
 import type { RepositoryIndex } from './repoIndex';
 import type { BatchContext } from './types';
 
@@ -32,6 +34,8 @@ interface ReviewedFile {
   regions: Region[];
   changed: LineRange[];
   parsed: ParsedFile;
+  /** Directory distance from this file (nearest.ts). */
+  distance: (path: string) => number;
 }
 
 async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index: RepositoryIndex): Promise<ReviewedFile[]> {
@@ -55,7 +59,7 @@ async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index:
     // Kept for the next review of this content: it parses nothing of it again.
     if (!known) index.learn(file, bytes, parsed);
     index.keepIdentifiers(file, bytes, changed, parsed.identifiers);
-    out.push({ file, language, regions, changed, parsed });
+    out.push({ file, language, regions, changed, parsed, distance: distanceFrom(file) });
   }
   return out;
 }
@@ -100,7 +104,9 @@ function definitions(f: ReviewedFile, index: RepositoryIndex, sent: ReadonlyMap<
     const found = index
       .definitions(name)
       .filter((d) => !(sent.get(d.file) ?? []).some((r) => r.start <= d.startLine && d.startLine <= r.end))
-      .sort((a, b) => (a.file === f.file ? -1 : 0) - (b.file === f.file ? -1 : 0) || distance(a.file, f.file) - distance(b.file, f.file));
+      .map((d, i) => ({ d, i, key: d.file === f.file ? -1 : f.distance(d.file) }))
+      .sort((a, b) => a.key - b.key || a.i - b.i)
+      .map((k) => k.d);
     for (const d of found.slice(0, MAX_DEFINITIONS_PER_NAME)) {
       out.push(
         definitionCandidate({ file: d.file, language: d.language, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, symbol: d.container ? `${d.container}.${d.name}` : d.name, kind: d.kind, forFile: f.file, called, ambiguous: found.length > MAX_DEFINITIONS_PER_NAME }),
@@ -113,36 +119,57 @@ function definitions(f: ReviewedFile, index: RepositoryIndex, sent: ReadonlyMap<
 function callers(f: ReviewedFile, index: RepositoryIndex): ContextCandidate[] {
   const out: ContextCandidate[] = [];
   for (const { def, signatureChanged } of changedFunctions(f)) {
-    const sites = index
-      .calls(def.name)
-      .filter((c) => c.file !== f.file)
-      .sort((a, b) => distance(a.file, f.file) - distance(b.file, f.file) || a.file.localeCompare(b.file) || a.line - b.line);
-    for (const c of sites.slice(0, MAX_CALLERS)) {
+    for (const c of index.nearestCalls(def.name, f.file, MAX_CALLERS)) {
       out.push(callerCandidate({ file: c.file, language: c.language, line: c.line, symbol: def.container ? `${def.container}.${def.name}` : def.name, forFile: f.file, signatureChanged }));
     }
   }
   return out;
 }
 
-/**
- * Parses what the batch's lookups need, nearest first: the definitions of the names its changed lines use (not on
- * lines the batch sends) and the call sites of the functions it changes. Stops when the budget is over.
- */
-async function reach(reviewed: readonly ReviewedFile[], index: RepositoryIndex, sent: ReadonlyMap<string, LineRange[]>, budget: ContextBudget | undefined): Promise<void> {
+/** The batch's lookups: the definitions of the names its changed lines use (not on lines the batch sends) and the call sites of the functions it changes. */
+export function lookupsOf({ batch, reviewed }: PreparedBatch): Asked[] {
+  const sent = sentLines(batch);
   const unsent = (d: { file: string; startLine: number }) => !(sent.get(d.file) ?? []).some((r) => r.start <= d.startLine && d.startLine <= r.end);
-  for (const f of reviewed) {
-    for (const name of usedNames(f).keys()) await index.reachDefinitions(name, f.file, unsent, budget);
-    for (const { def } of changedFunctions(f)) await index.reachCalls(def.name, f.file, budget);
-    if (budget?.over) return;
-  }
+  return reviewed.flatMap((f) => [
+    ...[...usedNames(f).keys()].map((name): Asked => ({ of: 'defines', name, near: f.file, keep: unsent })),
+    ...changedFunctions(f).map(({ def }): Asked => ({ of: 'calls', name: def.name, near: f.file })),
+  ]);
 }
 
-/** The context of one batch from the repository index, within `options.maxTokens`. */
-export async function selectContext(batch: ReviewTarget, index: RepositoryIndex, root: string, options: ContextOptions): Promise<BatchContext> {
+/** Parses what the batch's lookups need, nearest first; false when the budget stopped it before every lookup was done. */
+async function reach(prepared: PreparedBatch, index: RepositoryIndex, budget: ContextBudget | undefined): Promise<boolean> {
+  for (const asked of lookupsOf(prepared)) {
+    const done = asked.of === 'defines' ? await index.reachDefinitions(asked.name, asked.near, asked.keep, budget) : await index.reachCalls(asked.name, asked.near, budget);
+    if (!done) return false;
+  }
+  return true;
+}
+
+/** A batch whose reviewed files are read and parsed: what its lookups start from. */
+export interface PreparedBatch {
+  batch: ReviewTarget;
+  reviewed: ReviewedFile[];
+}
+
+/**
+ * Reads and parses the batch's reviewed files (their symbols from the index when it holds their content): nothing
+ * here needs the names of the repository. Their text is not kept (every batch is prepared before the first is chosen).
+ */
+export async function prepareBatch(batch: ReviewTarget, index: RepositoryIndex, root: string): Promise<PreparedBatch> {
+  return { batch, reviewed: await reviewedFiles(batch, new RepositoryFiles(root), index) };
+}
+
+/**
+ * The context of one prepared batch from the repository index, within `options.maxTokens`, and whether every lookup
+ * was done (not stopped by the time budget: then what was parsed in time is chosen from).
+ */
+export async function selectContext({ batch, reviewed }: PreparedBatch, index: RepositoryIndex, root: string, options: ContextOptions): Promise<{ context: BatchContext; complete: boolean }> {
   const files = new RepositoryFiles(root);
-  const reviewed = await reviewedFiles(batch, files, index);
   const sent = sentLines(batch);
-  await reach(reviewed, index, sent, options.budget);
+  const complete = await reach({ batch, reviewed }, index, options.budget);
   const candidates = reviewed.flatMap((f) => [...callers(f, index), ...enclosing(f), ...definitions(f, index, sent)]);
-  return chooseContext(batch, candidates, files, options);
+  const context = await chooseContext(batch, candidates, files, options);
+  // Kept only when every lookup was done: a context the time budget cut is looked up again next time.
+  if (complete) index.keepChosen(batch, options.maxTokens, keptOf(context));
+  return { context, complete };
 }

@@ -3,14 +3,18 @@ import type { SecretRedactor } from '../redaction/redactor';
 import type { ReviewTarget } from '../domain/target';
 import { ContextBudget, DEFAULT_CONTEXT_BUDGET_MS } from './budget';
 import { openIndex } from './openIndex';
-import { selectContext } from './select';
+import { RepositoryFiles } from './candidates';
+import { keptAgain } from './chosenMemo';
+import { lookupsOf, prepareBatch, selectContext, type PreparedBatch } from './select';
+import type { BatchContext } from './types';
 import type { ContextStatus } from '../domain/context';
 
 /**
  * Context as a prompt-shaping step: after the shaping of `shapeReview` (files never sent are gone, secrets
  * redacted), each request's target gets its read-only context, batch after batch, while the time budget lasts; the
- * batches after it get none and the status says how many regions got theirs. The targets are new objects; the
- * index keeps indexing in the background (`finish`) and is saved for the next review.
+ * batches after it get none and the status says how many regions got theirs. The targets are new objects; what the
+ * index read and parsed is saved for the next review (`finish`). Nothing else is parsed in the background: the
+ * review's own work (the requests, the tokenizer) has the process to itself.
  */
 
 interface ContextStepInput {
@@ -32,8 +36,23 @@ interface ContextStep {
   targets: ReviewTarget[];
   /** How many of the targets' regions had their context chosen, and whether the time budget stopped it; undefined without an index. */
   status: ContextStatus | undefined;
-  /** Indexes the rest of the repository (until `signal` aborts) and saves the index. */
+  /** Saves the index (what this review read and parsed) for the next review; `signal` is not waited on. */
   finish(signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * A batch's context: the one kept for it, or chosen now when its reviewed files were prepared and there is time (a
+ * batch whose lookups need nothing parsed is chosen a little past the budget, until its grace ends).
+ */
+async function contextOf(
+  kept: BatchContext | undefined,
+  prepared: PreparedBatch | undefined,
+  inTime: boolean,
+  select: (batch: PreparedBatch) => Promise<{ context: BatchContext; complete: boolean }>,
+): Promise<{ context: BatchContext | undefined; complete: boolean }> {
+  if (kept) return { context: kept, complete: true };
+  if (!prepared || !inTime) return { context: undefined, complete: false };
+  return select(prepared);
 }
 
 export async function addContext(targets: readonly ReviewTarget[], input: ContextStepInput): Promise<ContextStep> {
@@ -43,14 +62,26 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   const regions = targets.reduce((n, t) => n + t.regions.length, 0);
   let chosen = 0;
   const out: ReviewTarget[] = [];
-  const scanned = await index.scan(budget);
+  // The same batch in the same working tree: the context a review chose before, read and redacted again.
+  const again: (BatchContext | undefined)[] = [];
   for (const target of targets) {
-    if (!scanned || budget.over) {
-      out.push(target);
-      continue;
-    }
-    const { snippets, cut } = await selectContext(target, index, input.root, { maxTokens: input.maxTokens, redactor: input.redactor, budget });
-    if (!budget.cut) chosen += target.regions.length;
+    const kept = budget.pastGrace ? undefined : index.chosen(target, input.maxTokens);
+    again.push(kept && (await keptAgain(kept, new RepositoryFiles(input.root), input.redactor)));
+  }
+  // The repository's names are read (on the scanning thread) while the other batches' reviewed files are parsed here.
+  const scanning = again.every(Boolean) ? Promise.resolve(true) : index.scan(budget);
+  const prepared: (PreparedBatch | undefined)[] = [];
+  for (const [i, target] of targets.entries()) prepared.push(again[i] ? undefined : await prepareBatch(target, index, input.root));
+  const scanned = await scanning;
+  // What every batch's lookups need is parsed on the index's threads, round after round, before the first is chosen.
+  if (scanned) await index.prefetch(prepared.flatMap((p) => (p ? lookupsOf(p) : [])), budget);
+  // The threads are done (their memory is given back while the batches are chosen); one may still merge for the save.
+  index.release();
+  const options = { maxTokens: input.maxTokens, redactor: input.redactor, budget };
+  for (const [i, target] of targets.entries()) {
+    const selected = await contextOf(again[i], prepared[i], scanned && !budget.pastGrace, (batch) => selectContext(batch, index, input.root, options));
+    if (selected.complete) chosen += target.regions.length;
+    const { snippets, cut } = selected.context ?? { snippets: [], cut: [] };
     out.push(snippets.length > 0 || cut.length > 0 ? { ...target, context: snippets, ...(cut.length > 0 ? { contextCut: cut } : {}) } : target);
   }
   const counts = index.size;
@@ -58,8 +89,7 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   return {
     targets: out,
     status,
-    finish: async (signal) => {
-      await index.complete(signal);
+    finish: async () => {
       await index.save();
     },
   };

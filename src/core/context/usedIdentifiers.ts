@@ -7,7 +7,11 @@ import { decodeUsed, encodeUsed, isUsed } from './indexStore';
  */
 export class UsedIdentifiers {
   /** As stored, by `<blob hash> <ranges>`. */
-  readonly stored = new Map<string, string>();
+  readonly stored: Map<string, string>;
+
+  constructor(stored?: ReadonlyMap<string, string>) {
+    this.stored = new Map(stored);
+  }
 
   private static key(hash: string, lines: readonly LineRange[]): string {
     return `${hash} ${lines.map((r) => `${r.start}-${r.end}`).join(',')}`;
@@ -25,10 +29,5 @@ export class UsedIdentifiers {
     if (this.stored.get(key) === stored || !isUsed(stored)) return false;
     this.stored.set(key, stored);
     return true;
-  }
-
-  /** The entries of the blobs `listed` holds. */
-  of(listed: ReadonlySet<string>): Map<string, string> {
-    return new Map([...this.stored].filter(([key]) => listed.has(key.slice(0, key.indexOf(' ')))));
   }
 }

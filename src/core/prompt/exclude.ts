@@ -45,6 +45,29 @@ function ignoreRules(text: string): { pattern: string; ig: Ignore }[] {
   return out;
 }
 
+/**
+ * Whether a path may match one of `patterns`: one regular expression for all of them (and one for the basenames of
+ * those without a slash), tried before each pattern's own matcher, which then names the rule. The repository index
+ * asks about each of a repository's files, and 25 matchers a path were a tenth of a warm review's context.
+ */
+function globPrefilter(patterns: readonly string[]): (path: string) => boolean {
+  const options = { dot: true, nocase: true };
+  const one = (list: readonly string[]) => (list.length === 0 ? undefined : new RegExp(list.map((p) => `(?:${picomatch.makeRe(p, options).source})`).join('|'), 'i'));
+  let whole: RegExp | undefined;
+  let base: RegExp | undefined;
+  try {
+    whole = one(patterns);
+    base = one(patterns.filter((p) => !p.includes('/')));
+  } catch {
+    return () => true;
+  }
+  const literal = new Set(patterns);
+  return (path) => {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    return literal.has(path) || literal.has(name) || whole?.test(path) === true || base?.test(name) === true;
+  };
+}
+
 export function createExcluder(options: { quorumignore?: string; globs: readonly string[] }): Excluder {
   const whole = ignore().add(options.quorumignore ?? '');
   const single = ignoreRules(options.quorumignore ?? '');
@@ -54,13 +77,15 @@ export function createExcluder(options: { quorumignore?: string; globs: readonly
     const base = pattern.includes('/') ? undefined : picomatch(pattern, { dot: true, nocase: true, basename: true });
     return { pattern, test: (p) => isMatch(p) || (base !== undefined && base(p)) };
   });
+  const mayMatch = globPrefilter(options.globs);
   return {
     match(relativePath) {
       const path = normalize(relativePath);
       if (path === '' || path.startsWith('../')) return undefined;
-      const glob = globs.find((g) => g.test(path));
+      const glob = mayMatch(path) ? globs.find((g) => g.test(path)) : undefined;
       if (glob) return { source: 'quorum.privacy.exclude', pattern: glob.pattern };
-      if (whole.ignores(path)) {
+      // Without a .quorumignore rule nothing is asked of `ignore` (the repository index asks for every file).
+      if (single.length > 0 && whole.ignores(path)) {
         // The last line that matches decides in gitignore; name the last positive one that ignores the path.
         const hit = [...single].reverse().find((r) => !r.pattern.startsWith('!') && r.ig.ignores(path));
         return { source: '.quorumignore', pattern: hit?.pattern ?? path };

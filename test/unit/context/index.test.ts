@@ -90,7 +90,7 @@ describe('context: the repository index and the choice of context', function () 
     for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper', 'total']) await index.reachDefinitions(name, 'z/review.ts');
     await index.reachCalls('run', 'z/run.ts');
     for (const name of ['helperConst', 'MAX_SIZE', 'py_helper', 'GoHelper', 'javaHelper', 'ruby_helper']) assert.equal(index.definitions(name).length, 1, name);
-    assert.deepEqual(index.calls('run').map((c) => c.file), ['f/use.ts']);
+    assert.deepEqual(index.nearestCalls('run', '', 100).map((c) => c.file), ['f/use.ts']);
     assert.equal(index.size.parsedNow, 6, `a local named like a needed name does not make every file a candidate (${index.size.parsedNow} parsed)`);
   });
 
@@ -138,6 +138,29 @@ describe('context: the repository index and the choice of context', function () 
     const late = await addContext(batches, { ...input, timeBudgetMs: 0 });
     assert.deepEqual(late.targets, batches, 'the review goes on with the batches as they were');
     assert.deepEqual({ ...late.status, index: undefined }, { regions: 2, chosen: 0, stopped: 'time-budget', index: undefined });
+  });
+
+  it('keeps the context chosen for a change: the same change again reads it, a change in the working tree looks it up again, never stale lines', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'quorum-context-cache-'));
+    repo.write('lib.ts', 'export function helper(x: number): number {\n  return x + 1;\n}\n').write('a.ts', 'import { helper } from "./lib";\nexport const a = helper(1);\n').write('other.ts', 'export const other = 1;\n').commit();
+    const batch: ReviewTarget = { kind: 'changes', label: 't', regions: [{ file: 'a.ts', language: 'typescript', text: 'export const a = helper(1);', startLine: 2, endLine: 2, changedLines: [{ start: 2, end: 2 }] }] };
+    const input = { ...options(repo, cacheDir), maxTokens: 3000, redactor: undefined };
+    const review = async () => {
+      const step = await addContext([batch], input);
+      await step.finish();
+      return { snippets: step.targets[0]?.context?.map((c) => `${c.file}:${c.startLine}-${c.endLine} ${c.text}`), status: step.status };
+    };
+    const first = await review();
+    assert.deepEqual(first.snippets, ['lib.ts:1-3 export function helper(x: number): number {\n  return x + 1;\n}']);
+    const again = await review();
+    assert.deepEqual(again, { ...first, status: { ...first.status, index: { files: 3, read: 0, parsed: 0 } } as typeof first.status });
+    // Another file of the working tree changed: looked up again (the index reads that file only), the same context.
+    repo.write('other.ts', 'export const other = 2;\n');
+    const touched = await review();
+    assert.deepEqual([touched.snippets, touched.status?.index.read], [first.snippets, 1]);
+    // The definition changed: its new lines, not the kept ones.
+    repo.write('lib.ts', '// moved down\nexport function helper(x: number): number {\n  return x + 2;\n}\n');
+    assert.deepEqual((await review()).snippets, ['lib.ts:2-4 export function helper(x: number): number {\n  return x + 2;\n}']);
   });
 
   it('drops a finding on context lines, in a context file or in the reviewed file', () => {

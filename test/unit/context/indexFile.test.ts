@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeIndexFile } from '../../../src/core/context/indexFile';
+import { decodeIndexFile, encodeIndexFile } from '../../../src/core/context/indexFile';
 import { RepositoryIndex } from '../../../src/core/context/repoIndex';
+import type { Segment } from '../../../src/core/context/segment';
 import { createExcluder } from '../../../src/core/prompt/exclude';
 import { TempRepo } from '../changes/gitRepo';
 
@@ -22,7 +23,11 @@ describe('context: the index file in the cache folder', function () {
     return index;
   };
   const folder = () => join(cacheDir, 'context');
-  const indexFile = () => join(folder(), readdirSync(folder()).find((f) => f.endsWith('.json')) ?? '');
+  const indexFile = () => join(folder(), readdirSync(folder()).find((f) => f.endsWith('.idx')) ?? '');
+  const parsedIn = (segment: Segment, hash: string) => {
+    const id = segment.idOf(hash);
+    return id !== undefined && segment.parsed(id);
+  };
 
   beforeEach(() => {
     repo = new TempRepo();
@@ -50,7 +55,7 @@ describe('context: the index file in the cache folder', function () {
     await second.reachDefinitions('g5', 'pkg0/m0.ts');
     assert.equal(second.size.parsedNow, 0);
     await second.reachCalls('g5', 'pkg5/m5.ts');
-    assert.deepEqual(second.calls('g5').map((c) => c.file), ['pkg1/m10.ts', 'pkg4/m4.ts'], 'the changed file is read again');
+    assert.deepEqual(second.nearestCalls('g5', '', 100).map((c) => c.file), ['pkg1/m10.ts', 'pkg4/m4.ts'], 'the changed file is read again');
   });
 
   it('keeps the work of two writers saving at once, in one file that is whole', async () => {
@@ -60,11 +65,11 @@ describe('context: the index file in the cache folder', function () {
     await b.reachDefinitions('g8', 'pkg0/m0.ts');
     await Promise.all([a.save(), b.save(), a.save(), b.save()]);
     assert.deepEqual(readdirSync(folder()).sort(), [indexFile().split('/').pop()], 'no temporary or lock file is left');
-    const stored = decodeIndexFile(readFileSync(indexFile(), 'utf8'));
+    const stored = decodeIndexFile(readFileSync(indexFile()));
     assert.ok(stored, 'the file is whole');
     const hashOf = (path: string) => repo.git('rev-parse', `HEAD:${path}`).trim();
-    assert.ok(stored.blobs.has(hashOf('pkg7/m7.ts')) && stored.blobs.has(hashOf('pkg8/m8.ts')), "both writers' parses are kept");
-    assert.equal(stored.names.size, FILES);
+    assert.ok(parsedIn(stored, hashOf('pkg7/m7.ts')) && parsedIn(stored, hashOf('pkg8/m8.ts')), "both writers' parses are kept");
+    assert.equal(stored.blobCount, FILES);
     const third = await open();
     await third.scan();
     assert.equal(third.readNow, 0);
@@ -77,16 +82,23 @@ describe('context: the index file in the cache folder', function () {
     const first = await open();
     await first.complete();
     await first.save();
-    const whole = readFileSync(indexFile(), 'utf8');
-    const torn = [whole.slice(0, Math.floor(whole.length / 2)), whole.replace(/"f1 0 1 3 1/, '"f1 0 1 4 1'), whole.slice(whole.indexOf('\n') + 1), ''];
-    for (const text of torn) {
-      writeFileSync(indexFile(), text);
+    const whole = readFileSync(indexFile());
+    const flipped = Buffer.from(whole);
+    const at = flipped.indexOf('f1 0 1 3 1');
+    assert.ok(at > 0);
+    flipped[at + 6] = '4'.charCodeAt(0);
+    // Whole as a file, but not a segment: sizes that do not add up, an offset out of its section.
+    const body = whole.subarray(whole.indexOf('\n') + 1);
+    const lying = Buffer.from(body.toString('latin1').replace(/"blobs":\d+/, '"blobs":3'), 'latin1');
+    const torn = [whole.subarray(0, Math.floor(whole.length / 2)), flipped, body, Buffer.alloc(0), Buffer.concat([whole, Buffer.from('x')]), encodeIndexFile(lying), encodeIndexFile(Buffer.from('{"blobs":1}\nxx'))];
+    for (const bytes of torn) {
+      writeFileSync(indexFile(), bytes);
       const next = await open();
       assert.equal(next.size.indexed, 0, 'nothing is taken from it');
       await next.scan();
       assert.equal(next.readNow, FILES);
       await next.save();
-      assert.ok(decodeIndexFile(readFileSync(indexFile(), 'utf8')), 'the next save writes a whole file');
+      assert.ok(decodeIndexFile(readFileSync(indexFile())), 'the next save writes a whole file');
     }
   });
 
@@ -101,7 +113,7 @@ describe('context: the index file in the cache folder', function () {
     const second = await open();
     await second.reachDefinitions('g3', 'pkg0/m0.ts');
     await second.save();
-    const stored = decodeIndexFile(readFileSync(indexFile(), 'utf8'));
-    assert.ok(stored?.blobs.has(repo.git('rev-parse', 'HEAD:pkg3/m3.ts').trim()));
+    const stored = decodeIndexFile(readFileSync(indexFile()));
+    assert.ok(stored && parsedIn(stored, repo.git('rev-parse', 'HEAD:pkg3/m3.ts').trim()));
   });
 });

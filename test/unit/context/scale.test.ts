@@ -99,6 +99,10 @@ describe('context: a 250-file change in a 12,000-file repository', function () {
       assert.ok(again.spawned.length <= 2);
       assert.deepEqual(again.value.status?.index, { files: FILES, read: 0, parsed: 0 });
       assert.deepEqual(again.value.targets.flatMap((t) => t.context ?? []), snippets);
+      // With another budget in tokens (the kept context is another's): looked up in the warm index, nothing read or parsed.
+      const lookedUp = await countingSpawns(() => addContext(plan.batches, { ...input, maxTokens: 50_001 }));
+      assert.deepEqual(lookedUp.value.status?.index, { files: FILES, read: 0, parsed: 0 });
+      assert.deepEqual(lookedUp.value.targets.flatMap((t) => t.context ?? []), snippets);
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }

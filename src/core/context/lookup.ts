@@ -1,0 +1,91 @@
+import type { ContextBudget } from './budget';
+import type { Definition } from './extract';
+import type { ListedFile } from './listing';
+import { nearestFirst } from './nearest';
+
+/**
+ * One lookup of the context: the definitions of a name near a reviewed file, or the call sites of a changed function.
+ * Its candidates (the files that may define or call the name) are read nearest first, and it is done when the parsed
+ * ones hold `enough` of what it looks for, or when MAX_REACHED candidates were reached (a name that reads like a
+ * definition in many files that define no such thing). `next` is the candidate to parse next: the lookups of a
+ * review ask for theirs together, round after round, so that the files are parsed on several threads at once.
+ */
+
+/** A definition found in the index, with its file. */
+export interface FoundDefinition extends Definition {
+  file: string;
+  language: string;
+}
+
+/** A call site found in the index. */
+export interface FoundCall {
+  file: string;
+  language: string;
+  name: string;
+  line: number;
+}
+
+/** What a lookup asks for: the definitions of a name near a reviewed file (those `keep` accepts), or the call sites of a changed function. */
+export interface Asked {
+  of: 'defines' | 'calls';
+  name: string;
+  near: string;
+  keep?: (d: FoundDefinition) => boolean;
+}
+
+/** Candidates of one lookup parsed at most. */
+const MAX_REACHED = 24;
+
+export interface LookupFiles {
+  /** Whether the file is parsed. */
+  parsed(file: ListedFile): boolean;
+  /** What the parsed file holds of what the lookup looks for. */
+  count(file: ListedFile): number;
+}
+
+export class Lookup {
+  /** The nearest candidates, in the order they are reached (at most MAX_REACHED, and any one more). */
+  private readonly order: ListedFile[];
+
+  constructor(
+    candidates: readonly ListedFile[],
+    near: string,
+    of: 'defines' | 'calls',
+    private readonly enough: number,
+  ) {
+    // A file's own calls are not its callers.
+    const among = of === 'calls' ? candidates.filter((f) => f.path !== near) : candidates;
+    this.order = nearestFirst(among, near, of === 'defines' ? 'definitions' : 'callers', MAX_REACHED + 1);
+  }
+
+  /** The next candidate to parse; undefined when the lookup is done. The same candidates are reached whatever was parsed before. */
+  next(files: LookupFiles): ListedFile | undefined {
+    let found = 0;
+    for (const [reached, file] of this.order.entries()) {
+      if (reached >= MAX_REACHED) return undefined;
+      if (!files.parsed(file)) return file;
+      found += files.count(file);
+      if (found >= this.enough) return undefined;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Parses, round after round, the next candidate of every lookup not done (the one it would parse next), a round's
+ * files all at once (`parse`: on several threads), until every lookup is done, MAX_REACHED rounds passed or the
+ * budget is over. What a lookup needs is then parsed, as if each had been done one after the other.
+ */
+export async function inRounds(pending: readonly { lookup: Lookup; files: LookupFiles }[], budget: ContextBudget | undefined, parse: (files: ListedFile[]) => Promise<void>): Promise<void> {
+  let left = pending;
+  for (let round = 0; round <= MAX_REACHED && left.length > 0 && !budget?.over; round++) {
+    const want = new Map<string, ListedFile>();
+    left = left.filter(({ lookup, files }) => {
+      const next = lookup.next(files);
+      if (next) want.set(next.hash, next);
+      return next !== undefined;
+    });
+    if (want.size === 0) return;
+    await parse([...want.values()]);
+  }
+}
