@@ -1,9 +1,11 @@
 import { version } from '../../package.json';
 import { EXIT } from './exit';
+import { keepYoungGenerationSmall } from './heap';
 import { runCli } from './run';
 
 /** The `quorum` command. Ctrl-C cancels the review and still prints what finished; a second Ctrl-C quits at once. */
 async function main(): Promise<void> {
+  keepYoungGenerationSmall(process.execArgv, process.env.NODE_OPTIONS);
   const controller = new AbortController();
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
