@@ -13,7 +13,7 @@ import { Segment } from './segment';
  * one core or where no script can be found (the work is then done here).
  */
 
-/** Threads started at most. */
+/** Threads started at most: the machine's cores but one (this thread reads and parses with them), two at most. */
 const THREADS = 2;
 /**
  * A thread's heap: a young generation of a few megabytes (a scan makes much short-lived garbage; V8's default lets
@@ -73,6 +73,10 @@ class Thread {
   }
 }
 
+/** A counter from which the threads (and the caller) take a job's next files: `taken` gives the place of the next `count`. */
+export const sharedCounter = () => new Int32Array(new SharedArrayBuffer(4));
+export const taken = (next: Int32Array, count: number): number => Atomics.add(next, 0, count);
+
 const segmentOf = (m: Record<string, unknown> | undefined) => (m && m.body instanceof Uint8Array ? Segment.read(Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength)) : undefined);
 
 export class ContextThreads {
@@ -87,7 +91,7 @@ export class ContextThreads {
   /** The threads for the repository at `setup.root`; undefined when none can be started. */
   static start(setup: ThreadSetup): ContextThreads | undefined {
     const file = script();
-    const count = availableParallelism() >= 2 ? THREADS : 0;
+    const count = Math.min(THREADS, availableParallelism() - 1);
     if (!file || count === 0) return undefined;
     try {
       return new ContextThreads(Array.from({ length: count }, () => new Thread(new Worker(file, { workerData: setup, resourceLimits: RESOURCE_LIMITS }))));
@@ -101,13 +105,13 @@ export class ContextThreads {
   }
 
   /**
-   * The names of `files`, read by the threads (each a share): their segments, and the files read. `stop` asks them
-   * to end early (they then give what they read). A thread that fails gives nothing.
+   * The names of `files`, read by the threads (each takes the next files from `next` while there are some; the caller
+   * may take some too): their segments, and the files read. `stop` asks them to end early (they then give what they
+   * read). A thread that fails gives nothing (what it took is not read).
    */
-  async scan(files: readonly ThreadFile[], stop: AbortSignal): Promise<{ segments: Segment[]; read: number }> {
+  async scan(files: readonly ThreadFile[], stop: AbortSignal, next = sharedCounter()): Promise<{ segments: Segment[]; read: number }> {
     const flag = new Int32Array(new SharedArrayBuffer(4));
-    const share = Math.ceil(files.length / this.threads.length);
-    const asked = this.threads.map((t, k) => this.track(t.ask({ type: 'scan', files: files.slice(k * share, (k + 1) * share), stop: flag })));
+    const asked = this.threads.map((t) => this.track(t.ask({ type: 'scan', files: [...files], next, stop: flag })));
     let grace: NodeJS.Timeout | undefined;
     const onStop = () => {
       Atomics.store(flag, 0, 1);
@@ -132,10 +136,12 @@ export class ContextThreads {
     return thread && segmentOf(await this.track(thread.ask({ type: 'merge', bodies: segments.map((s) => new Uint8Array(s.body)) })));
   }
 
-  /** The stored symbols of `files`, parsed by the threads (each a share): by blob hash. */
-  async parse(files: readonly ThreadFile[]): Promise<Map<string, string>> {
-    const share = Math.ceil(files.length / this.threads.length);
-    const shares = this.threads.flatMap((t, k) => (k * share < files.length ? [this.track(t.ask({ type: 'parse', files: files.slice(k * share, (k + 1) * share) }))] : []));
+  /**
+   * The stored symbols of the `files` the threads parsed (each takes the next file from `next` while there are some;
+   * the caller may take some too), by blob hash.
+   */
+  async parse(files: readonly ThreadFile[], next = sharedCounter()): Promise<Map<string, string>> {
+    const shares = this.threads.slice(0, files.length).map((t) => this.track(t.ask({ type: 'parse', files: [...files], next })));
     const answers = await Promise.all(shares);
     const out = new Map<string, string>();
     for (const m of answers) {

@@ -2,7 +2,7 @@ import type { ContextBudget } from './budget';
 import { addBlob, emptyFreshNames, readNames, symbolNames, type FreshNames } from './freshNames';
 import type { IndexEntry } from './indexStore';
 import type { ListedFile } from './listing';
-import type { ContextThreads } from './contextThreads';
+import { sharedCounter, taken, type ContextThreads } from './contextThreads';
 import type { Segment } from './segment';
 
 /**
@@ -22,6 +22,9 @@ interface ScanOptions {
   threads?: ContextThreads | undefined;
 }
 
+/** Files this thread takes at a time when it reads names with the threads: a few milliseconds' work between other work. */
+const HERE_TAKES = 32;
+
 export class FileNames {
   readonly fresh: FreshNames;
   /** Files read in this process to learn their names. */
@@ -33,7 +36,8 @@ export class FileNames {
   private scanning: Promise<boolean> | undefined;
   /** Blobs the threads are reading. */
   private readonly pending = new Set<string>();
-  /** The segments the threads read, being merged into one. */
+  /** The segments the threads read, not merged yet; and being merged into one. */
+  private unmerged: readonly Segment[] = [];
   private merged: { of: readonly Segment[]; promise: Promise<Segment | undefined> } | undefined;
   private byHash: Map<string, number[]> | undefined;
   /** Places of listed files whose content another listed file has too. */
@@ -51,6 +55,16 @@ export class FileNames {
     return this.segments;
   }
 
+  /**
+   * Merges on a thread the segments the threads read (once the lookups are parsed: the merge then runs while the
+   * batches are chosen here): the index is saved with one segment of names, which it copies as it is.
+   */
+  mergeScans(threads: ContextThreads): void {
+    const of = this.unmerged;
+    this.unmerged = [];
+    if (of.length > 1) this.merged = { of, promise: threads.merge(of) };
+  }
+
   /** The segments to save: those the threads read merged into one when they could, so that it is copied as it is. */
   async toSave(): Promise<readonly Segment[]> {
     const of = this.merged?.of ?? [];
@@ -62,6 +76,7 @@ export class FileNames {
   adopt(segment: Segment): void {
     this.segments = [segment];
     this.merged = undefined;
+    this.unmerged = [];
     const fresh = emptyFreshNames();
     Object.assign(this.fresh, fresh);
     this.found.clear();
@@ -104,12 +119,7 @@ export class FileNames {
     for (const file of this.files) {
       if (this.knows(file.hash)) continue;
       if (options.budget?.over) return false;
-      const symbols = options.parsed(file.hash);
-      if (symbols) addBlob(this.fresh, file.hash, symbolNames(symbols));
-      else {
-        addBlob(this.fresh, file.hash, readNames(options.root, file, options.maxFileBytes));
-        this.readCount++;
-      }
+      this.readHere(file, options);
       if (++since % 256 === 0) await new Promise((r) => setImmediate(r));
     }
     this.found.clear();
@@ -117,17 +127,36 @@ export class FileNames {
     return true;
   }
 
-  /** Reads `files` on the threads until they are done or the budget is over; keeps what they read. */
+  /** Learns the names of a file not known yet, on this thread: from its symbols when it was parsed, else read. */
+  private readHere(file: ListedFile, options: ScanOptions): void {
+    if (this.fresh.ids.has(file.hash)) return;
+    const symbols = options.parsed(file.hash);
+    if (symbols) addBlob(this.fresh, file.hash, symbolNames(symbols));
+    else {
+      addBlob(this.fresh, file.hash, readNames(options.root, file, options.maxFileBytes));
+      this.readCount++;
+    }
+  }
+
+  /**
+   * Reads `files` on the threads, and here a few at a time between other work (the reviewed files being parsed),
+   * until they are done or the budget is over; keeps what they read.
+   */
   private async scanInThreads(files: readonly ListedFile[], options: ScanOptions, threads: ContextThreads): Promise<void> {
     const stop = new AbortController();
     const timer = options.budget ? setTimeout(() => stop.abort(), Math.max(0, options.budget.remainingMs)) : undefined;
     for (const f of files) this.pending.add(f.hash);
     try {
-      const { segments, read } = await threads.scan(files.map(({ path, hash, language }) => ({ path, hash, language })), stop.signal);
+      const next = sharedCounter();
+      const asked = threads.scan(files.map(({ path, hash, language }) => ({ path, hash, language })), stop.signal, next);
+      for (let from = taken(next, HERE_TAKES); from < files.length && !options.budget?.over; from = taken(next, HERE_TAKES)) {
+        await new Promise((r) => setImmediate(r));
+        for (const file of files.slice(from, from + HERE_TAKES)) this.readHere(file, options);
+      }
+      const { segments, read } = await asked;
       this.segments.push(...segments);
       this.readCount += read;
-      // Merged on a thread meanwhile: the index is saved with one segment of names, which it copies as it is.
-      if (segments.length > 1) this.merged = { of: segments, promise: threads.merge(segments) };
+      this.unmerged = segments;
     } finally {
       clearTimeout(timer);
       this.pending.clear();

@@ -60,31 +60,64 @@ export class Lookup {
 
   /** The next candidate to parse; undefined when the lookup is done. The same candidates are reached whatever was parsed before. */
   next(files: LookupFiles): ListedFile | undefined {
+    return this.following(files, 1)[0];
+  }
+
+  /**
+   * The next `count` candidates not parsed, nearest first; none when the lookup is done. Those after the first may
+   * not be needed (the first may hold enough): parsing them changes what is parsed, never what the lookup finds.
+   */
+  following(files: LookupFiles, count: number): ListedFile[] {
+    const out: ListedFile[] = [];
     let found = 0;
     for (const [reached, file] of this.order.entries()) {
-      if (reached >= MAX_REACHED) return undefined;
-      if (!files.parsed(file)) return file;
-      found += files.count(file);
-      if (found >= this.enough) return undefined;
+      if (reached >= MAX_REACHED || out.length >= count) break;
+      if (!files.parsed(file)) out.push(file);
+      else if (out.length === 0 && (found += files.count(file)) >= this.enough) break;
     }
-    return undefined;
+    return out;
   }
 }
 
 /**
- * Parses, round after round, the next candidate of every lookup not done (the one it would parse next), a round's
- * files all at once (`parse`: on several threads), until every lookup is done, MAX_REACHED rounds passed or the
- * budget is over. What a lookup needs is then parsed, as if each had been done one after the other.
+ * Rounds after which a lookup not done yet asks for its next AHEAD candidates at once, not one: the few lookups that
+ * go on (the callers of a changed function, one or two call sites per file) would otherwise take a round per file,
+ * each waiting for the slowest file of the one before, with the threads mostly idle.
  */
-export async function inRounds(pending: readonly { lookup: Lookup; files: LookupFiles }[], budget: ContextBudget | undefined, parse: (files: ListedFile[]) => Promise<void>): Promise<void> {
+const ROUNDS_ONE_BY_ONE = 2;
+const AHEAD = 4;
+
+/** A lookup under way, of one group (a batch's lookups): the group is ready when none of its lookups is left. */
+interface PendingLookup {
+  lookup: Lookup;
+  files: LookupFiles;
+  group: number;
+}
+
+/**
+ * Parses, round after round, the next candidate of every lookup not done (the one it would parse next; after
+ * ROUNDS_ONE_BY_ONE rounds, its next AHEAD), a round's files all at once (`parse`: on several threads), until every
+ * lookup is done, MAX_REACHED rounds passed or the budget is over. What a lookup needs is then parsed, as if each had
+ * been done one after the other. Between rounds, `ready` is told each group of `groups` whose lookups are all done
+ * (once each, in order): its context can be chosen while the next rounds are parsed.
+ */
+export async function inRounds(pending: readonly PendingLookup[], groups: number, budget: ContextBudget | undefined, parse: (files: ListedFile[]) => Promise<void>, ready: (group: number) => void): Promise<void> {
   let left = pending;
-  for (let round = 0; round <= MAX_REACHED && left.length > 0 && !budget?.over; round++) {
+  const told = new Set<number>();
+  for (let round = 0; round <= MAX_REACHED && !budget?.over; round++) {
     const want = new Map<string, ListedFile>();
+    const width = round < ROUNDS_ONE_BY_ONE ? 1 : AHEAD;
     left = left.filter(({ lookup, files }) => {
-      const next = lookup.next(files);
-      if (next) want.set(next.hash, next);
-      return next !== undefined;
+      const next = lookup.following(files, width);
+      for (const file of next) want.set(file.hash, file);
+      return next.length > 0;
     });
+    const waiting = new Set(left.map((p) => p.group));
+    for (let group = 0; group < groups; group++) {
+      if (waiting.has(group) || told.has(group)) continue;
+      told.add(group);
+      ready(group);
+    }
     if (want.size === 0) return;
     await parse([...want.values()]);
   }

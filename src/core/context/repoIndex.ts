@@ -1,15 +1,14 @@
-import { join } from 'node:path';
-import type { Excluder } from '../prompt/exclude';
+import { existsSync } from 'node:fs';
 import type { LineRange } from '../domain/lines';
 import type { ReviewTarget } from '../domain/target';
 import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
 import { ChosenMemo, type ChosenContext } from './chosenMemo';
-import { ContextThreads } from './contextThreads';
+import { ContextThreads, sharedCounter, taken } from './contextThreads';
 import { fileSymbols, type FileSymbols } from './extract';
 import { readIndexFile } from './indexFile';
 import { saveIndex } from './indexSave';
-import { indexKey } from './indexKey';
+import { SMALL_REPOSITORY, storeFile, type IndexOptions, type IndexState } from './indexOptions';
 import type { IndexEntry } from './indexStore';
 import { FileNames } from './fileNames';
 import { readableText } from './freshNames';
@@ -18,6 +17,7 @@ import { blobHash, listFiles, type ListedFile } from './listing';
 import { nearestFirst } from './nearest';
 import { inRounds, Lookup, type Asked, type FoundCall, type FoundDefinition, type LookupFiles } from './lookup';
 import { SymbolStore } from './symbolStore';
+import { trackedFileCount } from './trackedFiles';
 
 /**
  * The repository's definitions and call sites, kept in the cache folder and keyed by blob hash: a file whose content
@@ -28,25 +28,6 @@ import { SymbolStore } from './symbolStore';
  * the work follows the change, not the size of the repository. A first review of a large repository reads the names
  * and parses on threads of their own (contextThreads.ts). A small repository is parsed whole.
  */
-
-interface IndexOptions {
-  root: string;
-  /** Where the index is kept (a `context` folder is made in it); undefined keeps it in memory only. */
-  cacheDir: string | undefined;
-  excluder: Excluder;
-  maxFileBytes: number;
-}
-
-/** Unparsed files a repository may have and still be parsed whole on its first lookup. */
-const SMALL_REPOSITORY = 64;
-/** What an index holds besides its listing: kept when this process opens the repository's index again. */
-interface IndexState {
-  /** Symbols, identifiers kept and context chosen (chosenMemo.ts); whether any is not saved yet. */
-  symbols: SymbolStore;
-  used: UsedIdentifiers;
-  chosen: Map<string, ChosenContext>;
-  dirty: boolean;
-}
 
 export class RepositoryIndex {
   private readonly names: FileNames;
@@ -77,10 +58,15 @@ export class RepositoryIndex {
    */
   static async open(options: IndexOptions, previous?: RepositoryIndex): Promise<RepositoryIndex | undefined> {
     const file = storeFile(options);
+    // A large repository never indexed here: its threads start while it is listed.
+    const cold = !previous && !(file && existsSync(file)) && (trackedFileCount(options.root) ?? 0) > ContextThreads.WORTH;
+    const early = cold ? ContextThreads.start({ root: options.root, maxFileBytes: options.maxFileBytes }) : undefined;
     const [listing, segment] = await Promise.all([listFiles(options.root, options.excluder), previous ? previous.state.symbols.stored : file ? readIndexFile(file) : undefined]);
-    if (!listing) return undefined;
     const state: IndexState = previous?.state ?? { symbols: new SymbolStore(segment), used: new UsedIdentifiers(segment?.used), chosen: new Map(), dirty: false };
-    return new RepositoryIndex(options, listing.files, state, previous);
+    const index = listing && new RepositoryIndex(options, listing.files, state, previous);
+    if (index && early && index.names.unknown > ContextThreads.WORTH) index.threads = early;
+    else early?.close();
+    return index;
   }
 
   /** How many files the index may hold, and how many of them are parsed. */
@@ -104,8 +90,9 @@ export class RepositoryIndex {
     return file && this.has(file.hash) && blobHash(bytes) === file.hash ? this.state.symbols.symbols(file.hash) : undefined;
   }
 
-  /** Ends the index's threads once they are done (a merge for the save may still be under way). */
+  /** Ends the index's threads once they are done, after they merged the names they read for the save. */
   release(): void {
+    if (this.threads) this.names.mergeScans(this.threads);
     this.threads?.closeWhenIdle();
   }
 
@@ -176,9 +163,9 @@ export class RepositoryIndex {
   }
 
   /**
-   * Parses, nearest to `near` first, the files that may define `name` until more of its definitions that `keep`
-   * accepts are parsed than MAX_DEFINITIONS_PER_NAME: `definitions(name)` then ranks as if the whole repository were
-   * parsed. Stops early when the budget is over.
+   * Parses, nearest to `near` first, the files that may define `name` until MAX_DEFINITIONS_PER_NAME of its
+   * definitions that `keep` accepts are parsed: `definitions(name)` then ranks its nearest as if the whole repository
+   * were parsed (whether there are more, `mayDefineMore` says). Stops early when the budget is over.
    */
   async reachDefinitions(name: string, near: string, keep: (d: FoundDefinition) => boolean = () => true, budget?: ContextBudget): Promise<boolean> {
     return this.reach({ of: 'defines', name, near, keep }, budget);
@@ -194,7 +181,7 @@ export class RepositoryIndex {
     // Every candidate parsed (a warm index, a name already looked up): the lookup is complete as it is.
     if (candidates.every((f) => this.has(f.hash))) return undefined;
     const count = asked.of === 'defines' ? (file: ListedFile) => this.definitionsIn(file, asked.name).filter(asked.keep ?? (() => true)).length : (file: ListedFile) => this.callsIn(file, asked.name).length;
-    const enough = asked.of === 'defines' ? MAX_DEFINITIONS_PER_NAME + 1 : MAX_CALLERS;
+    const enough = asked.of === 'defines' ? MAX_DEFINITIONS_PER_NAME : MAX_CALLERS;
     return { lookup: new Lookup(candidates, asked.near, asked.of, enough), files: { parsed: (file) => this.has(file.hash), count } };
   }
 
@@ -211,23 +198,28 @@ export class RepositoryIndex {
   }
 
   /**
-   * Parses what `asked` need, on the index's threads, round after round: each round the next candidate of every
-   * lookup not done (the one `reach` would parse next), all at once. Then each lookup finds what it needs parsed.
-   * Without threads, or when the names are not read, nothing is done here.
+   * Parses what the lookups of each group (a batch's `asked`) need, on the index's threads, round after round (lookup.ts);
+   * `ready` is told each group whose lookups are done, between rounds. Without threads, or when the names are not
+   * read, nothing is done here (and no group is told).
    */
-  async prefetch(asked: readonly Asked[], budget: ContextBudget | undefined): Promise<void> {
+  async prefetch(groups: readonly (readonly Asked[])[], budget: ContextBudget | undefined, ready: (group: number) => void): Promise<void> {
     const threads = this.threads;
     if (!threads || !(await this.scan(budget)) || (await this.parsedWhole())) return;
-    await inRounds(asked.flatMap((a) => this.lookupOf(a) ?? []), budget, async (files) => {
-      const parsed = await threads.parse(files.map(({ path, hash, language }) => ({ path, hash, language })));
-      for (const file of files) {
+    const pending = groups.flatMap((asked, group) => asked.flatMap((a) => this.lookupOf(a) ?? []).map((found) => ({ ...found, group })));
+    await inRounds(pending, groups.length, budget, async (files) => {
+      const next = sharedCounter();
+      const asked = threads.parse(files.map(({ path, hash, language }) => ({ path, hash, language })), next);
+      // This thread parses with them, from the same counter.
+      for (let i = taken(next, 1); i < files.length; i = taken(next, 1)) await this.parse(files[i] as ListedFile);
+      const parsed = await asked;
+      for (const file of files.filter((f) => !this.has(f.hash))) {
         const text = parsed.get(file.hash);
         // One the threads could not parse is parsed here.
         if (text === undefined || !this.state.symbols.take(file.hash, text)) await this.parse(file);
         else this.parsedCount++;
         this.state.dirty = true;
       }
-    });
+    }, ready);
   }
 
   /** Reads every name and parses every listed file not parsed yet: the whole index (the tests, the benchmark). */
@@ -235,6 +227,9 @@ export class RepositoryIndex {
     if (!(await this.scan())) return;
     for (const file of this.files) await this.parse(file);
   }
+
+  /** Whether a file that may define `name` is not parsed: a definition besides those `definitions(name)` gives may be there. */
+  mayDefineMore = (name: string): boolean => this.universe('defines', name).some((f) => !this.has(f.hash));
 
   /** Whether the blob is parsed (now or stored). */
   private has = (hash: string): boolean => this.state.symbols.has(hash);
@@ -291,8 +286,4 @@ export class RepositoryIndex {
     this.names.adopt(written);
     this.state.dirty = false;
   }
-}
-
-function storeFile(options: IndexOptions): string | undefined {
-  return options.cacheDir ? join(options.cacheDir, 'context', `${indexKey(options.root)}.idx`) : undefined;
 }

@@ -9,10 +9,12 @@ import { Segment } from './segment';
 /**
  * A context thread (contextThreads.ts starts them): the work of a first review in a large repository, off the
  * review's thread and on the machine's other cores. It answers one job at a time:
- * - `scan`: reads the names of the files it is given and posts them as a segment of names (segment.ts; no symbols),
+ * - `scan`: reads the names of the files it takes and posts them as a segment of names (segment.ts; no symbols),
  *   sorted and encoded here; when the shared flag is raised (the time budget is over) it stops and posts what it read;
  * - `merge`: one segment of several (the scans of two threads);
- * - `parse`: the symbols of files (tree-sitter), as stored (indexStore.ts).
+ * - `parse`: the symbols of the files it takes (tree-sitter), as stored (indexStore.ts).
+ * Every thread is given all of a job's files and takes the next ones from a counter they share (`next`), a few at a
+ * time: a thread that meets larger files takes fewer, and none waits for another's share.
  * The bundles run it from dist/contextScan.js.
  */
 
@@ -24,9 +26,9 @@ export interface ThreadFile {
 
 /** A job; `id` is echoed in its answer. */
 export type ThreadJob =
-  | { id: number; type: 'scan'; files: ThreadFile[]; stop: Int32Array }
+  | { id: number; type: 'scan'; files: ThreadFile[]; next: Int32Array; stop: Int32Array }
   | { id: number; type: 'merge'; bodies: Uint8Array[] }
-  | { id: number; type: 'parse'; files: ThreadFile[] };
+  | { id: number; type: 'parse'; files: ThreadFile[]; next: Int32Array };
 
 /** An answer: a segment's body and the files read (`scan`, `merge`), or each parsed blob's stored symbols (`parse`). */
 type ThreadAnswer = { id: number; body: Uint8Array; read: number } | { id: number; entries: [string, string][] };
@@ -40,10 +42,18 @@ export interface ThreadSetup {
 const asBody = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 const transferOf = (b: Uint8Array): ArrayBuffer[] => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : []);
 
-function scan(setup: ThreadSetup, files: readonly ThreadFile[], stop: Int32Array): { body: Uint8Array; read: number } {
+/** Files a scanning thread takes at a time (a parsing one takes one). */
+const SCAN_TAKES = 32;
+
+/** The files this thread takes from the shared counter `next`, `count` at a time, until none is left. */
+function* taken(files: readonly ThreadFile[], next: Int32Array, count: number): Generator<ThreadFile> {
+  for (let from = Atomics.add(next, 0, count); from < files.length; from = Atomics.add(next, 0, count)) yield* files.slice(from, from + count);
+}
+
+function scan(setup: ThreadSetup, files: readonly ThreadFile[], next: Int32Array, stop: Int32Array): { body: Uint8Array; read: number } {
   const fresh = emptyFreshNames();
   let read = 0;
-  for (const file of files) {
+  for (const file of taken(files, next, SCAN_TAKES)) {
     if (Atomics.load(stop, 0) !== 0) break;
     if (!fresh.ids.has(file.hash)) addBlob(fresh, file.hash, readNames(setup.root, file, setup.maxFileBytes));
     read++;
@@ -57,9 +67,9 @@ function merge(bodies: readonly Uint8Array[]): Uint8Array | undefined {
   return asBody(mergeIndex({ segments: segments.flatMap((s) => s ?? []), fresh: emptyFreshNames(), symbols: () => undefined, used: new Map(), chosen: new Map(), listed: () => true }));
 }
 
-async function parse(setup: ThreadSetup, files: readonly ThreadFile[]): Promise<[string, string][]> {
+async function parse(setup: ThreadSetup, files: readonly ThreadFile[], next: Int32Array): Promise<[string, string][]> {
   const out: [string, string][] = [];
-  for (const file of files) {
+  for (const file of taken(files, next, 1)) {
     const text = readableText(setup.root, file.path, setup.maxFileBytes);
     const entry = encodeEntry((text !== undefined && (await fileSymbols(text, file.language).catch(() => undefined))) || { skipped: true });
     if (entry !== undefined) out.push([file.hash, entry]);
@@ -74,15 +84,16 @@ const filesOf = (v: unknown): ThreadFile[] | undefined => (Array.isArray(v) && v
 function jobOf(m: unknown): ThreadJob | undefined {
   if (!isRecord(m) || typeof m.id !== 'number') return undefined;
   const files = filesOf(m.files);
-  if (m.type === 'scan' && files && m.stop instanceof Int32Array) return { id: m.id, type: 'scan', files, stop: m.stop };
-  if (m.type === 'parse' && files) return { id: m.id, type: 'parse', files };
+  const next = m.next instanceof Int32Array ? m.next : undefined;
+  if (m.type === 'scan' && files && next && m.stop instanceof Int32Array) return { id: m.id, type: 'scan', files, next, stop: m.stop };
+  if (m.type === 'parse' && files && next) return { id: m.id, type: 'parse', files, next };
   if (m.type === 'merge' && Array.isArray(m.bodies) && m.bodies.every((b) => b instanceof Uint8Array)) return { id: m.id, type: 'merge', bodies: m.bodies };
   return undefined;
 }
 
 async function answer(setup: ThreadSetup, job: ThreadJob): Promise<{ answer: ThreadAnswer; transfer: ArrayBuffer[] } | undefined> {
-  if (job.type === 'parse') return { answer: { id: job.id, entries: await parse(setup, job.files) }, transfer: [] };
-  const done = job.type === 'scan' ? scan(setup, job.files, job.stop) : { body: merge(job.bodies), read: 0 };
+  if (job.type === 'parse') return { answer: { id: job.id, entries: await parse(setup, job.files, job.next) }, transfer: [] };
+  const done = job.type === 'scan' ? scan(setup, job.files, job.next, job.stop) : { body: merge(job.bodies), read: 0 };
   return done.body ? { answer: { id: job.id, body: done.body, read: done.read }, transfer: transferOf(done.body) } : undefined;
 }
 

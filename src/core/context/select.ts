@@ -39,29 +39,28 @@ interface ReviewedFile {
 }
 
 async function reviewedFiles(batch: ReviewTarget, files: RepositoryFiles, index: RepositoryIndex): Promise<ReviewedFile[]> {
-  const out: ReviewedFile[] = [];
   const held = [...new Set(batch.regions.map((r) => r.file))].filter((file) => index.holds(file));
-  // Read at once (each once), parsed in order.
-  for (const file of held) void files.lines(file);
-  for (const file of held) {
-    const regions = batch.regions.filter((r) => r.file === file);
-    const language = regions[0]?.language ?? 'plaintext';
-    const bytes = await files.bytes(file);
-    const lines = await files.lines(file);
-    if (!bytes || !lines) continue;
-    const changed = regions.flatMap(changedRanges);
-    const text = lines.join('\n');
-    // Only the changed lines' identifiers are read (`usedNames`); the symbols are the index's when it holds this content.
-    const known = index.symbolsAt(file, bytes);
-    const identifiers = known && (index.identifiersAt(file, bytes, changed) ?? (await identifiersIn(text, language, changed)));
-    const parsed = known && identifiers ? { ...known, identifiers } : await parseFile(text, language, changed);
-    if (!parsed) continue;
-    // Kept for the next review of this content: it parses nothing of it again.
-    if (!known) index.learn(file, bytes, parsed);
-    index.keepIdentifiers(file, bytes, changed, parsed.identifiers);
-    out.push({ file, language, regions, changed, parsed, distance: distanceFrom(file) });
-  }
-  return out;
+  // Read at once (each once), parsed one after the other on this thread.
+  const out = await Promise.all(held.map((file) => reviewedFile(file, batch.regions.filter((r) => r.file === file), files, index)));
+  return out.filter((f): f is ReviewedFile => f !== undefined);
+}
+
+async function reviewedFile(file: string, regions: Region[], files: RepositoryFiles, index: RepositoryIndex): Promise<ReviewedFile | undefined> {
+  const language = regions[0]?.language ?? 'plaintext';
+  const bytes = await files.bytes(file);
+  const lines = await files.lines(file);
+  if (!bytes || !lines) return undefined;
+  const changed = regions.flatMap(changedRanges);
+  const text = lines.join('\n');
+  // Only the changed lines' identifiers are read (`usedNames`); the symbols are the index's when it holds this content.
+  const known = index.symbolsAt(file, bytes);
+  const identifiers = known && (index.identifiersAt(file, bytes, changed) ?? (await identifiersIn(text, language, changed)));
+  const parsed = known && identifiers ? { ...known, identifiers } : await parseFile(text, language, changed);
+  if (!parsed) return undefined;
+  // Kept for the next review of this content: it parses nothing of it again.
+  if (!known) index.learn(file, bytes, parsed);
+  index.keepIdentifiers(file, bytes, changed, parsed.identifiers);
+  return { file, language, regions, changed, parsed, distance: distanceFrom(file) };
 }
 
 function changedFunctions(f: ReviewedFile): { def: Definition; signatureChanged: boolean }[] {
@@ -107,9 +106,11 @@ function definitions(f: ReviewedFile, index: RepositoryIndex, sent: ReadonlyMap<
       .map((d, i) => ({ d, i, key: d.file === f.file ? -1 : f.distance(d.file) }))
       .sort((a, b) => a.key - b.key || a.i - b.i)
       .map((k) => k.d);
+    // More definitions than are sent: found, or (a lookup stops at as many as are sent) in a file not parsed yet.
+    const ambiguous = found.length > MAX_DEFINITIONS_PER_NAME || (found.length === MAX_DEFINITIONS_PER_NAME && index.mayDefineMore(name));
     for (const d of found.slice(0, MAX_DEFINITIONS_PER_NAME)) {
       out.push(
-        definitionCandidate({ file: d.file, language: d.language, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, symbol: d.container ? `${d.container}.${d.name}` : d.name, kind: d.kind, forFile: f.file, called, ambiguous: found.length > MAX_DEFINITIONS_PER_NAME }),
+        definitionCandidate({ file: d.file, language: d.language, startLine: d.startLine, endLine: d.endLine, signatureEnd: d.signatureEnd, symbol: d.container ? `${d.container}.${d.name}` : d.name, kind: d.kind, forFile: f.file, called, ambiguous }),
       );
     }
   }

@@ -55,6 +55,15 @@ async function contextOf(
   return select(prepared);
 }
 
+type Selected = Awaited<ReturnType<typeof selectContext>>;
+
+/** `batch`'s context being chosen, as a promise that never rejects (it is awaited later): its value gives the outcome, or throws what choosing threw. */
+function settled(batch: PreparedBatch | undefined, select: (batch: PreparedBatch) => Promise<Selected>): Promise<() => Selected> | undefined {
+  return batch && select(batch).then((value) => () => value, (e: unknown) => () => {
+    throw e;
+  });
+}
+
 export async function addContext(targets: readonly ReviewTarget[], input: ContextStepInput): Promise<ContextStep> {
   const budget = ContextBudget.of(input.timeBudgetMs ?? DEFAULT_CONTEXT_BUDGET_MS);
   const index = input.maxTokens > 0 ? await openIndex({ root: input.root, cacheDir: input.cacheDir, excluder: input.excluder, maxFileBytes: input.maxFileBytes }) : undefined;
@@ -68,18 +77,25 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
     const kept = budget.pastGrace ? undefined : index.chosen(target, input.maxTokens);
     again.push(kept && (await keptAgain(kept, new RepositoryFiles(input.root), input.redactor)));
   }
-  // The repository's names are read (on the scanning thread) while the other batches' reviewed files are parsed here.
+  // The repository's names are read (on the index's threads) while the batches' reviewed files are parsed here; then
+  // this thread reads names with them.
   const scanning = again.every(Boolean) ? Promise.resolve(true) : index.scan(budget);
   const prepared: (PreparedBatch | undefined)[] = [];
   for (const [i, target] of targets.entries()) prepared.push(again[i] ? undefined : await prepareBatch(target, index, input.root));
   const scanned = await scanning;
-  // What every batch's lookups need is parsed on the index's threads, round after round, before the first is chosen.
-  if (scanned) await index.prefetch(prepared.flatMap((p) => (p ? lookupsOf(p) : [])), budget);
-  // The threads are done (their memory is given back while the batches are chosen); one may still merge for the save.
-  index.release();
   const options = { maxTokens: input.maxTokens, redactor: input.redactor, budget };
+  const select = (batch: PreparedBatch) => selectContext(batch, index, input.root, options);
+  // What every batch's lookups need is parsed on the index's threads, round after round; a batch whose lookups are
+  // done has its context chosen here meanwhile (the threads parse for the others).
+  const early: (Promise<() => Selected> | undefined)[] = [];
+  if (scanned) await index.prefetch(prepared.map((p) => (p ? lookupsOf(p) : [])), budget, (i) => {
+      early[i] = settled(prepared[i], select);
+    });
+  // The threads are done (their memory is given back while the last batches are chosen); one may still merge for the save.
+  index.release();
   for (const [i, target] of targets.entries()) {
-    const selected = await contextOf(again[i], prepared[i], scanned && !budget.pastGrace, (batch) => selectContext(batch, index, input.root, options));
+    const chosenEarly = await early[i];
+    const selected = chosenEarly ? chosenEarly() : await contextOf(again[i], prepared[i], scanned && !budget.pastGrace, select);
     if (selected.complete) chosen += target.regions.length;
     const { snippets, cut } = selected.context ?? { snippets: [], cut: [] };
     out.push(snippets.length > 0 || cut.length > 0 ? { ...target, context: snippets, ...(cut.length > 0 ? { contextCut: cut } : {}) } : target);
