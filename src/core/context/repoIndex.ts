@@ -209,14 +209,17 @@ export class RepositoryIndex {
     await inRounds(pending, groups.length, budget, async (files) => {
       const next = sharedCounter();
       const asked = threads.parse(files.map(({ path, hash, language }) => ({ path, hash, language })), next);
-      // This thread parses with them, from the same counter.
-      for (let i = taken(next, 1); i < files.length; i = taken(next, 1)) await this.parse(files[i] as ListedFile);
+      // At the deadline no thread takes another file (this one looks at it between its files, a timer while it waits).
+      const stop = () => Atomics.store(next, 0, files.length);
+      const deadline = budget && setTimeout(stop, budget.remainingMs);
+      for (let i = taken(next, 1); i < files.length; i = budget?.over ? stop() : taken(next, 1)) await this.parse(files[i] as ListedFile);
       const parsed = await asked;
+      clearTimeout(deadline);
       for (const file of files.filter((f) => !this.has(f.hash))) {
         const text = parsed.get(file.hash);
-        // One the threads could not parse is parsed here.
-        if (text === undefined || !this.state.symbols.take(file.hash, text)) await this.parse(file);
-        else this.parsedCount++;
+        // One the threads could not parse is parsed here (not one left when the deadline stopped the round).
+        if (text !== undefined && this.state.symbols.take(file.hash, text)) this.parsedCount++;
+        else if (!budget?.over) await this.parse(file);
         this.state.dirty = true;
       }
     }, ready);

@@ -164,12 +164,23 @@ export async function prepareBatch(batch: ReviewTarget, index: RepositoryIndex, 
  * The context of one prepared batch from the repository index, within `options.maxTokens`, and whether every lookup
  * was done (not stopped by the time budget: then what was parsed in time is chosen from).
  */
-export async function selectContext({ batch, reviewed }: PreparedBatch, index: RepositoryIndex, root: string, options: ContextOptions): Promise<{ context: BatchContext; complete: boolean }> {
-  const files = new RepositoryFiles(root);
+export async function selectContext(prepared: PreparedBatch, index: RepositoryIndex, root: string, options: ContextOptions): Promise<{ context: BatchContext; complete: boolean }> {
+  const complete = await reach(prepared, index, options.budget);
+  return chooseFrom(prepared, candidatesOf(prepared, index), index, root, options, complete);
+}
+
+/**
+ * What the batch's context is chosen from, as the index holds it now: read at once, so that a batch whose lookups
+ * are done is chosen from the same files whatever the index's threads parse next.
+ */
+export function candidatesOf({ batch, reviewed }: PreparedBatch, index: RepositoryIndex): ContextCandidate[] {
   const sent = sentLines(batch);
-  const complete = await reach({ batch, reviewed }, index, options.budget);
-  const candidates = reviewed.flatMap((f) => [...callers(f, index), ...enclosing(f), ...definitions(f, index, sent)]);
-  const context = await chooseContext(batch, candidates, files, options);
+  return reviewed.flatMap((f) => [...callers(f, index), ...enclosing(f), ...definitions(f, index, sent)]);
+}
+
+/** The batch's context chosen from `candidates`; kept for the next review when every lookup was done (`complete`). */
+export async function chooseFrom({ batch }: PreparedBatch, candidates: ContextCandidate[], index: RepositoryIndex, root: string, options: ContextOptions, complete: boolean): Promise<{ context: BatchContext; complete: boolean }> {
+  const context = await chooseContext(batch, candidates, new RepositoryFiles(root), options);
   // Kept only when every lookup was done: a context the time budget cut is looked up again next time.
   if (complete) index.keepChosen(batch, options.maxTokens, keptOf(context));
   return { context, complete };

@@ -5,7 +5,7 @@ import { ContextBudget, DEFAULT_CONTEXT_BUDGET_MS } from './budget';
 import { openIndex } from './openIndex';
 import { RepositoryFiles } from './candidates';
 import { keptAgain } from './chosenMemo';
-import { lookupsOf, prepareBatch, selectContext, type PreparedBatch } from './select';
+import { candidatesOf, chooseFrom, lookupsOf, prepareBatch, selectContext, type PreparedBatch } from './select';
 import type { BatchContext } from './types';
 import type { ContextStatus } from '../domain/context';
 
@@ -57,11 +57,14 @@ async function contextOf(
 
 type Selected = Awaited<ReturnType<typeof selectContext>>;
 
-/** `batch`'s context being chosen, as a promise that never rejects (it is awaited later): its value gives the outcome, or throws what choosing threw. */
-function settled(batch: PreparedBatch | undefined, select: (batch: PreparedBatch) => Promise<Selected>): Promise<() => Selected> | undefined {
-  return batch && select(batch).then((value) => () => value, (e: unknown) => () => {
-    throw e;
-  });
+/** A context being chosen, as a promise that never rejects (it is awaited later): its value gives the outcome, or throws what choosing threw. */
+function settled(choosing: Promise<Selected>): Promise<() => Selected> {
+  return choosing.then(
+    (value) => () => value,
+    (e: unknown) => () => {
+      throw e;
+    },
+  );
 }
 
 export async function addContext(targets: readonly ReviewTarget[], input: ContextStepInput): Promise<ContextStep> {
@@ -89,8 +92,10 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   // done has its context chosen here meanwhile (the threads parse for the others).
   const early: (Promise<() => Selected> | undefined)[] = [];
   if (scanned) await index.prefetch(prepared.map((p) => (p ? lookupsOf(p) : [])), budget, (i) => {
-      early[i] = settled(prepared[i], select);
-    });
+    // Its lookups are done: chosen from what the index holds now (the next rounds parse for other batches).
+    const batch = prepared[i];
+    if (batch) early[i] = settled(chooseFrom(batch, candidatesOf(batch, index), index, input.root, options, true));
+  });
   // The threads are done (their memory is given back while the last batches are chosen); one may still merge for the save.
   index.release();
   for (const [i, target] of targets.entries()) {
