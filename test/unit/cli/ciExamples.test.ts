@@ -118,12 +118,12 @@ describe('the CLI as an npm package, and the CI examples in docs/ci', function (
   });
   after(async () => tg.close());
 
-  it('npm pack holds dist/cli.js and the tokenizer\'s rank table with the README and licence, and nothing of the extension', async () => {
+  it('npm pack holds dist/cli.js, the context threads\' script and the tokenizer\'s rank table with the README and licence, and nothing of the extension', async () => {
     const out = ok(await sh('npm', ['pack', '--json', '--pack-destination', tmp], root), 'npm pack');
     const packed = z.array(z.object({ filename: z.string(), files: z.array(z.object({ path: z.string() })) })).parse(JSON.parse(out))[0];
     assert.ok(packed);
     const treeSitter = ['tree-sitter.js', 'tree-sitter.wasm', ...['c-sharp', 'go', 'java', 'javascript', 'php', 'python', 'ruby', 'rust', 'tsx', 'typescript'].map((g) => `tree-sitter-${g}.wasm`)].map((f) => `dist/tree-sitter/${f}`);
-    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/cl100k_base.json', 'dist/cli.js', ...treeSitter, 'package.json'].sort());
+    assert.deepEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/cl100k_base.json', 'dist/cli.js', 'dist/contextScan.js', ...treeSitter, 'package.json'].sort());
     tarball = join(tmp, packed.filename);
     const manifest = z.looseObject({ bin: z.object({ quorum: z.string() }), dependencies: z.record(z.string(), z.string()).optional(), files: z.unknown().optional() }).parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
     assert.ok(existsSync(join(root, '.vscodeignore')) && existsSync(join(root, '.npmignore')));
