@@ -8,9 +8,10 @@ import { Segment } from './segment';
 
 /**
  * The context's threads (scanWorker.ts): a first review of a large repository reads every file's names (spring-boot:
- * 8,600 files, 31 MB, two seconds of CPU) and parses a thousand files; on threads of their own that work uses the
- * machine's other cores while this thread parses the reviewed files and chooses. None is started on a machine of
- * one core or where no script can be found (the work is then done here).
+ * 8,600 files, 31 MB, about a second of CPU) and parses several hundred files; threads of their own do that work on
+ * the machine's other cores while this thread parses the reviewed files, then reads and parses with them (each
+ * thread, this one included, takes the next files from a shared counter). None is started on a machine of one core
+ * or where no script can be found (the work is then done here).
  */
 
 /** Threads started at most: the machine's cores but one (this thread reads and parses with them), two at most. */

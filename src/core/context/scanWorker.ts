@@ -11,7 +11,7 @@ import { Segment } from './segment';
  * review's thread and on the machine's other cores. It answers one job at a time:
  * - `scan`: reads the names of the files it takes and posts them as a segment of names (segment.ts; no symbols),
  *   sorted and encoded here; when the shared flag is raised (the time budget is over) it stops and posts what it read;
- * - `merge`: one segment of several (the scans of two threads);
+ * - `merge`: one segment of several (the scans of several threads);
  * - `parse`: the symbols of the files it takes (tree-sitter), as stored (indexStore.ts).
  * Every thread is given all of a job's files and takes the next ones from a counter they share (`next`), a few at a
  * time: a thread that meets larger files takes fewer, and none waits for another's share.
