@@ -199,12 +199,12 @@ export class RepositoryIndex {
 
   /**
    * Parses what the lookups of each group (a batch's `asked`) need, on the index's threads, round after round (lookup.ts);
-   * `ready` is told each group whose lookups are done, between rounds. Without threads, or when the names are not
+   * `ready` is told each group whose lookups are done, between rounds. Without threads or lookups, or when the names are not
    * read, nothing is done here (and no group is told).
    */
   async prefetch(groups: readonly (readonly Asked[])[], budget: ContextBudget | undefined, ready: (group: number) => void): Promise<void> {
     const threads = this.threads;
-    if (!threads || !(await this.scan(budget)) || (await this.parsedWhole())) return;
+    if (!threads || groups.every((asked) => asked.length === 0) || !(await this.scan(budget)) || (await this.parsedWhole())) return;
     const pending = groups.flatMap((asked, group) => asked.flatMap((a) => this.lookupOf(a) ?? []).map((found) => ({ ...found, group })));
     await inRounds(pending, groups.length, budget, async (files) => {
       const next = sharedCounter();
