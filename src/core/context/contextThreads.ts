@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { isRecord } from '../../shared/guards';
 import type { ThreadFile, ThreadJob, ThreadSetup } from './scanWorker';
 import { Segment } from './segment';
+import { sharedCounter, stopAt } from './sharedCounter';
 
 /**
  * The context's threads (scanWorker.ts): a first review of a large repository reads every file's names (spring-boot:
@@ -74,9 +75,6 @@ class Thread {
   }
 }
 
-/** A counter from which the threads (and the caller) take a job's next files: `taken` gives the place of the next `count`. */
-export const sharedCounter = () => new Int32Array(new SharedArrayBuffer(4));
-export const taken = (next: Int32Array, count: number): number => Atomics.add(next, 0, count);
 
 const segmentOf = (m: Record<string, unknown> | undefined) => (m && m.body instanceof Uint8Array ? Segment.read(Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength)) : undefined);
 
@@ -111,11 +109,10 @@ export class ContextThreads {
    * read). A thread that fails gives nothing (what it took is not read).
    */
   async scan(files: readonly ThreadFile[], stop: AbortSignal, next = sharedCounter()): Promise<{ segments: Segment[]; read: number }> {
-    const flag = new Int32Array(new SharedArrayBuffer(4));
-    const asked = this.threads.map((t) => this.track(t.ask({ type: 'scan', files: [...files], next, stop: flag })));
+    const asked = this.threads.map((t) => this.track(t.ask({ type: 'scan', files: [...files], next })));
     let grace: NodeJS.Timeout | undefined;
     const onStop = () => {
-      Atomics.store(flag, 0, 1);
+      stopAt(next, files.length);
       grace = setTimeout(() => this.close(), STOP_GRACE_MS);
     };
     if (stop.aborted) onStop();

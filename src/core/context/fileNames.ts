@@ -2,7 +2,8 @@ import type { ContextBudget } from './budget';
 import { addBlob, emptyFreshNames, readNames, symbolNames, type FreshNames } from './freshNames';
 import type { IndexEntry } from './indexStore';
 import type { ListedFile } from './listing';
-import { sharedCounter, taken, type ContextThreads } from './contextThreads';
+import type { ContextThreads } from './contextThreads';
+import { sharedCounter, take } from './sharedCounter';
 import type { Segment } from './segment';
 
 /**
@@ -149,7 +150,7 @@ export class FileNames {
     try {
       const next = sharedCounter();
       const asked = threads.scan(files.map(({ path, hash, language }) => ({ path, hash, language })), stop.signal, next);
-      for (let from = taken(next, HERE_TAKES); from < files.length && !options.budget?.over; from = taken(next, HERE_TAKES)) {
+      for (let from = take(next, HERE_TAKES); from < files.length && !options.budget?.over; from = take(next, HERE_TAKES)) {
         await new Promise((r) => setImmediate(r));
         for (const file of files.slice(from, from + HERE_TAKES)) this.readHere(file, options);
       }

@@ -4,7 +4,8 @@ import type { ReviewTarget } from '../domain/target';
 import type { ContextBudget } from './budget';
 import { MAX_CALLERS, MAX_DEFINITIONS_PER_NAME } from './candidates';
 import { ChosenMemo, type ChosenContext } from './chosenMemo';
-import { ContextThreads, sharedCounter, taken } from './contextThreads';
+import { ContextThreads } from './contextThreads';
+import { sharedCounter, stopAt, take } from './sharedCounter';
 import { fileSymbols, type FileSymbols } from './extract';
 import { readIndexFile } from './indexFile';
 import { saveIndex } from './indexSave';
@@ -210,9 +211,8 @@ export class RepositoryIndex {
       const next = sharedCounter();
       const asked = threads.parse(files.map(({ path, hash, language }) => ({ path, hash, language })), next);
       // At the deadline no thread takes another file (this one looks at it between its files, a timer while it waits).
-      const stop = () => Atomics.store(next, 0, files.length);
-      const deadline = budget && setTimeout(stop, budget.remainingMs);
-      for (let i = taken(next, 1); i < files.length; i = budget?.over ? stop() : taken(next, 1)) await this.parse(files[i] as ListedFile);
+      const deadline = budget && setTimeout(() => stopAt(next, files.length), budget.remainingMs);
+      for (let i = take(next, 1); i < files.length; i = budget?.over ? stopAt(next, files.length) : take(next, 1)) await this.parse(files[i] as ListedFile);
       const parsed = await asked;
       clearTimeout(deadline);
       for (const file of files.filter((f) => !this.has(f.hash))) {

@@ -5,12 +5,13 @@ import { addBlob, emptyFreshNames, readableText, readNames } from './freshNames'
 import { mergeIndex } from './indexMerge';
 import { encodeEntry } from './indexStore';
 import { Segment } from './segment';
+import { takenFrom } from './sharedCounter';
 
 /**
  * A context thread (contextThreads.ts starts them): the work of a first review in a large repository, off the
  * review's thread and on the machine's other cores. It answers one job at a time:
  * - `scan`: reads the names of the files it takes and posts them as a segment of names (segment.ts; no symbols),
- *   sorted and encoded here; when the shared flag is raised (the time budget is over) it stops and posts what it read;
+ *   sorted and encoded here; when the job is stopped (the time budget is over) it posts what it read;
  * - `merge`: one segment of several (the scans of several threads);
  * - `parse`: the symbols of the files it takes (tree-sitter), as stored (indexStore.ts).
  * Every thread is given all of a job's files and takes the next ones from a counter they share (`next`), a few at a
@@ -26,7 +27,7 @@ export interface ThreadFile {
 
 /** A job; `id` is echoed in its answer. */
 export type ThreadJob =
-  | { id: number; type: 'scan'; files: ThreadFile[]; next: Int32Array; stop: Int32Array }
+  | { id: number; type: 'scan'; files: ThreadFile[]; next: Int32Array }
   | { id: number; type: 'merge'; bodies: Uint8Array[] }
   | { id: number; type: 'parse'; files: ThreadFile[]; next: Int32Array };
 
@@ -45,16 +46,10 @@ const transferOf = (b: Uint8Array): ArrayBuffer[] => (b.byteOffset === 0 && b.by
 /** Files a scanning thread takes at a time (a parsing one takes one). */
 const SCAN_TAKES = 32;
 
-/** The files this thread takes from the shared counter `next`, `count` at a time, until none is left. */
-function* taken(files: readonly ThreadFile[], next: Int32Array, count: number): Generator<ThreadFile> {
-  for (let from = Atomics.add(next, 0, count); from < files.length; from = Atomics.add(next, 0, count)) yield* files.slice(from, from + count);
-}
-
-function scan(setup: ThreadSetup, files: readonly ThreadFile[], next: Int32Array, stop: Int32Array): { body: Uint8Array; read: number } {
+function scan(setup: ThreadSetup, files: readonly ThreadFile[], next: Int32Array): { body: Uint8Array; read: number } {
   const fresh = emptyFreshNames();
   let read = 0;
-  for (const file of taken(files, next, SCAN_TAKES)) {
-    if (Atomics.load(stop, 0) !== 0) break;
+  for (const file of takenFrom(files, next, SCAN_TAKES)) {
     if (!fresh.ids.has(file.hash)) addBlob(fresh, file.hash, readNames(setup.root, file, setup.maxFileBytes));
     read++;
   }
@@ -69,7 +64,7 @@ function merge(bodies: readonly Uint8Array[]): Uint8Array | undefined {
 
 async function parse(setup: ThreadSetup, files: readonly ThreadFile[], next: Int32Array): Promise<[string, string][]> {
   const out: [string, string][] = [];
-  for (const file of taken(files, next, 1)) {
+  for (const file of takenFrom(files, next, 1)) {
     const text = readableText(setup.root, file.path, setup.maxFileBytes);
     const entry = encodeEntry((text !== undefined && (await fileSymbols(text, file.language).catch(() => undefined))) || { skipped: true });
     if (entry !== undefined) out.push([file.hash, entry]);
@@ -85,7 +80,7 @@ function jobOf(m: unknown): ThreadJob | undefined {
   if (!isRecord(m) || typeof m.id !== 'number') return undefined;
   const files = filesOf(m.files);
   const next = m.next instanceof Int32Array ? m.next : undefined;
-  if (m.type === 'scan' && files && next && m.stop instanceof Int32Array) return { id: m.id, type: 'scan', files, next, stop: m.stop };
+  if (m.type === 'scan' && files && next) return { id: m.id, type: 'scan', files, next };
   if (m.type === 'parse' && files && next) return { id: m.id, type: 'parse', files, next };
   if (m.type === 'merge' && Array.isArray(m.bodies) && m.bodies.every((b) => b instanceof Uint8Array)) return { id: m.id, type: 'merge', bodies: m.bodies };
   return undefined;
@@ -93,7 +88,7 @@ function jobOf(m: unknown): ThreadJob | undefined {
 
 async function answer(setup: ThreadSetup, job: ThreadJob): Promise<{ answer: ThreadAnswer; transfer: ArrayBuffer[] } | undefined> {
   if (job.type === 'parse') return { answer: { id: job.id, entries: await parse(setup, job.files, job.next) }, transfer: [] };
-  const done = job.type === 'scan' ? scan(setup, job.files, job.next, job.stop) : { body: merge(job.bodies), read: 0 };
+  const done = job.type === 'scan' ? scan(setup, job.files, job.next) : { body: merge(job.bodies), read: 0 };
   return done.body ? { answer: { id: job.id, body: done.body, read: done.read }, transfer: transferOf(done.body) } : undefined;
 }
 

@@ -84,7 +84,8 @@ export async function addContext(targets: readonly ReviewTarget[], input: Contex
   // this thread reads names with them.
   const scanning = again.every(Boolean) ? Promise.resolve(true) : index.scan(budget);
   const prepared: (PreparedBatch | undefined)[] = [];
-  for (const [i, target] of targets.entries()) prepared.push(again[i] ? undefined : await prepareBatch(target, index, input.root));
+  // Past the grace no batch is chosen any more: its reviewed files are not parsed for nothing.
+  for (const [i, target] of targets.entries()) prepared.push(again[i] || budget.pastGrace ? undefined : await prepareBatch(target, index, input.root));
   const scanned = await scanning;
   const options = { maxTokens: input.maxTokens, redactor: input.redactor, budget };
   const select = (batch: PreparedBatch) => selectContext(batch, index, input.root, options);
