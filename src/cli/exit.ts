@@ -1,6 +1,6 @@
 import type { FailOn } from './args';
 import type { ProgressStream } from './progress';
-import type { ReviewSummary } from '../core/domain/result';
+import { graphResults, type ReviewSummary } from '../core/domain/result';
 import { atLeast } from '../shared/severity';
 import { isLoopbackUrl } from '../core/gateway/baseUrl';
 
@@ -39,7 +39,7 @@ export function exitCodeOf(summary: ReviewSummary, failOn: FailOn, interrupted: 
   if (summary.agents.some((a) => a.status === 'error' && a.error !== undefined && ACCOUNT_FAILURES.has(a.error.code))) return EXIT.agentFailed;
   if (failsOn(summary, failOn)) return EXIT.findings;
   // A verifier that failed left the findings unverified: the review itself succeeded.
-  if (summary.agents.some((a) => a.role !== 'verifier' && a.status === 'error')) return EXIT.agentFailed;
+  if (graphResults(summary.agents).some((a) => a.status === 'error')) return EXIT.agentFailed;
   return EXIT.ok;
 }
 

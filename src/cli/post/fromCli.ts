@@ -1,4 +1,4 @@
-import type { NoiseSplit, ReviewSummary } from '../../core/domain/result';
+import { reviewComplete, type NoiseSplit, type ReviewSummary } from '../../core/domain/result';
 import type { Region } from '../../core/domain/target';
 import { EXIT } from '../exit';
 import type { CliReview } from '../reviewSteps';
@@ -38,7 +38,7 @@ export async function postFromCli(r: CliReview, target: PostTarget, { summary, n
     hidden: noise.hidden.filter((h) => h.reason !== 'dismissed').length,
     regions,
     // Every reviewer answered (a verifier that failed leaves the findings as raised, so they are still complete).
-    complete: !summary.cancelled && summary.agents.every((a) => a.role === 'verifier' || a.status === 'ok'),
+    complete: reviewComplete(summary),
     log,
     // What became of the findings: a thread resolved by this push is addressed, one a person resolved dismissed (core/outcomes).
     ...(recorder ? { onThreads: (threads: ThreadResolution[]) => void recordThreads(recorder, threads) } : {}),

@@ -111,6 +111,12 @@ export interface ReviewSummary {
   resolved?: Finding[];
 }
 
+/** The results of the review's graph (reviewers and coder): the verifier's are apart. */
+export const graphResults = <T extends Pick<AgentResult, 'role'>>(agents: readonly T[]): T[] => agents.filter((a) => a.role !== 'verifier');
+
+/** Whether the review ran whole: not cancelled, every agent of its graph answered (what it found is all it would find). */
+export const reviewComplete = (summary: Pick<ReviewSummary, 'cancelled' | 'agents'>): boolean => !summary.cancelled && graphResults(summary.agents).every((a) => a.status === 'ok');
+
 
 /** The merged findings after the noise controls: those shown, and those hidden with the reason. */
 export interface NoiseSplit {

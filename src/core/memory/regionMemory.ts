@@ -12,7 +12,7 @@ import { mergeFindings, titleSimilarity } from '../domain/merge';
 import { type Finding, findingSchema } from '../domain/finding';
 import type { Region } from '../domain/target';
 import type { ReviewOptions } from '../pipeline/options';
-import type { ReviewSummary } from '../domain/result';
+import { reviewComplete, type ReviewSummary } from '../domain/result';
 
 /**
  * Memory of reviewed regions, so that a re-review of changes sends only what changed. A region is known by its
@@ -191,7 +191,7 @@ export class RegionMemory {
 
   /** Remembers the regions of a finished review: each reviewed region's findings (carried ones are already known). */
   remember(plan: ChangesPlan, carry: CarryOver, summary: ReviewSummary): void {
-    if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.role !== 'verifier')) return;
+    if (!reviewComplete(summary)) return;
     const at = this.now();
     const fresh = summary.findings.filter((f) => !f.carried);
     plan.target.regions.forEach((region, i) => {

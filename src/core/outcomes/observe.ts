@@ -1,7 +1,7 @@
 import { fingerprintsOf } from '../memory/fingerprint';
 import { type DismissedEntry } from '../memory/dismissed';
 import { type Region, regionOf, type ReviewTarget } from '../domain/target';
-import { type NoiseSplit, type ReviewSummary } from '../domain/result';
+import { reviewComplete, type NoiseSplit, type ReviewSummary } from '../domain/result';
 import type { Finding } from '../domain/finding';
 import { decideOutcomes, threadOutcomes, type ObservedFile, type RaisedFinding, type ThreadResolution } from './decide';
 import type { OutcomeRecord } from './record';
@@ -91,7 +91,7 @@ async function filesOf(seen: ReviewSeen, name: (file: string) => string, read: O
  */
 export async function recordReview(recorder: OutcomeRecorder, seen: ReviewSeen): Promise<OutcomeRecord[]> {
   const { summary } = seen;
-  if (summary.cancelled || summary.agents.some((a) => a.status !== 'ok' && a.role !== 'verifier')) return [];
+  if (!reviewComplete(summary)) return [];
   const name = (file: string) => (seen.target.kind !== 'changes' && seen.relativeFile !== undefined ? seen.relativeFile : file);
   const records = readOutcomes(recorder.store, recorder.onProblem);
   const at = (recorder.now ?? (() => Date.now()))();

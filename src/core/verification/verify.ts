@@ -9,7 +9,7 @@ import { spentOn, type AgentRunDeps } from '../pipeline/agentRun';
 import { cacheKey } from '../pipeline/cache';
 import type { ReviewPlan } from '../pipeline/plan';
 import { addTotals, estimatedPart } from '../domain/totals';
-import type { AgentError, AgentResult, ReviewSummary, ReviewTotals, VerifierNotice } from '../domain/result';
+import { graphResults, type AgentError, type AgentResult, type ReviewSummary, type ReviewTotals, type VerifierNotice } from '../domain/result';
 import type { Finding } from '../domain/finding';
 import type { Region } from '../domain/target';
 import type { ReviewEvent } from '../domain/events';
@@ -91,7 +91,7 @@ function requestsFor(checked: readonly Finding[], summary: ReviewSummary, run: V
   const mode = settings.review.verify;
   const planned: Planned = { requests: [], skipped: { findings: [] }, sameModel: false };
   if (mode === 'off') return planned;
-  const reviewers = summary.agents.filter((a) => a.role !== 'verifier');
+  const reviewers = graphResults(summary.agents);
   const byModel = new Map<string, VerifierItem[]>();
   for (const f of checked) {
     const choice = verifierChoice(f, checked, reviewers, mode, settings.agents.verifier.model, listed);
@@ -249,7 +249,7 @@ export async function verifySummary(deps: AgentRunDeps, run: VerifyRun, summary:
     for (const item of a.request.items) verdictOf.set(item.finding, applyVerdict(item.finding, a.verdicts?.get(item.id), a.model));
   }
   // A verifier's result from before (a re-verified summary) gives way to this one; a failed verifier leaves the findings as raised.
-  const reviewers = summary.agents.filter((a) => a.role !== 'verifier');
+  const reviewers = graphResults(summary.agents);
   const result = resultOf(deps, run, answered, started, noticeOf(planned, answered, reviewers));
   run.emit(endEvent(run.reviewId, result));
   return { ...summary, agents: [...reviewers, result], findings: summary.findings.map((f) => verdictOf.get(f) ?? f), totals: addTotals(summary.totals, totalsOfVerifier(result, answered)) };
